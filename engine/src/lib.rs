@@ -1,0 +1,19 @@
+//! The warroom rules engine.
+//!
+//! Pure and deterministic: no IO, no clock, no global RNG. A match is fully determined by its
+//! ruleset, options, seat count, seed and the ordered list of accepted actions (G-RNG-1), so the
+//! server stores only those and rebuilds any match by replaying them ([`replay`]).
+//!
+//! Every ruleset implements the one [`Ruleset`] trait; the server picks the implementation with
+//! the [`RulesetId`] enum. Each ruleset module has the same shape: `state`, `action`, `event`,
+//! `error`, `check`/`execute`, `view`, `setup` and its tests.
+
+mod core;
+pub mod replay;
+pub mod rng;
+
+pub use crate::core::{
+    Outcome, RuleError, Ruleset, RulesetId, Seat, SetupError, UnknownRuleset, Viewer,
+};
+pub use crate::replay::{ReplayError, Replayed, replay};
+pub use crate::rng::{MatchRng, Seed, SeedParseError};
