@@ -47,9 +47,16 @@ impl Client {
     /// The next JSON message (fails the test after [`WAIT`]); `None` once the socket closed.
     pub async fn next(&mut self) -> Option<Value> {
         loop {
-            let frame = tokio::time::timeout(WAIT, self.socket.next())
-                .await
-                .expect("a message in time");
+            let Ok(frame) = tokio::time::timeout(WAIT, self.socket.next()).await else {
+                let recent: Vec<String> = self
+                    .received
+                    .iter()
+                    .rev()
+                    .take(3)
+                    .map(|m| m.to_string().chars().take(300).collect())
+                    .collect();
+                panic!("no message within {WAIT:?}; the last ones were {recent:#?}");
+            };
             match frame {
                 Some(Ok(Message::Text(text))) => {
                     let value: Value =

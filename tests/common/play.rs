@@ -25,6 +25,8 @@ pub struct Participant {
     pub legal: Vec<Value>,
     /// The outcome, once told.
     pub outcome: Option<Value>,
+    /// The `finished` message, once received.
+    pub finished: Option<Value>,
     /// Every `applied` message's seq, in order (to check nothing is missed or repeated).
     pub applied_seqs: Vec<u64>,
 }
@@ -51,8 +53,17 @@ impl Participant {
                     self.outcome = Some(message["outcome"].clone());
                 }
             }
+            Some("finished") => self.finished = Some(message.clone()),
             _ => {}
         }
+    }
+
+    /// The `finished` message, waiting for it if it has not come yet.
+    pub async fn finished(&mut self) -> Value {
+        if let Some(finished) = &self.finished {
+            return finished.clone();
+        }
+        self.until("finished", |m| m["type"] == "finished").await
     }
 
     /// Reads messages until one matches `wanted`, absorbing state along the way.
@@ -162,6 +173,7 @@ pub fn participant(
         to_act: None,
         legal: Vec::new(),
         outcome: None,
+        finished: None,
         applied_seqs: Vec::new(),
     }
 }
