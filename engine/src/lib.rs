@@ -9,6 +9,7 @@
 //! `error`, `check`/`execute`, `view`, `setup` and its tests.
 
 mod core;
+pub mod capitals;
 pub mod hex;
 pub mod replay;
 pub mod rng;
