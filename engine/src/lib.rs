@@ -8,8 +8,8 @@
 //! the [`RulesetId`] enum. Each ruleset module has the same shape: `state`, `action`, `event`,
 //! `error`, `check`/`execute`, `view`, `setup` and its tests.
 
-mod core;
 pub mod capitals;
+mod core;
 pub mod hex;
 pub mod replay;
 pub mod rng;

@@ -77,7 +77,12 @@ impl Capitals {
         Ok(Plan::Transport { from, to, units })
     }
 
-    fn check_attack(&self, seat: Seat, path: Path, units: Selection) -> Result<Plan, CapitalsError> {
+    fn check_attack(
+        &self,
+        seat: Seat,
+        path: Path,
+        units: Selection,
+    ) -> Result<Plan, CapitalsError> {
         let areas = path.areas();
         let (&source, &target) = match (areas.first(), areas.last()) {
             (Some(source), Some(target)) if (2..=4).contains(&areas.len()) => (source, target),
@@ -131,7 +136,10 @@ impl Capitals {
 
     /// At least one unit, all of them unused, and one unit (of any kind) left behind.
     fn check_units(&self, from: AreaId, units: Selection) -> Result<(), CapitalsError> {
-        let source = self.area(from).ok_or(CapitalsError::UnknownArea(from))?.units;
+        let source = self
+            .area(from)
+            .ok_or(CapitalsError::UnknownArea(from))?
+            .units;
         if units.total() == 0 {
             return Err(CapitalsError::NoUnits);
         }

@@ -73,12 +73,16 @@ impl Capitals {
                 if self.owner(to) == Some(seat) {
                     let limit = spare.min(self.areas[usize::from(to)].units.room());
                     out.extend(
-                        selections(units.unused(), limit)
-                            .map(|units| Action::Transport { from, to, units }),
+                        selections(units.unused(), limit).map(|units| Action::Transport {
+                            from,
+                            to,
+                            units,
+                        }),
                     );
                 } else if let Some(path) = Path::new(&[from, to]) {
                     out.extend(
-                        selections(units.unused(), spare).map(|units| Action::Attack { path, units }),
+                        selections(units.unused(), spare)
+                            .map(|units| Action::Attack { path, units }),
                     );
                 }
             }
@@ -86,7 +90,8 @@ impl Capitals {
                 deep.search(self, seat, from);
                 for path in deep.drain() {
                     out.extend(
-                        selections(units.unused(), spare).map(|units| Action::Attack { path, units }),
+                        selections(units.unused(), spare)
+                            .map(|units| Action::Attack { path, units }),
                     );
                 }
             }

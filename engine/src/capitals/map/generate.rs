@@ -122,7 +122,10 @@ impl Board {
 
     fn slot(span: i16, cell: Hex) -> Option<usize> {
         let width = 2 * i32::from(span) + 1;
-        let (q, r) = (i32::from(cell.q) + i32::from(span), i32::from(cell.r) + i32::from(span));
+        let (q, r) = (
+            i32::from(cell.q) + i32::from(span),
+            i32::from(cell.r) + i32::from(span),
+        );
         ((0..width).contains(&q) && (0..width).contains(&r)).then(|| (q * width + r) as usize)
     }
 
@@ -182,7 +185,13 @@ impl<'a> Growth<'a> {
     /// Adds the orbit of a region made of `cells` (all free, forming one connected piece) and
     /// returns the index of the representative (the identity's image). Region `k` of the orbit
     /// gets home `k` when `homed` (capitals and factories).
-    fn add_orbit(&mut self, cells: &[usize], kind: AreaKind, homed: bool, max_cells: usize) -> usize {
+    fn add_orbit(
+        &mut self,
+        cells: &[usize],
+        kind: AreaKind,
+        homed: bool,
+        max_cells: usize,
+    ) -> usize {
         let rep = self.regions.len();
         for k in 0..self.board.group.len() {
             let first = self.board.image(k, cells[0]);
@@ -302,7 +311,12 @@ fn attempt(board: &Board, params: &Params, rng: &mut MatchRng) -> Option<Map> {
         .collect();
     if ring
         .iter()
-        .chain((0..board.cells.len()).filter(|&c| in_disc(c)).collect::<Vec<_>>().iter())
+        .chain(
+            (0..board.cells.len())
+                .filter(|&c| in_disc(c))
+                .collect::<Vec<_>>()
+                .iter(),
+        )
         .any(|&c| growth.owner[c] != FREE)
     {
         return None;
@@ -325,15 +339,15 @@ fn attempt(board: &Board, params: &Params, rng: &mut MatchRng) -> Option<Map> {
     let mut reps = factories;
     for c in free {
         let cell = board.cells[c];
-        if growth.owner[c] != FREE
-            || seeds
-                .iter()
-                .any(|s| s.distance(cell) < params.seed_spacing)
-        {
+        if growth.owner[c] != FREE || seeds.iter().any(|s| s.distance(cell) < params.seed_spacing) {
             continue;
         }
         let rep = growth.add_orbit(&[c], AreaKind::Plain, false, usize::MAX);
-        seeds.extend(growth.regions[rep..].iter().map(|r| board.cells[r.cells[0]]));
+        seeds.extend(
+            growth.regions[rep..]
+                .iter()
+                .map(|r| board.cells[r.cells[0]]),
+        );
         reps.push(rep);
     }
     growth.grow(&reps, |_| true, rng);
