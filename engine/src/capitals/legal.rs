@@ -5,18 +5,20 @@
 //! - if orders are left, for every own area with an unused unit and a unit to spare:
 //!   - a transport to each bordering own area with room, and an ordinary attack on each
 //!     bordering enemy or neutral area;
-//!   - if the area borders another player's area, a deep attack on every enemy or neutral area
-//!     2 or 3 steps away that does not border the source (those are better attacked directly,
+//!   - if the area borders another player's area, a deep attack on every other player's area
+//!     (neutral land is left to ordinary attacks) 2 or 3 steps away that does not border the source (those are better attacked directly,
 //!     with no cap), along one path with the fewest other players' areas on it (then the
 //!     shortest; paths with the same count have the same effect);
 //! - each with these unit selections, where sendable: all sendable units (d8 first, up to the
 //!   target's room for a transport), all of those but one (a d6 if there is one), one d6, one
-//!   d8.
+//!   d8 — deep attacks with the first two only (a deep attack with one unit is hopeless, and
+//!   the list stays short enough for fast bots).
 //!
 //! [`Capitals::apply`](crate::Ruleset::apply) accepts every valid order, listed or not.
 
 use super::action::{Action, Path};
 use super::map::AreaId;
+use super::map::routes::NO_AREA;
 use super::state::{Capitals, ORDERS_PER_TURN};
 use super::units::Selection;
 use crate::core::Seat;
@@ -61,7 +63,6 @@ impl Capitals {
             return;
         }
         let seat = self.current;
-        let mut deep = DeepTargets::new(self.areas.len());
         for (id, area) in self.areas.iter().enumerate() {
             let units = area.units;
             let spare = units.total().saturating_sub(1);
@@ -69,31 +70,85 @@ impl Capitals {
                 continue;
             }
             let from = id as AreaId;
+            // Attacks (and transports to a target with room) send up to `spare`: choose those
+            // selections once per source.
+            let mut attack_with = [Selection::default(); 4];
+            let mut attack_count = 0;
+            for (slot, selection) in attack_with
+                .iter_mut()
+                .zip(selections(units.unused(), spare))
+            {
+                *slot = selection;
+                attack_count += 1;
+            }
+            let attack_with = &attack_with[..attack_count];
             for &to in &self.map.areas[id].borders {
-                if self.owner(to) == Some(seat) {
-                    let limit = spare.min(self.areas[usize::from(to)].units.room());
-                    out.extend(
-                        selections(units.unused(), limit).map(|units| Action::Transport {
+                let target = self.areas[usize::from(to)];
+                if target.owner == Some(seat) {
+                    let room = target.units.room();
+                    if room >= spare {
+                        out.extend(attack_with.iter().map(|&units| Action::Transport {
                             from,
                             to,
                             units,
-                        }),
-                    );
+                        }));
+                    } else {
+                        out.extend(
+                            selections(units.unused(), room).map(|units| Action::Transport {
+                                from,
+                                to,
+                                units,
+                            }),
+                        );
+                    }
                 } else if let Some(path) = Path::new(&[from, to]) {
                     out.extend(
-                        selections(units.unused(), spare)
-                            .map(|units| Action::Attack { path, units }),
+                        attack_with
+                            .iter()
+                            .map(|&units| Action::Attack { path, units }),
                     );
                 }
             }
             if self.at_front(seat, from) {
-                deep.search(self, seat, from);
-                for path in deep.drain() {
-                    out.extend(
-                        selections(units.unused(), spare)
-                            .map(|units| Action::Attack { path, units }),
-                    );
+                self.list_deep(seat, from, &attack_with[..attack_count.min(2)], out);
+            }
+        }
+    }
+
+    /// Deep attacks from `source`: one best path per target, with the first two listed
+    /// selections (all sendable, all but one).
+    fn list_deep(&self, seat: Seat, source: AreaId, with: &[Selection], out: &mut Vec<Action>) {
+        for deep in self.map.deep.targets(source) {
+            let target = deep.target;
+            if !matches!(self.owner(target), Some(o) if o != seat) {
+                continue;
+            }
+            let floor = 1;
+            let mut best: Option<(u8, [AreaId; 2])> = None;
+            for &via in self.map.deep.vias(deep) {
+                let hostile = floor
+                    + self.hostile(seat, via[0])
+                    + if via[1] == NO_AREA {
+                        0
+                    } else {
+                        self.hostile(seat, via[1])
+                    };
+                // 2-step paths come first, so the first path at the floor is the best.
+                if best.is_none_or(|(h, _)| hostile < h) {
+                    best = Some((hostile, via));
                 }
+                if hostile == floor {
+                    break;
+                }
+            }
+            let Some((_, via)) = best else { continue };
+            let path = if via[1] == NO_AREA {
+                Path::new(&[source, via[0], target])
+            } else {
+                Path::new(&[source, via[0], via[1], target])
+            };
+            if let Some(path) = path {
+                out.extend(with.iter().map(|&units| Action::Attack { path, units }));
             }
         }
     }
@@ -101,68 +156,5 @@ impl Capitals {
     /// 1 if `area` belongs to a player other than `seat` (it lowers deep-attack dice), else 0.
     fn hostile(&self, seat: Seat, area: AreaId) -> u8 {
         u8::from(matches!(self.owner(area), Some(o) if o != seat))
-    }
-}
-
-/// The best deep-attack path found so far to each target, reused across sources.
-struct DeepTargets {
-    /// Per area: (other players' areas on the path, path length, path), if reached.
-    best: Vec<Option<(u8, usize, Path)>>,
-    /// Targets reached, in discovery order (so the listing is deterministic).
-    found: Vec<AreaId>,
-}
-
-impl DeepTargets {
-    fn new(areas: usize) -> Self {
-        DeepTargets {
-            best: vec![None; areas],
-            found: Vec::new(),
-        }
-    }
-
-    /// Records every simple path of 2 or 3 steps from `source` to an enemy or neutral area that
-    /// does not border `source`.
-    fn search(&mut self, game: &Capitals, seat: Seat, source: AreaId) {
-        let map = &game.map;
-        let borders = |a: AreaId| map.areas[usize::from(a)].borders.as_slice();
-        let mut offer = |path: &[AreaId], hostile: u8| {
-            let target = path[path.len() - 1];
-            if game.owner(target) == Some(seat) || map.borders(source, target) {
-                return;
-            }
-            let slot = &mut self.best[usize::from(target)];
-            let better = match slot {
-                None => {
-                    self.found.push(target);
-                    true
-                }
-                Some((h, len, _)) => (hostile, path.len()) < (*h, *len),
-            };
-            if better && let Some(p) = Path::new(path) {
-                *slot = Some((hostile, path.len(), p));
-            }
-        };
-        for &a in borders(source) {
-            let ha = game.hostile(seat, a);
-            for &b in borders(a) {
-                if b == source {
-                    continue;
-                }
-                let hb = ha + game.hostile(seat, b);
-                offer(&[source, a, b], hb);
-                for &c in borders(b) {
-                    if c != source && c != a {
-                        offer(&[source, a, b, c], hb + game.hostile(seat, c));
-                    }
-                }
-            }
-        }
-    }
-
-    /// The recorded paths, clearing the record for the next source.
-    fn drain(&mut self) -> impl Iterator<Item = Path> + '_ {
-        self.found
-            .drain(..)
-            .filter_map(|t| self.best[usize::from(t)].take().map(|(_, _, p)| p))
     }
 }

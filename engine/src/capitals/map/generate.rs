@@ -93,6 +93,10 @@ struct Board {
     lookup: Vec<u32>,
     /// Grid half-width: positions `-span..=span` on both axes.
     span: i16,
+    /// `images[k][c]`: the index of cell `c`'s image under group element `k`.
+    images: Vec<Vec<u32>>,
+    /// Per cell, the group elements fixing it, as a bit set.
+    stabilisers: Vec<u8>,
 }
 
 impl Board {
@@ -111,13 +115,32 @@ impl Board {
                 }
             }
         }
-        Board {
+        let mut board = Board {
             players,
             group: group_for(players),
             cells,
             lookup,
             span,
-        }
+            images: Vec::new(),
+            stabilisers: Vec::new(),
+        };
+        board.images = board
+            .group
+            .iter()
+            .map(|g| {
+                (0..board.cells.len())
+                    .map(|c| board.index(g.apply(board.cells[c])).unwrap_or(c) as u32)
+                    .collect()
+            })
+            .collect();
+        board.stabilisers = (0..board.cells.len())
+            .map(|c| {
+                (0..board.group.len())
+                    .filter(|&k| board.image(k, c) == c)
+                    .fold(0, |set, k| set | 1 << k)
+            })
+            .collect();
+        board
     }
 
     fn slot(span: i16, cell: Hex) -> Option<usize> {
@@ -138,14 +161,12 @@ impl Board {
 
     /// Index of the image of cell `c` under group element `k` (the board is invariant).
     fn image(&self, k: usize, c: usize) -> usize {
-        self.index(self.group[k].apply(self.cells[c])).unwrap_or(c)
+        self.images[k][c] as usize
     }
 
     /// The group elements fixing cell `c`, as a bit set.
     fn stabiliser(&self, c: usize) -> u8 {
-        (0..self.group.len())
-            .filter(|&k| self.image(k, c) == c)
-            .fold(0, |set, k| set | 1 << k)
+        self.stabilisers[c]
     }
 
     fn neighbours(&self, c: usize) -> impl Iterator<Item = usize> + '_ {
@@ -475,13 +496,18 @@ fn finish(board: &Board, growth: &Growth) -> Option<Map> {
         })
         .collect();
     let capitals: Vec<AreaId> = (0..group).map(|k| symmetries[k][0]).collect();
-    let map = Map {
+    let mut map = Map {
+        deep: super::routes::DeepRoutes::default(),
         areas,
         shapes,
         capitals,
         symmetries,
     };
-    check_map(&map).then_some(map)
+    if !check_map(&map) {
+        return None;
+    }
+    map.deep = super::routes::DeepRoutes::new(&map.areas);
+    Some(map)
 }
 
 fn area_name(region: &Region) -> Option<String> {

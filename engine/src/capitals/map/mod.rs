@@ -2,6 +2,7 @@
 //! edges, C-MAP-1) and the symmetries that make it fair (C-MAP-2, C-MAP-3).
 
 mod generate;
+pub mod routes;
 pub mod symmetry;
 
 use serde::{Deserialize, Serialize};
@@ -65,6 +66,9 @@ pub struct Map {
     /// For each seat `k`, the permutation of areas induced by the grid symmetry that carries
     /// seat 0's land onto seat `k`'s: `symmetries[k][a]` is the image of area `a`.
     pub symmetries: Vec<Vec<AreaId>>,
+    /// Derived from the borders: each source's deep-attack targets and paths, for listing
+    /// legal actions quickly.
+    pub deep: routes::DeepRoutes,
 }
 
 impl Map {
