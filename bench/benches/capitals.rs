@@ -5,7 +5,9 @@
 //!
 //! The policy is a biased random one, because uniformly random play rarely takes a capital:
 //! - with probability 9/10 it plays the listed attack with the best expected margin (3.5 per
-//!   d6, 4.5 per d8, plus a bonus for capitals and factories) if that margin is positive;
+//!   d6, 4.5 per d8, one point per die per extra step, plus a bonus for capitals and
+//!   factories) if that margin is positive, looking only at each path's first (strongest)
+//!   listed selection;
 //! - otherwise, with probability 1/2, a uniformly random listed transport or attack;
 //! - otherwise it ends the turn.
 //!
@@ -17,7 +19,7 @@ use warroom_engine::capitals::{Action, AreaKind, Capitals, Options, Selection, U
 use warroom_engine::{MatchRng, Ruleset, Seed};
 
 /// Games played per measurement.
-const GAMES: u64 = 300;
+const GAMES: u64 = 1000;
 /// A game longer than this is an engine or policy bug.
 const MAX_ACTIONS: u64 = 1_000_000;
 
@@ -32,10 +34,16 @@ fn defence(units: Units) -> f64 {
 /// The biased random policy described in the module documentation.
 fn choose(game: &Capitals, legal: &[Action], chooser: &mut MatchRng) -> usize {
     let mut best: Option<(f64, usize)> = None;
+    let mut previous = None;
     for (i, action) in legal.iter().enumerate() {
         let Action::Attack { path, units } = action else {
             continue;
         };
+        // The engine lists each path's strongest selection first: skip the weaker ones.
+        if previous == Some(path) {
+            continue;
+        }
+        previous = Some(path);
         let Some(&target) = path.areas().last() else {
             continue;
         };

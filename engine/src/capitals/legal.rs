@@ -21,7 +21,6 @@ use super::map::AreaId;
 use super::map::routes::NO_AREA;
 use super::state::{Capitals, ORDERS_PER_TURN};
 use super::units::Selection;
-use crate::core::Seat;
 
 /// The listed unit selections for a source with `unused` units, sending at most `limit`.
 fn selections(unused: Selection, limit: u8) -> impl Iterator<Item = Selection> {
@@ -63,6 +62,8 @@ impl Capitals {
             return;
         }
         let seat = self.current;
+        // Per area, 1 if another player owns it; filled at the first deep search.
+        let mut hostile: Vec<u8> = Vec::new();
         for (id, area) in self.areas.iter().enumerate() {
             let units = area.units;
             let spare = units.total().saturating_sub(1);
@@ -82,8 +83,11 @@ impl Capitals {
                 attack_count += 1;
             }
             let attack_with = &attack_with[..attack_count];
+            // Whether the source borders another player's area (C-DEEP-1), noted on the way.
+            let mut at_front = false;
             for &to in &self.map.areas[id].borders {
                 let target = self.areas[usize::from(to)];
+                at_front |= matches!(target.owner, Some(o) if o != seat);
                 if target.owner == Some(seat) {
                     let room = target.units.room();
                     if room >= spare {
@@ -109,30 +113,33 @@ impl Capitals {
                     );
                 }
             }
-            if self.at_front(seat, from) {
-                self.list_deep(seat, from, &attack_with[..attack_count.min(2)], out);
+            if at_front {
+                if hostile.is_empty() {
+                    hostile = self
+                        .areas
+                        .iter()
+                        .map(|a| u8::from(matches!(a.owner, Some(o) if o != seat)))
+                        .collect();
+                }
+                self.list_deep(&hostile, from, &attack_with[..attack_count.min(2)], out);
             }
         }
     }
 
     /// Deep attacks from `source`: one best path per target, with the first two listed
     /// selections (all sendable, all but one).
-    fn list_deep(&self, seat: Seat, source: AreaId, with: &[Selection], out: &mut Vec<Action>) {
+    /// `hostile[a]` is 1 when another player owns area `a`.
+    fn list_deep(&self, hostile: &[u8], source: AreaId, with: &[Selection], out: &mut Vec<Action>) {
+        let hostile_at = |a: AreaId| hostile.get(usize::from(a)).copied().unwrap_or(0);
         for deep in self.map.deep.targets(source) {
             let target = deep.target;
-            if !matches!(self.owner(target), Some(o) if o != seat) {
+            if hostile_at(target) == 0 {
                 continue;
             }
             let floor = 1;
             let mut best: Option<(u8, [AreaId; 2])> = None;
             for &via in self.map.deep.vias(deep) {
-                let hostile = floor
-                    + self.hostile(seat, via[0])
-                    + if via[1] == NO_AREA {
-                        0
-                    } else {
-                        self.hostile(seat, via[1])
-                    };
+                let hostile = floor + hostile_at(via[0]) + hostile_at(via[1]);
                 // 2-step paths come first, so the first path at the floor is the best.
                 if best.is_none_or(|(h, _)| hostile < h) {
                     best = Some((hostile, via));
@@ -151,10 +158,5 @@ impl Capitals {
                 out.extend(with.iter().map(|&units| Action::Attack { path, units }));
             }
         }
-    }
-
-    /// 1 if `area` belongs to a player other than `seat` (it lowers deep-attack dice), else 0.
-    fn hostile(&self, seat: Seat, area: AreaId) -> u8 {
-        u8::from(matches!(self.owner(area), Some(o) if o != seat))
     }
 }
