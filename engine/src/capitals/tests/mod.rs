@@ -3,6 +3,7 @@
 //! (`props`). Scenario tests start a real match and then set owners and units directly, so each
 //! test shows one rule in isolation.
 
+mod api;
 mod battle;
 mod maps;
 mod orders;
