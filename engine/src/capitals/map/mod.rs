@@ -34,12 +34,12 @@ pub enum AreaKind {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum MapSize {
-    /// About 8 areas per player.
+    /// The smallest board (about 27 areas for 2 players, 36 for 4).
     Small,
-    /// About 12 areas per player.
+    /// The default board (about 36 areas for 2 players, 45 for 4).
     #[default]
     Medium,
-    /// About 17 areas per player.
+    /// The largest board (about 47 areas for 2 players, 54 for 4).
     Large,
 }
 

@@ -73,7 +73,7 @@ pub(super) fn homes(game: &Capitals, seat: u8, kind: AreaKind) -> Vec<AreaId> {
         .collect()
 }
 
-/// The first area of `kind` (plain, centre) that no capital borders and that is not a factory.
+/// Every plain area (never a capital's neighbour: capitals border only their factories).
 pub(super) fn plain_areas(game: &Capitals) -> Vec<AreaId> {
     (0..game.map.len() as AreaId)
         .filter(|&a| game.map.areas[usize::from(a)].kind == AreaKind::Plain)

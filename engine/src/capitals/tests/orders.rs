@@ -54,8 +54,7 @@ fn c_ord_2_used_units_cannot_act_again_until_the_round_ends() {
     );
     game.play(Seat(0), &transport(b, a, 1, 0))
         .expect("the unused one may go");
-    // Round over: seat 0 opened the round at turn_of? Make seat 0 the first player so the
-    // round ends after seat 1.
+    // Make seat 0 the round's first player, so the round ends after seat 1's turn.
     game.first = Seat(0);
     game.play(Seat(0), &Action::EndTurn).expect("end");
     game.play(Seat(1), &Action::EndTurn).expect("end");

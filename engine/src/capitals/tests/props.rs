@@ -13,8 +13,9 @@ const STEPS: usize = 160;
 
 /// Any action value at all, mostly nonsense: unknown areas, long paths, huge selections.
 fn arbitrary_action() -> impl Strategy<Value = Action> {
-    let area = 0u16..70;
-    let selection = (0u8..12, 0u8..12).prop_map(|(d6, d8)| Selection::new(d6, d8));
+    let area = prop_oneof![4 => 0u16..70, 1 => any::<u16>()];
+    let count = || prop_oneof![4 => 0u8..12, 1 => any::<u8>()];
+    let selection = (count(), count()).prop_map(|(d6, d8)| Selection::new(d6, d8));
     prop_oneof![
         Just(Action::EndTurn),
         (area.clone(), area.clone(), selection.clone())
