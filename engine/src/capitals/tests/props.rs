@@ -68,7 +68,7 @@ fn check_used_marks(before: &Capitals, after: &Capitals, action: &Action, events
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
 
     #[test]
     fn random_games_keep_every_invariant_and_replay_exactly(
