@@ -220,8 +220,8 @@ impl<'a> Growth<'a> {
                 continue; // this element maps the region onto an earlier image
             }
             let id = self.regions.len() as u32;
-            let mut image: Vec<usize> = cells.iter().map(|&c| self.board.image(k, c)).collect();
-            image.dedup();
+            // A group element is a bijection of the board, so the image cells are distinct.
+            let image: Vec<usize> = cells.iter().map(|&c| self.board.image(k, c)).collect();
             for &c in &image {
                 self.owner[c] = id;
             }
