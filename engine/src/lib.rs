@@ -10,6 +10,7 @@
 
 mod core;
 pub mod hex;
+pub mod hexdice;
 pub mod replay;
 pub mod rng;
 
