@@ -28,7 +28,7 @@ impl Board {
     /// listed twice, and every cell can be reached from every other through shared edges.
     pub fn new(cells: Vec<Hex>) -> Result<Board, SetupError> {
         let n = cells.len();
-        if !(MIN_CELLS..=MAX_CELLS).contains(&n) || n % 2 != 0 {
+        if !(MIN_CELLS..=MAX_CELLS).contains(&n) || n & 1 == 1 {
             return Err(SetupError::new(
                 "invalid_board_size",
                 format!(

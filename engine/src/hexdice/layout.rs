@@ -71,7 +71,7 @@ impl BoardChoice {
             BoardChoice::Custom(cells) => Board::new(cells.clone()),
             BoardChoice::Random(RandomBoard { cells, seed }) => {
                 let n = usize::from(*cells);
-                if !(MIN_CELLS..=MAX_CELLS).contains(&n) || n % 2 != 0 {
+                if !(MIN_CELLS..=MAX_CELLS).contains(&n) || n & 1 == 1 {
                     return Err(size_error(n));
                 }
                 let cells = match seed {
