@@ -3,7 +3,7 @@
 
 use super::action::Action;
 use super::board::cells_of;
-use super::state::{Hexdice, Phase};
+use super::state::{Hexdice, Phase, opponent};
 use crate::core::Seat;
 
 /// Appends every legal action of the seat to act to `out`.
@@ -70,7 +70,7 @@ fn single_attacks(state: &Hexdice, seat: Seat, out: &mut Vec<Action>) {
 /// Both orders are listed because both are accepted.
 fn combined_attacks(state: &Hexdice, seat: Seat, out: &mut Vec<Action>) {
     let own = state.dice_of(seat);
-    for target in cells_of(state.dice_of(super::state::opponent(seat))) {
+    for target in cells_of(state.dice_of(opponent(seat))) {
         let around = state.board.neighbours(target) & own;
         if around.count_ones() < 2 {
             continue;
