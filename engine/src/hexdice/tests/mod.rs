@@ -8,3 +8,4 @@ mod fixture;
 mod props;
 mod setup;
 mod turn;
+mod wire;
