@@ -132,6 +132,10 @@ fn check_invariants(state: &Hexdice) {
     let mut legal = Vec::new();
     state.legal_actions(&mut legal);
     assert_eq!(legal.is_empty(), state.to_act().is_none());
+    match state.timeout_action() {
+        Some(action) => assert!(legal.contains(&action), "timeout {action:?} is not legal"),
+        None => assert!(legal.is_empty()),
+    }
     assert_eq!(state.outcome().is_some(), state.to_act().is_none());
 }
 
