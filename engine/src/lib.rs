@@ -11,6 +11,7 @@
 pub mod capitals;
 mod core;
 pub mod hex;
+pub mod hexdice;
 pub mod replay;
 pub mod rng;
 
