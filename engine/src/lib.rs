@@ -8,6 +8,7 @@
 //! the [`RulesetId`] enum. Each ruleset module has the same shape: `state`, `action`, `event`,
 //! `error`, `check`/`execute`, `view`, `setup` and its tests.
 
+pub mod classic;
 mod core;
 pub mod hex;
 pub mod replay;

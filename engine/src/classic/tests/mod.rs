@@ -1,0 +1,1 @@
+//! Tests of classic, one module per concern.
