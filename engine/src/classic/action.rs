@@ -41,9 +41,11 @@ pub enum Action {
         /// 1 to 3 dice, at most the source's units − 1.
         dice: u8,
     },
-    /// After a conquest: how many units move into the conquered territory (W-ATK-4).
+    /// After a conquest: how many units move into the conquered territory in all (W-ATK-4).
+    /// The compulsory ones (as many as dice last rolled) went in at the conquest already.
     MoveIn {
-        /// Between the dice last rolled and the source's units − 1.
+        /// The total, between the dice last rolled and the source's units − 1 (both as they
+        /// were at the conquest).
         units: u32,
     },
     /// The turn's one fortify, which ends the turn (W-FORT-1).

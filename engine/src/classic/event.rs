@@ -138,7 +138,8 @@ pub enum Event {
         /// Units the defender lost.
         defender_losses: u32,
     },
-    /// A territory changed hands; the move-in follows.
+    /// A territory changed hands, and the compulsory part of the move-in (W-ATK-4: as many
+    /// units as dice last rolled) went in from the attacking territory at once.
     Conquered {
         /// The territory.
         territory: TerritoryId,
@@ -146,14 +147,17 @@ pub enum Event {
         seat: Seat,
         /// The previous owner.
         from: Seat,
+        /// Units moved in at once.
+        units: u32,
     },
-    /// Units moved into a conquered territory (W-ATK-4).
+    /// Further units the player chose to move into a conquered territory (W-ATK-4); absent when
+    /// the player moved in only the compulsory units.
     MovedIn {
         /// Source.
         from: TerritoryId,
         /// The conquered territory.
         to: TerritoryId,
-        /// How many.
+        /// How many more, on top of those moved at the conquest.
         units: u32,
     },
     /// A player lost their last territory (W-END-1).

@@ -22,8 +22,8 @@ impl Classic {
             Action::Trade { cards, bonus } => self.trade(me, cards, bonus, events),
             Action::Attack { from, to, dice } => self.attack(me, from, to, dice, events),
             Action::MoveIn { units } => {
-                if let Phase::MoveIn { from, to, .. } = self.phase {
-                    self.move_in(me, from, to, units, events);
+                if let Phase::MoveIn { from, to, min, .. } = self.phase {
+                    self.move_in(me, from, to, units - min, events);
                 }
             }
             Action::Fortify { from, to, units } => {
@@ -154,27 +154,31 @@ impl Classic {
         if self.units[t] > 0 {
             return;
         }
+        // A conquering roll loses no attacker unit, so units - 1 >= dice; min() is a guard only.
+        let max = self.units[f] - 1;
+        let min = u32::from(dice).min(max);
+        // The compulsory part of the move-in (W-ATK-4) goes at once, so a held territory never
+        // stands empty while the player chooses the rest.
         self.owner[t] = me;
+        self.shift(from, to, min);
         self.conquered = true;
         events.push(Event::Conquered {
             territory: to,
             seat: Seat(me),
             from: Seat(defender),
+            units: min,
         });
         if !self.owner.contains(&defender) {
             self.eliminate(defender, me, events);
         }
-        let max = self.units[f] - 1;
-        // A conquering roll loses no attacker unit, so max >= dice; the min() is a guard only.
-        let min = u32::from(dice).min(max);
         if self.holds_all(me) {
-            self.move_in(me, from, to, max, events);
+            self.move_in(me, from, to, max - min, events);
             self.phase = Phase::Over;
             self.winner = Some(me);
             events.push(Event::Won { seat: Seat(me) });
         } else if min == max {
-            // No choice to make: move in at once rather than ask.
-            self.move_in(me, from, to, min, events);
+            // Nothing left to choose: carry on without asking.
+            self.move_in(me, from, to, 0, events);
         } else {
             self.phase = Phase::MoveIn { from, to, min, max };
         }
@@ -207,11 +211,17 @@ impl Classic {
         me: u8,
         from: TerritoryId,
         to: TerritoryId,
-        units: u32,
+        extra: u32,
         events: &mut Vec<Event>,
     ) {
-        self.shift(from, to, units);
-        events.push(Event::MovedIn { from, to, units });
+        if extra > 0 {
+            self.shift(from, to, extra);
+            events.push(Event::MovedIn {
+                from,
+                to,
+                units: extra,
+            });
+        }
         // W-CARD-5: 6+ cards after taking a hand means trading down to 4 before attacking on.
         self.phase = if self.hands[usize::from(me)].len() >= 6 {
             Phase::EliminationTrade

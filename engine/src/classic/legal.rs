@@ -1,7 +1,8 @@
 //! The legal actions listed for bots, tests and load generation, and the clock-expiry default.
 //!
 //! The list is a small canonical subset of what `apply` accepts, so random play can finish:
-//! - placement is listed one unit at a time (`apply` also takes several at once);
+//! - placement is listed as one unit or the whole reserve on each held territory (`apply` takes
+//!   any count in between; setup places one at a time);
 //! - a trade is listed once per set, without a named bonus (the first held territory shown gets it);
 //! - attacks are listed with every allowed dice count;
 //! - move-in and fortify counts are listed as the least, the half-way and the most allowed
@@ -31,7 +32,7 @@ impl Classic {
                     }
                 }
             }
-            Phase::Deploy => self.list_placements(me, out),
+            Phase::Deploy => self.list_placements(me, 1, out),
             Phase::Reinforce | Phase::EliminationTrade => {
                 let trading_open = self.phase == Phase::Reinforce || self.must_trade();
                 if trading_open {
@@ -40,7 +41,10 @@ impl Classic {
                     });
                 }
                 if !self.must_trade() {
-                    self.list_placements(me, out);
+                    self.list_placements(me, 1, out);
+                    if self.reserve > 1 {
+                        self.list_placements(me, self.reserve, out);
+                    }
                 }
             }
             Phase::Attack => {
@@ -68,12 +72,9 @@ impl Classic {
         }
     }
 
-    fn list_placements(&self, me: u8, out: &mut Vec<Action>) {
+    fn list_placements(&self, me: u8, units: u32, out: &mut Vec<Action>) {
         for territory in map::ids(self.held_mask(me)) {
-            out.push(Action::Place {
-                territory,
-                units: 1,
-            });
+            out.push(Action::Place { territory, units });
         }
     }
 

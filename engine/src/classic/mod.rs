@@ -33,7 +33,7 @@ pub use self::event::{Dice, Event};
 pub use self::execute::battle_losses;
 pub use self::options::{ClassicOptions, FortifyMode, SetupMode};
 pub use self::setup::starting_units;
-pub use self::state::{Classic, Phase};
+pub use self::state::{Classic, Phase, territory_reinforcements};
 pub use self::view::{Board, ClassicView, ContinentView, PlayerView, TerritoryView};
 
 use crate::core::{Outcome, Ruleset, RulesetId, Seat, SetupError, Viewer};

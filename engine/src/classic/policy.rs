@@ -1,9 +1,11 @@
 //! A biased random player for benchmarks, tests and stand-in bots. Uniform random play rarely
 //! finishes a classic game (armies pile up), so this player leans towards finishing:
 //! - it trades a set whenever one is listed;
-//! - it claims uniformly, and places on territories bordering an enemy;
+//! - it claims uniformly; it places its whole reserve at once (one unit during setup) on its
+//!   strongest territory bordering an enemy, so armies concentrate and someone snowballs;
 //! - it attacks only with the most dice and more units than the defender, picking uniformly among
-//!   such attacks, and stops attacking with probability 1/16 per decision or when none is left;
+//!   such attacks, until none is left (a random early stop would break off long battles between
+//!   big armies and stall the game);
 //! - when it stops, it picks uniformly between ending the turn and fortifying from a territory
 //!   with no enemy neighbour to one that has one;
 //! - it always moves in as many units as it may.
@@ -37,18 +39,15 @@ pub fn choose(state: &Classic, legal: &[Action], rng: &mut MatchRng) -> usize {
     }
     let attacking = legal.iter().any(|a| matches!(a, Action::EndTurn));
     if attacking {
-        let keep_going = rng.below(16) != 0;
-        if keep_going {
-            let favourable = |a: &Action| match *a {
-                Action::Attack { from, to, dice } => {
-                    let (ours, theirs) = (state.units(from), state.units(to));
-                    dice == max_attack_dice(ours) && ours > theirs
-                }
-                _ => false,
-            };
-            if let Some(i) = pick_where(legal, rng, favourable) {
-                return i;
+        let favourable = |a: &Action| match *a {
+            Action::Attack { from, to, dice } => {
+                let (ours, theirs) = (state.units(from), state.units(to));
+                dice == max_attack_dice(ours) && ours > theirs
             }
+            _ => false,
+        };
+        if let Some(i) = pick_where(legal, rng, favourable) {
+            return i;
         }
         let stop = |a: &Action| match *a {
             Action::EndTurn => true,

@@ -149,7 +149,7 @@ impl Classic {
     /// W-REINF-1 without cards: max(3, territories / 3) plus every whole continent's bonus.
     pub(crate) fn reinforcements(&self, seat: u8) -> u32 {
         let held = self.held_mask(seat);
-        let by_territories = (held.count_ones() / 3).max(3);
+        let by_territories = territory_reinforcements(held.count_ones());
         let by_continents: u32 = Continent::ALL
             .into_iter()
             .filter(|c| held & c.mask() == c.mask())
@@ -179,4 +179,9 @@ impl Classic {
     pub(crate) fn holds_all(&self, seat: u8) -> bool {
         self.held_mask(seat) == ALL_TERRITORIES
     }
+}
+
+/// W-REINF-1's territory part: max(3, territories / 3).
+pub fn territory_reinforcements(territories: u32) -> u32 {
+    (territories / 3).max(3)
 }
