@@ -73,7 +73,7 @@ pub fn set_value(traded_before: u32) -> u32 {
     }
 }
 
-/// Every set among `hand`, as index triples into it (lowest indexes first).
+/// Calls `found` with every set among `hand`, in hand order.
 pub fn sets_in(hand: &[Card], mut found: impl FnMut([Card; 3])) {
     for i in 0..hand.len() {
         for j in i + 1..hand.len() {

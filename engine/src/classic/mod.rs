@@ -7,7 +7,7 @@
 //! `legal` (listed actions and the timeout default) and `policy` (a biased random player).
 
 mod action;
-mod cards;
+pub(crate) mod cards;
 mod check;
 mod error;
 mod event;
