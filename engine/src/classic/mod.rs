@@ -17,7 +17,7 @@ pub mod map;
 mod options;
 pub mod policy;
 mod setup;
-mod state;
+pub(crate) mod state;
 mod view;
 
 #[cfg(test)]
