@@ -8,3 +8,4 @@ mod props;
 mod setup;
 mod support;
 mod turn;
+mod wire;
