@@ -1,6 +1,8 @@
 //! The whole state of a classic match, the match's RNG included, and the read-only questions the
 //! rules ask of it (who holds what, reinforcements, whose turn comes next).
 
+use std::fmt;
+
 use serde::{Deserialize, Serialize};
 
 use super::cards::Card;
@@ -42,8 +44,9 @@ pub enum Phase {
     Over,
 }
 
-/// A classic match.
-#[derive(Clone, Debug, PartialEq)]
+/// A classic match. Its `Debug` shows the board and how many cards each seat holds, never the
+/// cards or the deck order, so a logged state leaks nothing hidden.
+#[derive(Clone, PartialEq)]
 pub struct Classic {
     /// The room options.
     pub(crate) options: ClassicOptions,
@@ -83,6 +86,28 @@ pub struct Classic {
     pub(crate) winner: Option<u8>,
     /// Every random draw of the match (G-RNG-1).
     pub(crate) rng: MatchRng,
+}
+
+impl fmt::Debug for Classic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let hand_sizes: Vec<usize> = self.hands.iter().map(Vec::len).collect();
+        f.debug_struct("Classic")
+            .field("options", &self.options)
+            .field("phase", &self.phase)
+            .field("current", &self.current)
+            .field("turn", &self.turn)
+            .field("reserve", &self.reserve)
+            .field("owner", &self.owner)
+            .field("units", &self.units)
+            .field("hand_sizes", &hand_sizes)
+            .field("deck", &self.deck.len())
+            .field("set_aside", &self.set_aside.len())
+            .field("out", &self.out)
+            .field("to_place", &self.to_place)
+            .field("sets_traded", &self.sets_traded)
+            .field("winner", &self.winner)
+            .finish_non_exhaustive()
+    }
 }
 
 impl Classic {

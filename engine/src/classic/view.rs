@@ -36,6 +36,8 @@ pub struct ClassicView {
     pub turn: u32,
     /// Reinforcements still to place this turn.
     pub reserve: u32,
+    /// Whether the seat to act must trade a set before placing (W-CARD-4, W-CARD-5).
+    pub must_trade: bool,
     /// Whether the seat to act has conquered this turn (and so draws a card at its end).
     pub conquered_this_turn: bool,
     /// Whether this turn's +2 territory bonus is spent.
@@ -163,6 +165,7 @@ impl Classic {
             to_act: self.to_act(),
             turn: self.turn,
             reserve: self.reserve,
+            must_trade: self.must_trade(),
             conquered_this_turn: self.conquered,
             territory_bonus_used: self.bonus_used,
             sets_traded: self.sets_traded,

@@ -262,6 +262,8 @@ fn w_card_4_five_cards_force_a_trade_and_set_aside_cards_are_reshuffled() {
         "must_trade",
     );
     refused(&mut s, 0, Action::EndTurn, "must_trade");
+    assert!(s.view(Viewer::Spectator).must_trade);
+    assert!(!format!("{s:?}").contains("Card("), "Debug hides the cards");
     let mut legal = Vec::new();
     s.legal_actions(&mut legal);
     assert!(!legal.is_empty());
