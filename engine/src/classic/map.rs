@@ -328,21 +328,52 @@ pub fn reachable(start: TerritoryId, within: u64) -> u64 {
     seen
 }
 
-/// The hex cells of each territory: a flower of 7 cells (a centre and its six neighbours)
-/// centred where the territory sits on the world grid. Grid rows are 3 hex rows apart and grid
-/// columns 3 hex columns apart, so any two flowers are at least 3 steps apart: they never
-/// overlap, and flowers on neighbouring grid points touch like the land they stand for.
+/// Where a territory's shape is centred: grid rows are 3 hex rows apart and grid columns 3 hex
+/// columns apart; shifting q back by half of r keeps each grid column vertical on a pointy-top
+/// grid.
+fn centre(info: &TerritoryInfo) -> Hex {
+    let (column, row) = info.grid;
+    let r = 3 * row;
+    Hex::new(3 * column - r.div_euclid(2), r)
+}
+
+/// How far a territory's land reaches from its centre, in steps.
+const REACH: u16 = 2;
+
+/// The hex cells of each territory: every cell within [`REACH`] steps of some territory's centre
+/// goes to the nearest centre (ties to the one nearer on screen, then the lower id). Regions
+/// never overlap, and territories close on the world grid touch like the land they stand for.
 pub fn region_shapes() -> Vec<RegionShape> {
-    TERRITORIES
-        .iter()
+    let centres: Vec<Hex> = TERRITORIES.iter().map(centre).collect();
+    let mut cells: Vec<Vec<Hex>> = vec![Vec::new(); TERRITORY_COUNT];
+    let mut seen = std::collections::HashSet::new();
+    let reach = REACH as i16;
+    for c in &centres {
+        for dq in -reach..=reach {
+            for dr in -reach..=reach {
+                let cell = Hex::new(c.q + dq, c.r + dr);
+                if c.distance(cell) > REACH || !seen.insert(cell) {
+                    continue;
+                }
+                let nearest = (0..TERRITORY_COUNT).min_by_key(|&i| {
+                    (
+                        centres[i].distance(cell),
+                        screen_distance(centres[i], cell),
+                        i,
+                    )
+                });
+                if let Some(i) = nearest {
+                    cells[i].push(cell);
+                }
+            }
+        }
+    }
+    cells
+        .into_iter()
+        .zip(TERRITORIES.iter())
         .enumerate()
-        .map(|(id, info)| {
-            let (column, row) = info.grid;
-            let r = 3 * row;
-            // Shifting q back by half of r keeps each grid column vertical on a pointy-top grid.
-            let centre = Hex::new(3 * column - r.div_euclid(2), r);
-            let mut cells = vec![centre];
-            cells.extend(centre.neighbors());
+        .map(|(id, (mut cells, info))| {
+            cells.sort_unstable();
             RegionShape {
                 // 42 territories fit in u16.
                 id: id as u16,
@@ -351,4 +382,13 @@ pub fn region_shapes() -> Vec<RegionShape> {
             }
         })
         .collect()
+}
+
+/// Squared on-screen distance between two cell centres on a pointy-top grid, scaled to integers
+/// (x = 2q + r, y = 3r / sqrt(3), squared: x² + 3r²).
+fn screen_distance(a: Hex, b: Hex) -> i32 {
+    let dq = i32::from(b.q) - i32::from(a.q);
+    let dr = i32::from(b.r) - i32::from(a.r);
+    let dx = 2 * dq + dr;
+    dx * dx + 3 * dr * dr
 }
