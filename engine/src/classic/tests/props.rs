@@ -112,14 +112,14 @@ fn check_invariants(before: &Classic, after: &Classic, events: &[Event]) {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 40, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 100, ..ProptestConfig::default() })]
 
     #[test]
     fn random_games_keep_the_engine_contract(
         seats in 3u8..=6,
         seed in any::<u64>(),
         options in arb_options(),
-        steps in prop::collection::vec((any::<u16>(), prop::option::of((0u8..8, arb_action()))), 0..700),
+        steps in prop::collection::vec((any::<u16>(), prop::option::of((0u8..8, arb_action()))), 0..1500),
     ) {
         let (mut s, setup_events) = Classic::new(&options, seats, Seed::from_u64(seed)).unwrap();
         let mut chooser = MatchRng::new(Seed::from_u64(seed.wrapping_add(1)));
@@ -171,7 +171,8 @@ proptest! {
     }
 }
 
-/// Whole games to the end, with the same checks on every step (the proptest games are cut short).
+/// Whole games to the end, with the same checks on every step (the proptest games are cut short):
+/// invariants, every listed action and the timeout action accepted, replay equals live.
 #[test]
 fn whole_games_keep_the_invariants_and_replay() {
     for seats in 3..=6u8 {
@@ -182,6 +183,7 @@ fn whole_games_keep_the_invariants_and_replay() {
         };
         let seed = 7 * u64::from(seats);
         let mut record = Vec::new();
+        let mut phases = std::collections::HashSet::new();
         let (end, _) = super::support::play_game(
             &options,
             seats,
@@ -190,6 +192,20 @@ fn whole_games_keep_the_invariants_and_replay() {
             |before, seat, action, after, events| {
                 check_invariants(before, after, events);
                 record.push((seat, *action));
+                let mut legal = Vec::new();
+                before.legal_actions(&mut legal);
+                for listed in &legal {
+                    assert!(
+                        before.clone().play(seat, listed).is_ok(),
+                        "listed {listed:?} refused"
+                    );
+                }
+                let timeout = before.timeout_action().unwrap();
+                assert!(
+                    before.clone().play(seat, &timeout).is_ok(),
+                    "timeout {timeout:?} refused"
+                );
+                phases.insert(std::mem::discriminant(&before.phase));
             },
         );
         let replayed = replay::<Classic>(
@@ -200,5 +216,17 @@ fn whole_games_keep_the_invariants_and_replay() {
         )
         .unwrap();
         assert_eq!(replayed.state, end);
+        // Claim, deploy, reinforce, attack and move-in all happened (elimination trades are rare
+        // and pinned by their own tests).
+        let least = if options.setup == SetupMode::Claim {
+            5
+        } else {
+            3
+        };
+        assert!(
+            phases.len() >= least,
+            "{seats} seats: only {} steps seen",
+            phases.len()
+        );
     }
 }
