@@ -9,6 +9,7 @@
 //! `error`, `check`/`execute`, `view`, `setup` and its tests.
 
 pub mod capitals;
+pub mod classic;
 mod core;
 pub mod hex;
 pub mod hexdice;
