@@ -12,6 +12,165 @@ use common::{TestDb, TestServer};
 
 on_both_databases! {
     hexdice_match_is_played_to_the_end_and_verified => hexdice_match_is_played_to_the_end_and_verified;
+    capitals_match_is_played_to_the_end_and_verified => capitals_match_is_played_to_the_end_and_verified;
+    classic_hidden_cards_reach_only_their_holder => classic_hidden_cards_reach_only_their_holder;
+}
+
+async fn capitals_match_is_played_to_the_end_and_verified(db: TestDb) {
+    let server = TestServer::start(&db).await;
+    let http = server.http();
+    let (room, mut players, mut spectator) =
+        seat_everyone(http, server.addr, "capitals", json!({}), 3).await;
+    let mut chooser = Chooser(0xcafe);
+    let over = play(&mut players, &mut [&mut spectator], 20_000, &mut |legal| {
+        // Ending the turn early keeps games short; otherwise pick uniformly.
+        let end = legal.iter().position(|a| a["type"] == "end_turn");
+        match end {
+            Some(end) if chooser.below(4) == 0 => end,
+            _ => chooser.below(legal.len()),
+        }
+    })
+    .await;
+    assert!(over, "capitals ends within 20000 actions");
+    let (_, shown) = http.get(&format!("/api/rooms/{room}"), None).await;
+    let match_id = shown["match_id"].as_str().unwrap();
+    let (status, replay) = http
+        .get(&format!("/api/matches/{match_id}/replay"), None)
+        .await;
+    assert_eq!(status, 200);
+    let (ok, output) = verify(&replay);
+    assert!(ok, "verify accepts the capitals replay: {output}");
+    server.stop().await;
+}
+
+/// A classic player that leans towards finishing: trade when it can, move in all it may,
+/// attack with three dice, otherwise place or claim at random and end the turn.
+fn classic_choice(legal: &[Value], chooser: &mut Chooser) -> usize {
+    let of = |kind: &str| -> Vec<usize> {
+        (0..legal.len())
+            .filter(|&i| legal[i]["type"] == kind)
+            .collect()
+    };
+    if let Some(&trade) = of("trade").first() {
+        return trade;
+    }
+    let move_in = of("move_in");
+    if !move_in.is_empty() {
+        return *move_in
+            .iter()
+            .max_by_key(|&&i| legal[i]["units"].as_u64())
+            .unwrap();
+    }
+    let strong: Vec<usize> = of("attack")
+        .into_iter()
+        .filter(|&i| legal[i]["dice"] == 3)
+        .collect();
+    if !strong.is_empty() {
+        return strong[chooser.below(strong.len())];
+    }
+    let mut placing = of("place");
+    placing.extend(of("claim"));
+    if !placing.is_empty() {
+        return placing[chooser.below(placing.len())];
+    }
+    of("end_turn")
+        .first()
+        .copied()
+        .unwrap_or_else(|| chooser.below(legal.len()))
+}
+
+/// Fails when `message`, received by `seat` (`None`: a spectator), names a card another seat
+/// holds in secret.
+fn assert_no_foreign_card(message: &Value, seat: Option<u64>) {
+    match message {
+        Value::Object(map) => {
+            match map.get("type").and_then(Value::as_str) {
+                Some("card_drawn") if map["seat"].as_u64() != seat => {
+                    assert!(
+                        map.get("card").is_none_or(Value::is_null),
+                        "seat {seat:?} saw {message}"
+                    );
+                }
+                Some("cards_taken") if map["to"].as_u64() != seat => {
+                    assert!(
+                        map.get("cards").is_none_or(Value::is_null),
+                        "seat {seat:?} saw {message}"
+                    );
+                }
+                _ => {}
+            }
+            if seat.is_none() {
+                assert!(
+                    !map.contains_key("hand"),
+                    "a spectator saw a hand: {message}"
+                );
+            }
+            map.values()
+                .for_each(|value| assert_no_foreign_card(value, seat));
+        }
+        Value::Array(items) => items
+            .iter()
+            .for_each(|value| assert_no_foreign_card(value, seat)),
+        _ => {}
+    }
+}
+
+/// How many `card_drawn` events in `messages` name their card.
+fn cards_seen(messages: &[Value]) -> usize {
+    messages
+        .iter()
+        .filter(|m| m["type"] == "applied")
+        .flat_map(|m| m["events"].as_array().cloned().unwrap_or_default())
+        .filter(|e| e["type"] == "card_drawn" && !e["card"].is_null())
+        .count()
+}
+
+async fn classic_hidden_cards_reach_only_their_holder(db: TestDb) {
+    let server = TestServer::start(&db).await;
+    let http = server.http();
+    let (room, mut players, mut spectator) =
+        seat_everyone(http, server.addr, "classic", json!({"setup": "random"}), 3).await;
+    let mut chooser = Chooser(0xc1a55);
+    let over = play(&mut players, &mut [&mut spectator], 8_000, &mut |legal| {
+        classic_choice(legal, &mut chooser)
+    })
+    .await;
+    for player in &players {
+        for message in &player.client.received {
+            assert_no_foreign_card(message, player.seat);
+        }
+    }
+    for message in &spectator.client.received {
+        assert_no_foreign_card(message, None);
+    }
+    let drawn: usize = players.iter().map(|p| cards_seen(&p.client.received)).sum();
+    assert!(
+        drawn > 0,
+        "the match drew cards, so the check above was not empty"
+    );
+    assert_eq!(cards_seen(&spectator.client.received), 0);
+
+    // The replay hides them too: from a spectator entirely, from a seat all but its own.
+    let (_, shown) = http.get(&format!("/api/rooms/{room}"), None).await;
+    let match_id = shown["match_id"].as_str().unwrap();
+    let (status, public) = http
+        .get(&format!("/api/matches/{match_id}/replay"), None)
+        .await;
+    assert_eq!(status, 200);
+    assert_no_foreign_card(&public, None);
+    let token = players[1].token.clone().unwrap();
+    let (_, own) = http
+        .get(&format!("/api/matches/{match_id}/replay"), Some(&token))
+        .await;
+    assert_eq!(own["viewer"], json!({"seat": 1}));
+    assert_no_foreign_card(&own, Some(1));
+    if over {
+        let (ok, output) = verify(&public);
+        assert!(ok, "verify accepts the classic replay: {output}");
+    } else {
+        println!("classic did not end within 8000 actions; hidden cards were checked throughout");
+    }
+    server.stop().await;
 }
 
 /// Runs `warroom verify` on a replay; returns (exit success, output).

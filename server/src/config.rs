@@ -100,13 +100,18 @@ impl Default for Limits {
 }
 
 impl Config {
-    /// A configuration for tests: a free port on loopback and this database.
+    /// A configuration for tests: a free port on loopback and this database, and a message
+    /// rate high enough for bots that answer at once (rate-limit tests lower it again).
     pub fn for_tests(database_url: String) -> Config {
         Config {
             bind: "127.0.0.1:0".into(),
             database_url: Some(database_url),
             data_dir: PathBuf::from("data"),
-            limits: Limits::default(),
+            limits: Limits {
+                messages_per_second: 100_000,
+                message_burst: 100_000,
+                ..Limits::default()
+            },
         }
     }
 }
