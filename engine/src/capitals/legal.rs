@@ -22,34 +22,56 @@ use super::map::routes::NO_AREA;
 use super::state::{Capitals, ORDERS_PER_TURN};
 use super::units::Selection;
 
-/// The listed unit selections for a source with `unused` units, sending at most `limit`.
-fn selections(unused: Selection, limit: u8) -> impl Iterator<Item = Selection> {
-    let mut list = [Selection::default(); 4];
-    let mut len = 0;
-    let mut push = |s: Selection| {
-        if s.total() > 0 && !list[..len].contains(&s) {
-            list[len] = s;
-            len += 1;
+/// Maps up to this many areas keep their per-decision scratch table on the stack.
+const STACK_AREAS: usize = 256;
+
+/// Up to four listed unit selections, kept inline.
+#[derive(Clone, Copy, Default)]
+struct Choices {
+    list: [Selection; 4],
+    len: usize,
+}
+
+impl Choices {
+    fn push(&mut self, s: Selection) {
+        if s.total() > 0 && !self.list[..self.len].contains(&s) {
+            self.list[self.len] = s;
+            self.len += 1;
         }
-    };
+    }
+
+    fn as_slice(&self) -> &[Selection] {
+        &self.list[..self.len]
+    }
+}
+
+/// The listed unit selections for a source with `unused` units, sending at most `limit`.
+#[inline]
+fn selections(unused: Selection, limit: u8) -> Choices {
+    let mut choices = Choices::default();
     let d8 = unused.d8.min(limit);
     let all = Selection::new(unused.d6.min(limit - d8), d8);
-    push(all);
+    choices.push(all);
     if all.total() >= 2 {
-        push(if all.d6 > 0 {
+        choices.push(if all.d6 > 0 {
             Selection::new(all.d6 - 1, all.d8)
         } else {
             Selection::new(all.d6, all.d8 - 1)
         });
     }
     if limit > 0 && unused.d6 > 0 {
-        push(Selection::new(1, 0));
+        choices.push(Selection::new(1, 0));
     }
     if limit > 0 && unused.d8 > 0 {
-        push(Selection::new(0, 1));
+        choices.push(Selection::new(0, 1));
     }
-    list.into_iter().take(len)
+    choices
 }
+
+/// What an area is to the seat listing its actions.
+const OWN: u8 = 0;
+const HOSTILE: u8 = 1;
+const NEUTRAL: u8 = 2;
 
 impl Capitals {
     /// Appends the listed actions of the seat to act (see the module documentation).
@@ -62,9 +84,25 @@ impl Capitals {
             return;
         }
         let seat = self.current;
-        // Per area, 1 if another player owns it; filled at the first deep search.
-        let mut hostile: Vec<u8> = Vec::new();
-        for (id, area) in self.areas.iter().enumerate() {
+        // Per area: own, another player's or neutral; built once per call (no allocation on
+        // the usual map sizes).
+        let mut on_stack = [OWN; STACK_AREAS];
+        let mut on_heap = Vec::new();
+        let relation: &mut [u8] = if self.areas.len() <= STACK_AREAS {
+            &mut on_stack[..self.areas.len()]
+        } else {
+            on_heap.resize(self.areas.len(), OWN);
+            &mut on_heap
+        };
+        for (slot, area) in relation.iter_mut().zip(&self.areas) {
+            *slot = match area.owner {
+                Some(o) if o == seat => OWN,
+                Some(_) => HOSTILE,
+                None => NEUTRAL,
+            };
+        }
+        let relation: &[u8] = relation;
+        for (id, (area, map_area)) in self.areas.iter().zip(&self.map.areas).enumerate() {
             let units = area.units;
             let spare = units.total().saturating_sub(1);
             if area.owner != Some(seat) || spare == 0 || units.unused().total() == 0 {
@@ -73,39 +111,30 @@ impl Capitals {
             let from = id as AreaId;
             // Attacks (and transports to a target with room) send up to `spare`: choose those
             // selections once per source.
-            let mut attack_with = [Selection::default(); 4];
-            let mut attack_count = 0;
-            for (slot, selection) in attack_with
-                .iter_mut()
-                .zip(selections(units.unused(), spare))
-            {
-                *slot = selection;
-                attack_count += 1;
-            }
-            let attack_with = &attack_with[..attack_count];
+            let attack_with = selections(units.unused(), spare);
+            let attack_with = attack_with.as_slice();
             // Whether the source borders another player's area (C-DEEP-1), noted on the way.
             let mut at_front = false;
-            for &to in &self.map.areas[id].borders {
-                let target = self.areas[usize::from(to)];
-                at_front |= matches!(target.owner, Some(o) if o != seat);
-                if target.owner == Some(seat) {
-                    let room = target.units.room();
-                    if room >= spare {
-                        out.extend(attack_with.iter().map(|&units| Action::Transport {
-                            from,
-                            to,
-                            units,
-                        }));
+            for &to in &map_area.borders {
+                let Some(&kind) = relation.get(usize::from(to)) else {
+                    continue;
+                };
+                if kind == OWN {
+                    let room = self.areas[usize::from(to)].units.room();
+                    let fewer;
+                    let with = if room >= spare {
+                        attack_with
                     } else {
-                        out.extend(
-                            selections(units.unused(), room).map(|units| Action::Transport {
-                                from,
-                                to,
-                                units,
-                            }),
-                        );
-                    }
-                } else if let Some(path) = Path::new(&[from, to]) {
+                        fewer = selections(units.unused(), room);
+                        fewer.as_slice()
+                    };
+                    out.extend(
+                        with.iter()
+                            .map(|&units| Action::Transport { from, to, units }),
+                    );
+                } else {
+                    at_front |= kind == HOSTILE;
+                    let path = Path::direct(from, to);
                     out.extend(
                         attack_with
                             .iter()
@@ -114,23 +143,27 @@ impl Capitals {
                 }
             }
             if at_front {
-                if hostile.is_empty() {
-                    hostile = self
-                        .areas
-                        .iter()
-                        .map(|a| u8::from(matches!(a.owner, Some(o) if o != seat)))
-                        .collect();
-                }
-                self.list_deep(&hostile, from, &attack_with[..attack_count.min(2)], out);
+                self.list_deep(
+                    relation,
+                    from,
+                    &attack_with[..attack_with.len().min(2)],
+                    out,
+                );
             }
         }
     }
 
     /// Deep attacks from `source`: one best path per target, with the first two listed
     /// selections (all sendable, all but one).
-    /// `hostile[a]` is 1 when another player owns area `a`.
-    fn list_deep(&self, hostile: &[u8], source: AreaId, with: &[Selection], out: &mut Vec<Action>) {
-        let hostile_at = |a: AreaId| hostile.get(usize::from(a)).copied().unwrap_or(0);
+    /// `relation[a]` is [`HOSTILE`] when another player owns area `a`.
+    fn list_deep(
+        &self,
+        relation: &[u8],
+        source: AreaId,
+        with: &[Selection],
+        out: &mut Vec<Action>,
+    ) {
+        let hostile_at = |a: AreaId| u8::from(relation.get(usize::from(a)) == Some(&HOSTILE));
         for deep in self.map.deep.targets(source) {
             let target = deep.target;
             if hostile_at(target) == 0 {
@@ -149,14 +182,8 @@ impl Capitals {
                 }
             }
             let Some((_, via)) = best else { continue };
-            let path = if via[1] == NO_AREA {
-                Path::new(&[source, via[0], target])
-            } else {
-                Path::new(&[source, via[0], via[1], target])
-            };
-            if let Some(path) = path {
-                out.extend(with.iter().map(|&units| Action::Attack { path, units }));
-            }
+            let path = Path::deep(source, via, target, NO_AREA);
+            out.extend(with.iter().map(|&units| Action::Attack { path, units }));
         }
     }
 }
