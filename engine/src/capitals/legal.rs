@@ -26,46 +26,95 @@ use super::units::Selection;
 const STACK_AREAS: usize = 256;
 
 /// Up to four listed unit selections, kept inline.
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy)]
 struct Choices {
     list: [Selection; 4],
-    len: usize,
+    len: u8,
 }
 
 impl Choices {
-    fn push(&mut self, s: Selection) {
-        if s.total() > 0 && !self.list[..self.len].contains(&s) {
-            self.list[self.len] = s;
-            self.len += 1;
+    const EMPTY: Choices = Choices {
+        list: [Selection::new(0, 0); 4],
+        len: 0,
+    };
+
+    /// Adds `s` unless it is empty or already listed.
+    const fn push(&mut self, s: Selection) {
+        if s.d6 == 0 && s.d8 == 0 {
+            return;
         }
+        let mut i = 0;
+        while i < self.len as usize {
+            if self.list[i].d6 == s.d6 && self.list[i].d8 == s.d8 {
+                return;
+            }
+            i += 1;
+        }
+        self.list[self.len as usize] = s;
+        self.len += 1;
     }
 
     fn as_slice(&self) -> &[Selection] {
-        &self.list[..self.len]
+        &self.list[..usize::from(self.len)]
     }
 }
 
-/// The listed unit selections for a source with `unused` units, sending at most `limit`.
-#[inline]
-fn selections(unused: Selection, limit: u8) -> Choices {
-    let mut choices = Choices::default();
-    let d8 = unused.d8.min(limit);
-    let all = Selection::new(unused.d6.min(limit - d8), d8);
+/// The listed selections for `d6` unused d6 and `d8` unused d8, sending at most `limit`: all
+/// sendable (d8 first), all of those but one (a d6 if there is one), one d6, one d8.
+const fn compute_selections(d6: u8, d8: u8, limit: u8) -> Choices {
+    let mut choices = Choices::EMPTY;
+    let sent_d8 = if d8 < limit { d8 } else { limit };
+    let rest = limit - sent_d8;
+    let all = Selection::new(if d6 < rest { d6 } else { rest }, sent_d8);
     choices.push(all);
-    if all.total() >= 2 {
+    if all.d6 as u16 + all.d8 as u16 >= 2 {
         choices.push(if all.d6 > 0 {
             Selection::new(all.d6 - 1, all.d8)
         } else {
             Selection::new(all.d6, all.d8 - 1)
         });
     }
-    if limit > 0 && unused.d6 > 0 {
+    if limit > 0 && d6 > 0 {
         choices.push(Selection::new(1, 0));
     }
-    if limit > 0 && unused.d8 > 0 {
+    if limit > 0 && d8 > 0 {
         choices.push(Selection::new(0, 1));
     }
     choices
+}
+
+/// Counts up to this are looked up in [`SELECTIONS`] (an area holds at most 10 units).
+const TABLE_MAX: usize = 10;
+
+/// [`compute_selections`] for every count up to [`TABLE_MAX`], computed at compile time:
+/// `SELECTIONS[d6][d8][limit]`.
+static SELECTIONS: [[[Choices; TABLE_MAX + 1]; TABLE_MAX + 1]; TABLE_MAX + 1] = {
+    let mut table = [[[Choices::EMPTY; TABLE_MAX + 1]; TABLE_MAX + 1]; TABLE_MAX + 1];
+    let mut d6 = 0;
+    while d6 <= TABLE_MAX {
+        let mut d8 = 0;
+        while d8 <= TABLE_MAX {
+            let mut limit = 0;
+            while limit <= TABLE_MAX {
+                table[d6][d8][limit] = compute_selections(d6 as u8, d8 as u8, limit as u8);
+                limit += 1;
+            }
+            d8 += 1;
+        }
+        d6 += 1;
+    }
+    table
+};
+
+/// The listed unit selections for a source with `unused` units, sending at most `limit`.
+#[inline]
+fn selections(unused: Selection, limit: u8) -> Choices {
+    SELECTIONS
+        .get(usize::from(unused.d6))
+        .and_then(|t| t.get(usize::from(unused.d8)))
+        .and_then(|t| t.get(usize::from(limit)))
+        .copied()
+        .unwrap_or_else(|| compute_selections(unused.d6, unused.d8, limit))
 }
 
 /// What an area is to the seat listing its actions.
@@ -102,10 +151,16 @@ impl Capitals {
             };
         }
         let relation: &[u8] = relation;
-        for (id, (area, map_area)) in self.areas.iter().zip(&self.map.areas).enumerate() {
+        for (id, &kind) in relation.iter().enumerate() {
+            if kind != OWN {
+                continue;
+            }
+            let (Some(area), Some(map_area)) = (self.areas.get(id), self.map.areas.get(id)) else {
+                continue;
+            };
             let units = area.units;
             let spare = units.total().saturating_sub(1);
-            if area.owner != Some(seat) || spare == 0 || units.unused().total() == 0 {
+            if spare == 0 || units.unused().total() == 0 {
                 continue;
             }
             let from = id as AreaId;
