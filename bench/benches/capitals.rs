@@ -46,11 +46,31 @@ fn defence2(units: Units) -> i32 {
     7 * i32::from(units.d6 + units.d6_used) + 9 * i32::from(units.d8 + units.d8_used)
 }
 
+/// Twice the bonus for taking an area of this kind.
+fn bonus2(kind: AreaKind) -> i32 {
+    match kind {
+        AreaKind::Capital => 12,
+        AreaKind::FastFactory | AreaKind::StrongFactory => 4,
+        AreaKind::Centre | AreaKind::Plain => 0,
+    }
+}
+
 /// The biased random policy described in the module documentation. Scores are doubled so they
-/// are integers.
-fn choose(game: &Capitals, legal: &[Action], chooser: &mut MatchRng) -> usize {
-    let areas = game.areas();
-    let kinds = &game.map().areas;
+/// are integers; `worth` is scratch space for the per-area part of the score.
+fn choose(
+    game: &Capitals,
+    legal: &[Action],
+    chooser: &mut MatchRng,
+    worth: &mut Vec<i32>,
+) -> usize {
+    // What taking each area is worth before counting the attackers: bonus minus defence.
+    worth.clear();
+    worth.extend(
+        game.areas()
+            .iter()
+            .zip(&game.map().areas)
+            .map(|(state, area)| bonus2(area.kind) - defence2(state.units)),
+    );
     let mut best: Option<(i32, usize)> = None;
     let mut previous = None;
     for (i, action) in legal.iter().enumerate() {
@@ -63,23 +83,12 @@ fn choose(game: &Capitals, legal: &[Action], chooser: &mut MatchRng) -> usize {
         }
         previous = Some(path);
         let steps = path.areas();
-        let Some(&target) = steps.last() else {
+        let Some(&worth) = steps.last().and_then(|&t| worth.get(usize::from(t))) else {
             continue;
-        };
-        let (Some(state), Some(area)) = (
-            areas.get(usize::from(target)),
-            kinds.get(usize::from(target)),
-        ) else {
-            continue;
-        };
-        let bonus2 = match area.kind {
-            AreaKind::Capital => 12,
-            AreaKind::FastFactory | AreaKind::StrongFactory => 4,
-            AreaKind::Centre | AreaKind::Plain => 0,
         };
         // Deep attacks lose about one point per die per step: count them as one step worse.
         let depth_penalty2 = 2 * (steps.len() as i32 - 2) * i32::from(units.d6 + units.d8);
-        let score = strength2(*units) - defence2(state.units) - depth_penalty2 + bonus2;
+        let score = strength2(*units) - depth_penalty2 + worth;
         if score > 0 && best.is_none_or(|(s, _)| score > s) {
             best = Some((score, i));
         }
@@ -104,12 +113,13 @@ fn play(seed: u64, mut game: Capitals) -> (u64, u64) {
     let mut chooser = MatchRng::new(Seed::from_u64(seed ^ 0x5eed));
     let mut legal = Vec::new();
     let mut events = Vec::new();
+    let mut worth = Vec::new();
     let (mut actions, mut listed) = (0, 0);
     while let Some(seat) = game.to_act() {
         legal.clear();
         game.legal_actions(&mut legal);
         listed += legal.len() as u64;
-        let pick = choose(&game, &legal, &mut chooser);
+        let pick = choose(&game, &legal, &mut chooser, &mut worth);
         events.clear();
         game.apply(seat, &legal[pick], &mut events)
             .expect("a listed action is legal");
