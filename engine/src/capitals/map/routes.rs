@@ -56,6 +56,7 @@ impl DeepRoutes {
         // Per area, while one source is processed: bordering the source (or being it), and
         // its index among the source's targets.
         let mut near = vec![false; areas.len()];
+        let mut next_to_a = vec![false; areas.len()];
         let mut slot: Vec<u32> = vec![u32::MAX; areas.len()];
         let mut found: Vec<AreaId> = Vec::new();
         let mut counts: Vec<u32> = Vec::new();
@@ -68,7 +69,7 @@ impl DeepRoutes {
             }
             // One walk collects the paths (2-step paths first); a stable counting sort then
             // groups them by target, keeping that order within each target.
-            each_deep_path(areas, source, &near, |target, via| {
+            each_deep_path(areas, source, &near, &mut next_to_a, |target, via| {
                 let index = &mut slot[usize::from(target)];
                 if *index == u32::MAX {
                     *index = found.len() as u32;
@@ -120,10 +121,12 @@ impl DeepRoutes {
 /// players' areas as the 2-step path through `a` (when `a` borders the target) or through `b`
 /// (when `b` borders the source), and that one comes first, so the 3-step path never has the
 /// strictly fewest.
+/// `next_to_a` is scratch space, one `false` per area, left as it was found.
 fn each_deep_path(
     areas: &[Area],
     source: AreaId,
     near: &[bool],
+    next_to_a: &mut [bool],
     mut visit: impl FnMut(AreaId, [AreaId; 2]),
 ) {
     let borders = |a: AreaId| areas[usize::from(a)].borders.as_slice();
@@ -135,13 +138,20 @@ fn each_deep_path(
         }
     }
     for &a in borders(source) {
-        let next_to_a = borders(a);
-        for &b in next_to_a.iter().filter(|&&b| !near[usize::from(b)]) {
+        for &x in borders(a) {
+            next_to_a[usize::from(x)] = true;
+        }
+        for &b in borders(a).iter().filter(|&&b| !near[usize::from(b)]) {
             for &c in borders(b) {
-                if !near[usize::from(c)] && next_to_a.binary_search(&c).is_err() {
+                // `b` is not near, so `c` is never `a`; a `c` bordering `a` has the 2-step
+                // path through `a`.
+                if !near[usize::from(c)] && !next_to_a[usize::from(c)] {
                     visit(c, [a, b]);
                 }
             }
+        }
+        for &x in borders(a) {
+            next_to_a[usize::from(x)] = false;
         }
     }
 }
