@@ -133,37 +133,49 @@ impl Capitals {
             return;
         }
         let seat = self.current;
-        // Per area: own, another player's or neutral; built once per call (no allocation on
-        // the usual map sizes).
-        let mut on_stack = [OWN; STACK_AREAS];
-        let mut on_heap = Vec::new();
-        let relation: &mut [u8] = if self.areas.len() <= STACK_AREAS {
-            &mut on_stack[..self.areas.len()]
-        } else {
-            on_heap.resize(self.areas.len(), OWN);
-            &mut on_heap
-        };
-        for (slot, area) in relation.iter_mut().zip(&self.areas) {
+        // Per area: own, another player's or neutral; and the own areas that can give an order.
+        // Built once per call, on the stack for the usual map sizes.
+        let len = self.areas.len();
+        let mut relation_stack = [OWN; STACK_AREAS];
+        let (mut sources_stack, mut scratch_stack) = ([0; STACK_AREAS], [0; STACK_AREAS]);
+        let (mut relation_heap, mut sources_heap, mut scratch_heap) =
+            (Vec::new(), Vec::new(), Vec::new());
+        let (relation, sources, scratch): (&mut [u8], &mut [AreaId], &mut [AreaId]) =
+            if len <= STACK_AREAS {
+                (
+                    &mut relation_stack[..len],
+                    &mut sources_stack[..len],
+                    &mut scratch_stack[..len],
+                )
+            } else {
+                relation_heap.resize(len, OWN);
+                sources_heap.resize(len, 0);
+                scratch_heap.resize(len, 0);
+                (&mut relation_heap, &mut sources_heap, &mut scratch_heap)
+            };
+        let mut source_count = 0;
+        for (id, (slot, area)) in relation.iter_mut().zip(&self.areas).enumerate() {
+            let own = area.owner == Some(seat);
             *slot = match area.owner {
-                Some(o) if o == seat => OWN,
+                _ if own => OWN,
                 Some(_) => HOSTILE,
                 None => NEUTRAL,
             };
+            // A source needs a unit to spare and an unused unit. Appended without a branch
+            // (ownership patterns are unpredictable): `source_count <= id < len`.
+            let units = area.units;
+            let usable = own & (units.total() >= 2) & (units.unused().total() > 0);
+            sources[source_count] = id as AreaId;
+            source_count += usize::from(usable);
         }
         let relation: &[u8] = relation;
-        for (id, &kind) in relation.iter().enumerate() {
-            if kind != OWN {
-                continue;
-            }
+        for &from in &sources[..source_count] {
+            let id = usize::from(from);
             let (Some(area), Some(map_area)) = (self.areas.get(id), self.map.areas.get(id)) else {
                 continue;
             };
             let units = area.units;
-            let spare = units.total().saturating_sub(1);
-            if spare == 0 || units.unused().total() == 0 {
-                continue;
-            }
-            let from = id as AreaId;
+            let spare = units.total() - 1;
             // Attacks (and transports to a target with room) send up to `spare`: choose those
             // selections once per source.
             let attack_with = selections(units.unused(), spare);
@@ -202,6 +214,7 @@ impl Capitals {
                     relation,
                     from,
                     &attack_with[..attack_with.len().min(2)],
+                    scratch,
                     out,
                 );
             }
@@ -216,14 +229,25 @@ impl Capitals {
         relation: &[u8],
         source: AreaId,
         with: &[Selection],
+        scratch: &mut [AreaId],
         out: &mut Vec<Action>,
     ) {
         let hostile_at = |a: AreaId| u8::from(relation.get(usize::from(a)) == Some(&HOSTILE));
-        for deep in self.map.deep.targets(source) {
-            let target = deep.target;
-            if hostile_at(target) == 0 {
-                continue;
+        let targets = self.map.deep.targets(source);
+        // The other players' targets first, gathered without a branch on ownership (it is
+        // unpredictable); a source has at most one entry per area, so they fit in `scratch`.
+        let mut count = 0;
+        for (i, deep) in targets.iter().enumerate() {
+            if let Some(slot) = scratch.get_mut(count) {
+                *slot = i as AreaId;
+                count += usize::from(hostile_at(deep.target));
             }
+        }
+        for &i in &scratch[..count] {
+            let Some(deep) = targets.get(usize::from(i)) else {
+                continue;
+            };
+            let target = deep.target;
             let floor = 1;
             let mut best: Option<(u8, [AreaId; 2])> = None;
             for &via in self.map.deep.vias(deep) {
