@@ -117,9 +117,11 @@ fn selections(unused: Selection, limit: u8) -> Choices {
         .unwrap_or_else(|| compute_selections(unused.d6, unused.d8, limit))
 }
 
-/// What an area is to the seat listing its actions.
+/// In the per-decision relation table: an area of the seat listing its actions.
 const OWN: u8 = 0;
+/// In the per-decision relation table: another player's area.
 const HOSTILE: u8 = 1;
+/// In the per-decision relation table: neutral land.
 const NEUTRAL: u8 = 2;
 
 impl Capitals {
