@@ -18,24 +18,60 @@ use std::time::Instant;
 use warroom_engine::capitals::{Action, AreaKind, Capitals, Options, Selection, Units};
 use warroom_engine::{MatchRng, Ruleset, Seed};
 
-/// Games played per measurement.
+/// Games played per measurement (`CAPITALS_BENCH_GAMES` overrides it, e.g. for a quick run
+/// under a profiler).
 const GAMES: u64 = 1000;
-/// Times the play phase is repeated (median and best reported).
+/// Times the play phase is repeated (median and best reported; `CAPITALS_BENCH_ROUNDS`
+/// overrides it).
 const ROUNDS: usize = 5;
+
+/// A count from the environment variable `name`, else `default`.
+fn setting<T: std::str::FromStr>(name: &str, default: T) -> T {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
 /// A game longer than this is an engine or policy bug.
 const MAX_ACTIONS: u64 = 1_000_000;
 
-fn strength(units: Selection) -> f64 {
-    3.5 * f64::from(units.d6) + 4.5 * f64::from(units.d8)
+/// Twice the expected sum of `units` (3.5 per d6, 4.5 per d8): integers keep the arithmetic
+/// exact and cheap.
+fn strength2(units: Selection) -> i32 {
+    7 * i32::from(units.d6) + 9 * i32::from(units.d8)
 }
 
-fn defence(units: Units) -> f64 {
-    3.5 * f64::from(units.d6 + units.d6_used) + 4.5 * f64::from(units.d8 + units.d8_used)
+/// Twice the expected defence of `units`, used or not.
+fn defence2(units: Units) -> i32 {
+    7 * i32::from(units.d6 + units.d6_used) + 9 * i32::from(units.d8 + units.d8_used)
 }
 
-/// The biased random policy described in the module documentation.
-fn choose(game: &Capitals, legal: &[Action], chooser: &mut MatchRng) -> usize {
-    let mut best: Option<(f64, usize)> = None;
+/// Twice the bonus for taking an area of this kind.
+fn bonus2(kind: AreaKind) -> i32 {
+    match kind {
+        AreaKind::Capital => 12,
+        AreaKind::FastFactory | AreaKind::StrongFactory => 4,
+        AreaKind::Centre | AreaKind::Plain => 0,
+    }
+}
+
+/// The biased random policy described in the module documentation. Scores are doubled so they
+/// are integers; `worth` is scratch space for the per-area part of the score.
+fn choose(
+    game: &Capitals,
+    legal: &[Action],
+    chooser: &mut MatchRng,
+    worth: &mut Vec<i32>,
+) -> usize {
+    // What taking each area is worth before counting the attackers: bonus minus defence.
+    worth.clear();
+    worth.extend(
+        game.areas()
+            .iter()
+            .zip(&game.map().areas)
+            .map(|(state, area)| bonus2(area.kind) - defence2(state.units)),
+    );
+    let mut best: Option<(i32, usize)> = None;
     let mut previous = None;
     for (i, action) in legal.iter().enumerate() {
         let Action::Attack { path, units } = action else {
@@ -46,21 +82,14 @@ fn choose(game: &Capitals, legal: &[Action], chooser: &mut MatchRng) -> usize {
             continue;
         }
         previous = Some(path);
-        let Some(&target) = path.areas().last() else {
+        let steps = path.areas();
+        let Some(&worth) = steps.last().and_then(|&t| worth.get(usize::from(t))) else {
             continue;
-        };
-        let Some(state) = game.area(target) else {
-            continue;
-        };
-        let bonus = match game.map().areas[usize::from(target)].kind {
-            AreaKind::Capital => 6.0,
-            AreaKind::FastFactory | AreaKind::StrongFactory => 2.0,
-            AreaKind::Centre | AreaKind::Plain => 0.0,
         };
         // Deep attacks lose about one point per die per step: count them as one step worse.
-        let depth_penalty = (path.areas().len() as f64 - 2.0) * f64::from(units.d6 + units.d8);
-        let score = strength(*units) - defence(state.units) - depth_penalty + bonus;
-        if score > 0.0 && best.is_none_or(|(s, _)| score > s) {
+        let depth_penalty2 = 2 * (steps.len() as i32 - 2) * i32::from(units.d6 + units.d8);
+        let score = strength2(*units) - depth_penalty2 + worth;
+        if score > 0 && best.is_none_or(|(s, _)| score > s) {
             best = Some((score, i));
         }
     }
@@ -84,12 +113,13 @@ fn play(seed: u64, mut game: Capitals) -> (u64, u64) {
     let mut chooser = MatchRng::new(Seed::from_u64(seed ^ 0x5eed));
     let mut legal = Vec::new();
     let mut events = Vec::new();
+    let mut worth = Vec::new();
     let (mut actions, mut listed) = (0, 0);
     while let Some(seat) = game.to_act() {
         legal.clear();
         game.legal_actions(&mut legal);
         listed += legal.len() as u64;
-        let pick = choose(&game, &legal, &mut chooser);
+        let pick = choose(&game, &legal, &mut chooser, &mut worth);
         events.clear();
         game.apply(seat, &legal[pick], &mut events)
             .expect("a listed action is legal");
@@ -109,9 +139,15 @@ fn measure<T>(work: impl FnOnce() -> T) -> (T, f64, Option<f64>) {
     (result, wall, cpu)
 }
 
-/// CPU seconds this thread has run (user + system), from `/proc/thread-self/stat`, so the
-/// figure is not inflated by time the shared machine spent on other work. `None` off Linux.
+/// CPU seconds this thread has run, so the figure is not inflated by time the shared machine
+/// spent on other work: from `/proc/thread-self/schedstat` (nanoseconds), else from
+/// `/proc/thread-self/stat` (user + system, 10 ms ticks). `None` off Linux.
 fn thread_cpu_seconds() -> Option<f64> {
+    if let Ok(schedstat) = std::fs::read_to_string("/proc/thread-self/schedstat")
+        && let Some(Ok(ns)) = schedstat.split_whitespace().next().map(str::parse::<u64>)
+    {
+        return Some(ns as f64 / 1e9);
+    }
     let stat = std::fs::read_to_string("/proc/thread-self/stat").ok()?;
     // Fields after the command name (which may contain spaces) start at field 3.
     let rest = stat.rsplit_once(')')?.1;
@@ -123,9 +159,11 @@ fn thread_cpu_seconds() -> Option<f64> {
 }
 
 fn main() {
+    let games_played: u64 = setting("CAPITALS_BENCH_GAMES", GAMES);
+    let rounds_played: usize = setting("CAPITALS_BENCH_ROUNDS", ROUNDS).max(1);
     // Phase 1: set every game up (map generation and the first turn).
     let (games, setup_wall, setup_cpu) = measure(|| {
-        (0..GAMES)
+        (0..games_played)
             .map(|seed| {
                 Capitals::new(&Options::default(), 4, Seed::from_u64(seed))
                     .expect("valid setup")
@@ -135,7 +173,7 @@ fn main() {
     });
     // Phase 2: play them all to the end, ROUNDS times over (the games are deterministic), and
     // keep the median and best round: the machine is shared, so single runs are noisy.
-    let mut rounds: Vec<((u64, u64), f64, Option<f64>)> = (0..ROUNDS)
+    let mut rounds: Vec<((u64, u64), f64, Option<f64>)> = (0..rounds_played)
         .map(|_| {
             let games = games.clone();
             measure(move || {
@@ -150,22 +188,22 @@ fn main() {
     rounds.sort_by(|a, b| a.2.unwrap_or(a.1).total_cmp(&b.2.unwrap_or(b.1)));
     let best_cpu = rounds[0].2;
     let ((actions, listed), play_wall, play_cpu) = rounds[rounds.len() / 2];
-    let per_game = |seconds: f64| seconds / GAMES as f64 * 1e6;
-    println!("capitals: {GAMES} random 4-player games (medium map), single thread");
+    let per_game = |seconds: f64| seconds / games_played as f64 * 1e6;
+    println!("capitals: {games_played} random 4-player games (medium map), single thread");
     println!(
         "  {:.0} actions per game, {:.0} actions listed per decision on average",
-        actions as f64 / GAMES as f64,
+        actions as f64 / games_played as f64,
         listed as f64 / actions as f64
     );
     println!(
         "  wall clock, median round: play {:.0} actions/s; setup {:.0} µs/game; whole games {:.1} games/s",
         actions as f64 / play_wall,
         per_game(setup_wall),
-        GAMES as f64 / (setup_wall + play_wall)
+        games_played as f64 / (setup_wall + play_wall)
     );
     if let (Some(setup_cpu), Some(play_cpu), Some(best_cpu)) = (setup_cpu, play_cpu, best_cpu) {
         println!(
-            "  CPU time, best of {ROUNDS} rounds: play {:.0} actions/s",
+            "  CPU time, best of {rounds_played} rounds: play {:.0} actions/s",
             actions as f64 / best_cpu
         );
         println!(
@@ -173,7 +211,7 @@ fn main() {
              ({:.0}% of wall time was ours)",
             actions as f64 / play_cpu,
             per_game(setup_cpu),
-            GAMES as f64 / (setup_cpu + play_cpu),
+            games_played as f64 / (setup_cpu + play_cpu),
             100.0 * (setup_cpu + play_cpu) / (setup_wall + play_wall)
         );
     }

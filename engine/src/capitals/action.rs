@@ -58,9 +58,41 @@ impl Path {
         Some(path)
     }
 
+    /// The path `[source, target]` of an ordinary attack (never too long, so no `Option`).
+    pub(crate) const fn direct(source: AreaId, target: AreaId) -> Path {
+        let mut areas = [0; Path::MAX_STORED];
+        areas[0] = source;
+        areas[1] = target;
+        Path { len: 2, areas }
+    }
+
+    /// The deep path `[source, via[0], target]`, or `[source, via[0], via[1], target]` when
+    /// `via[1]` is not `no_area`.
+    pub(crate) const fn deep(
+        source: AreaId,
+        via: [AreaId; 2],
+        target: AreaId,
+        no_area: AreaId,
+    ) -> Path {
+        let mut areas = [0; Path::MAX_STORED];
+        areas[0] = source;
+        areas[1] = via[0];
+        if via[1] == no_area {
+            areas[2] = target;
+            Path { len: 3, areas }
+        } else {
+            areas[2] = via[1];
+            areas[3] = target;
+            Path { len: 4, areas }
+        }
+    }
+
     /// The areas, source first.
+    #[inline]
     pub fn areas(&self) -> &[AreaId] {
-        &self.areas[..usize::from(self.len)]
+        // `len` never exceeds MAX_STORED (every constructor checks), so this never slices
+        // out of range; `get` keeps the accessor panic-free and cheap to inline.
+        self.areas.get(..usize::from(self.len)).unwrap_or(&[])
     }
 }
 

@@ -22,7 +22,7 @@
 
 use super::symmetry::{Isometry, centre_distance_sq, group_for};
 use super::{Area, AreaId, AreaKind, Map, MapSize};
-use crate::hex::{Hex, RegionShape, borders_from_cells};
+use crate::hex::{Hex, RegionShape};
 use crate::rng::MatchRng;
 
 /// Attempts before giving up; the tests show a handful is the norm.
@@ -97,6 +97,8 @@ struct Board {
     images: Vec<Vec<u32>>,
     /// Per cell, the group elements fixing it, as a bit set.
     stabilisers: Vec<u8>,
+    /// Per cell, its neighbours' indices in direction order, `FREE` off the board.
+    adjacent: Vec<[u32; 6]>,
 }
 
 impl Board {
@@ -123,7 +125,19 @@ impl Board {
             span,
             images: Vec::new(),
             stabilisers: Vec::new(),
+            adjacent: Vec::new(),
         };
+        board.adjacent = board
+            .cells
+            .iter()
+            .map(|cell| {
+                let mut adjacent = [FREE; 6];
+                for (slot, n) in adjacent.iter_mut().zip(cell.neighbors()) {
+                    *slot = board.index(n).map_or(FREE, |i| i as u32);
+                }
+                adjacent
+            })
+            .collect();
         board.images = board
             .group
             .iter()
@@ -169,8 +183,12 @@ impl Board {
         self.stabilisers[c]
     }
 
+    /// The board cells next to cell `c`, in direction order.
     fn neighbours(&self, c: usize) -> impl Iterator<Item = usize> + '_ {
-        self.cells[c].neighbors().filter_map(|n| self.index(n))
+        self.adjacent[c]
+            .iter()
+            .filter(|&&n| n != FREE)
+            .map(|&n| n as usize)
     }
 }
 
@@ -474,7 +492,24 @@ fn finish(board: &Board, growth: &Growth) -> Option<Map> {
             cells: region.cells.iter().map(|&c| board.cells[c]).collect(),
         })
         .collect();
-    let borders = borders_from_cells(&shapes);
+    // The same lists as `hex::borders_from_cells(&shapes)`, read off the cell grid directly
+    // (no hashing): two areas border when two of their cells are neighbours.
+    let borders: Vec<Vec<AreaId>> = (0..growth.regions.len())
+        .map(|id| {
+            let mut list: Vec<AreaId> = Vec::new();
+            for &c in &growth.regions[id].cells {
+                for n in board.neighbours(c) {
+                    let other = growth.owner[n];
+                    if other != FREE && other as usize != id {
+                        list.push(other as AreaId);
+                    }
+                }
+            }
+            list.sort_unstable();
+            list.dedup();
+            list
+        })
+        .collect();
     let areas: Vec<Area> = growth
         .regions
         .iter()

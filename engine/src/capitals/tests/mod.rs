@@ -7,6 +7,7 @@ mod api;
 mod battle;
 mod maps;
 mod orders;
+mod pinned;
 mod props;
 mod turns;
 
