@@ -112,7 +112,12 @@ impl ServerProcess {
     fn start(database_url: &str) -> ServerProcess {
         let mut child = Command::new(env!("CARGO_BIN_EXE_warroom"))
             .args(["--bind", "127.0.0.1:0", "--database-url", database_url])
-            .args(["--messages-per-second", "100000", "--message-burst", "100000"])
+            .args([
+                "--messages-per-second",
+                "100000",
+                "--message-burst",
+                "100000",
+            ])
             .env("RUST_LOG", "warn")
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
