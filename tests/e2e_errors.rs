@@ -11,7 +11,7 @@ use common::{Client, TestDb, TestServer};
 use warroom_server::config::Config;
 
 on_both_databases! {
-    refused_messages_get_their_code_and_change_nothing => refused_messages_get_their_code_and_change_nothing;
+    g_turn_1_refused_messages_get_their_code_and_change_nothing => g_turn_1_refused_messages_get_their_code_and_change_nothing;
     seats_and_private_rooms_are_guarded => seats_and_private_rooms_are_guarded;
 }
 
@@ -24,7 +24,7 @@ async fn state_seen_by_newcomer(server: &TestServer, room: &str) -> (u64, Value)
     (snapshot["seq"].as_u64().unwrap(), snapshot["view"].clone())
 }
 
-async fn refused_messages_get_their_code_and_change_nothing(db: TestDb) {
+async fn g_turn_1_refused_messages_get_their_code_and_change_nothing(db: TestDb) {
     let server = TestServer::start(&db).await;
     let http = server.http();
     let (room, mut players, mut spectator) =

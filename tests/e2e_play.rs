@@ -11,12 +11,12 @@ use common::play::{Chooser, play, seat_everyone};
 use common::{TestDb, TestServer};
 
 on_both_databases! {
-    hexdice_match_is_played_to_the_end_and_verified => hexdice_match_is_played_to_the_end_and_verified;
-    capitals_match_is_played_to_the_end_and_verified => capitals_match_is_played_to_the_end_and_verified;
+    g_rng_2_hexdice_match_is_played_to_the_end_and_verified => g_rng_2_hexdice_match_is_played_to_the_end_and_verified;
+    g_rng_1_capitals_match_is_played_to_the_end_and_verified => g_rng_1_capitals_match_is_played_to_the_end_and_verified;
     classic_hidden_cards_reach_only_their_holder => classic_hidden_cards_reach_only_their_holder;
 }
 
-async fn capitals_match_is_played_to_the_end_and_verified(db: TestDb) {
+async fn g_rng_1_capitals_match_is_played_to_the_end_and_verified(db: TestDb) {
     let server = TestServer::start(&db).await;
     let http = server.http();
     let (room, mut players, mut spectator) =
@@ -189,7 +189,7 @@ pub fn verify(replay: &Value) -> (bool, String) {
     )
 }
 
-async fn hexdice_match_is_played_to_the_end_and_verified(db: TestDb) {
+async fn g_rng_2_hexdice_match_is_played_to_the_end_and_verified(db: TestDb) {
     let server = TestServer::start(&db).await;
     let http = server.http();
     let (room, mut players, mut spectator) =
