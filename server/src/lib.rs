@@ -9,9 +9,13 @@ use axum::{Json, Router, routing::get};
 use tokio::net::TcpListener;
 use warroom_protocol::Health;
 
+pub mod web_client;
+
 /// The HTTP application.
 pub fn app() -> Router {
-    Router::new().route("/healthz", get(healthz))
+    Router::new()
+        .route("/healthz", get(healthz))
+        .merge(web_client::routes())
 }
 
 async fn healthz() -> Json<Health> {

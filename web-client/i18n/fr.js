@@ -1,0 +1,6 @@
+//! Interface strings in fr (to be translated; English until then).
+
+import en from './en.js';
+
+/** @type {import('../lib/i18n.js').Dictionary} */
+export default { ...en };
