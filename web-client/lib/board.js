@@ -242,3 +242,39 @@ export function badge(text, { name, small } = {}) {
   if (name) group.append(s('text', { class: 'region-name', y: 10.5, 'text-anchor': 'middle' }, name));
   return group;
 }
+
+/**
+ * Which regions border which: two regions border when cells of each share an edge (as
+ * `borders_from_cells` in engine/src/hex.rs does). Keyed by region id.
+ * @param {Region[]} regions
+ * @returns {Map<number, Set<number>>}
+ */
+export function regionNeighbours(regions) {
+  /** @type {Map<string, number>} */
+  const owner = new Map();
+  for (const region of regions) for (const cell of region.cells) owner.set(`${cell.q},${cell.r}`, region.id);
+  /** @type {Map<number, Set<number>>} */
+  const borders = new Map(regions.map((region) => [region.id, new Set()]));
+  for (const region of regions) {
+    for (const cell of region.cells) {
+      for (const [dq, dr] of DIRECTIONS) {
+        const other = owner.get(`${cell.q + dq},${cell.r + dr}`);
+        if (other !== undefined && other !== region.id) borders.get(region.id)?.add(other);
+      }
+    }
+  }
+  return borders;
+}
+
+/** Region neighbours, computed once per board (the regions array of a view never changes). */
+const neighbourCache = new WeakMap();
+
+/** @param {Region[]} regions @returns {Map<number, Set<number>>} */
+export function neighboursOf(regions) {
+  let found = neighbourCache.get(regions);
+  if (!found) {
+    found = regionNeighbours(regions);
+    neighbourCache.set(regions, found);
+  }
+  return found;
+}

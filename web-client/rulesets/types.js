@@ -15,6 +15,9 @@
  * } | {
  *   key: string,
  *   kind: 'json',
+ * } | {
+ *   key: string,
+ *   kind: 'preset', presets: {label: string, value: any}[],
  * }} OptionField
  *
  * What the screen knows when a ruleset draws a frame.
@@ -49,7 +52,7 @@
  *   id: string,
  *   fields: (defaults: Record<string, any>) => OptionField[],
  *   controller: (ctx: PlayContext) => Controller,
- *   describe: (event: any, names: string[]) => string | null,
+ *   describe: (event: any, names: string[], view: any) => string | null,
  *   dice: (event: any, names: string[]) => DiceRoll[],
  *   seatSummary: (view: any, seat: number) => string,
  * }} RulesetUi

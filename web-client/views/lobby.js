@@ -186,7 +186,9 @@ function buildCreateForm(form, infos, session) {
       location.hash = roomLink(room.id, room.invite_code);
     } catch (error) {
       problem.textContent =
-        error instanceof api.ApiError ? (tMaybe(`error_${error.code}`) ?? error.message) : String(error);
+        error instanceof api.ApiError
+          ? (tMaybe(`error_${error.code}`) ?? error.message)
+          : /** @type {Error} */ (error).message;
     }
   });
 }

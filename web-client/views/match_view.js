@@ -195,7 +195,18 @@ export class MatchView {
 
   /** @param {MatchState} state */
   renderDice(state) {
-    const rolls = this.lastEvents.flatMap((event) => this.ruleset.dice(event, state.names));
+    /** @type {import('../rulesets/types.js').DiceRoll[]} */
+    const rolls = [];
+    // One die per event (capitals) reads better as one row per side: merge neighbouring rows.
+    for (const roll of this.lastEvents.flatMap((event) => this.ruleset.dice(event, state.names))) {
+      const last = rolls[rolls.length - 1];
+      if (last && last.label === roll.label && last.seat === roll.seat) {
+        last.dice.push(...roll.dice);
+        if (last.caps || roll.caps) last.caps = [...(last.caps ?? []), ...(roll.caps ?? [])];
+      } else {
+        rolls.push({ ...roll, dice: [...roll.dice], caps: roll.caps ? [...roll.caps] : undefined });
+      }
+    }
     replaceChildren(
       this.dice,
       rolls.map((roll) =>
@@ -224,7 +235,7 @@ export class MatchView {
     for (const entry of this.log) {
       for (const event of entry.events) {
         const text =
-          event?.type === '__resynced' ? t('resynced') : this.ruleset.describe(event, state.names);
+          event?.type === '__resynced' ? t('resynced') : this.ruleset.describe(event, state.names, state.view);
         if (text) lines.push(h('li', { 'data-seq': entry.seq }, text));
       }
     }

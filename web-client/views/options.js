@@ -45,6 +45,7 @@ export function optionInputs(ruleset, fields, defaults) {
       readers.push(() => [field.key, Number(input.value)]);
       return [h('label', { for: id }, label), input];
     }
+    if (field.kind === 'preset') return presetInput(field, defaults[field.key], label, readers);
     const area = h('textarea', { id, name: field.key, rows: 3, spellcheck: 'false' });
     area.value = JSON.stringify(defaults[field.key] ?? null);
     readers.push(() => {
@@ -75,4 +76,38 @@ export function withRemaining(defaults, known) {
     .filter((key) => !covered.has(key))
     .map((key) => /** @type {OptionField} */ ({ key, kind: 'json' }));
   return [...known, ...rest];
+}
+
+/**
+ * A select of ready-made values plus "custom", which opens a JSON box (e.g. a board's own cells).
+ * @param {{key: string, presets: {label: string, value: any}[]}} field
+ * @param {any} initial
+ * @param {string} label
+ * @param {(() => [string, any])[]} readers
+ */
+function presetInput(field, initial, label, readers) {
+  const id = `option-${field.key}`;
+  const initialJson = JSON.stringify(initial);
+  const known = field.presets.findIndex((preset) => JSON.stringify(preset.value) === initialJson);
+  const select = h(
+    'select',
+    { id, name: field.key },
+    field.presets.map((preset, index) => h('option', { value: index, selected: index === known }, preset.label)),
+    h('option', { value: 'custom', selected: known < 0 }, t('custom_json')),
+  );
+  const area = h('textarea', { rows: 3, spellcheck: 'false', 'aria-label': label, hidden: known >= 0 });
+  area.value = initialJson ?? '';
+  select.addEventListener('change', () => {
+    area.hidden = select.value !== 'custom';
+    if (select.value !== 'custom') area.value = JSON.stringify(field.presets[Number(select.value)].value);
+  });
+  readers.push(() => {
+    if (select.value !== 'custom') return [field.key, field.presets[Number(select.value)].value];
+    try {
+      return [field.key, JSON.parse(area.value)];
+    } catch {
+      throw new Error(t('invalid_json', { field: label }));
+    }
+  });
+  return [h('label', { for: id }, label), select, area];
 }
