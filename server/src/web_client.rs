@@ -1,28 +1,41 @@
 //! Serves the browser client (the files under `web-client/`) from inside the binary, so a fresh
 //! machine needs no separate build step: `cargo run` and open `/`.
 //!
-//! The client is plain ES modules; the server only maps paths to embedded files. Unknown paths
-//! are a 404 (the client routes with `#/...`, so no path needs an HTML fallback).
+//! The client is plain ES modules; the server only maps paths to embedded files. One route is
+//! registered per file, so every other path still reaches the application's own 404 (the client
+//! routes with `#/...`, so no path needs an HTML fallback).
 
 use axum::Router;
-use axum::extract::Path;
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
-use include_dir::{Dir, include_dir};
+use include_dir::{Dir, DirEntry, include_dir};
 
 /// Every file of the client, embedded at compile time.
 static CLIENT: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/../web-client");
 
-/// Routes that serve the client: `/` is `index.html`, any other path an embedded file.
-/// The API and WebSocket routes are more specific, so they win over the catch-all.
-pub fn routes() -> Router {
-    Router::new()
-        .route("/", get(|| async { file("index.html") }))
-        .route(
-            "/{*path}",
-            get(|Path(path): Path<String>| async move { file(&path) }),
-        )
+/// Routes that serve the client: `/` is `index.html`, and each embedded browser file its path.
+/// Generic over the application's state so it merges into any router.
+pub fn routes<S: Clone + Send + Sync + 'static>() -> Router<S> {
+    let mut router = Router::new().route("/", get(|| async { file("index.html") }));
+    let mut pending: Vec<&'static Dir<'static>> = vec![&CLIENT];
+    while let Some(dir) = pending.pop() {
+        for entry in dir.entries() {
+            match entry {
+                DirEntry::Dir(sub) => pending.push(sub),
+                DirEntry::File(found) => {
+                    let Some(path) = found.path().to_str() else {
+                        continue;
+                    };
+                    if content_type(path).is_some() {
+                        router = router
+                            .route(&format!("/{path}"), get(move || async move { file(path) }));
+                    }
+                }
+            }
+        }
+    }
+    router
 }
 
 /// The embedded file at `path`, with its content type, or a 404.
@@ -68,7 +81,7 @@ mod tests {
     use tower::ServiceExt;
 
     async fn get_path(path: &str) -> (StatusCode, Option<String>, Vec<u8>) {
-        let response = routes()
+        let response = routes::<()>()
             .oneshot(Request::get(path).body(Body::empty()).unwrap())
             .await
             .unwrap();
