@@ -229,7 +229,7 @@ export default {
   replay_forward: 'Forward one step',
   replay_last: 'Last',
   replay_counter: 'step {step} of {last}',
-  replay_no_views: 'The server sent no board for this step; the last known board is shown.',
+  replay_no_views: 'This board is rebuilt in the browser from the events of each step.',
   play: 'Play',
   pause: 'Pause',
   seed_label: 'Seed:',

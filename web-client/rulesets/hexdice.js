@@ -113,6 +113,7 @@ export const hexdice = {
   controller,
   describe,
   dice,
+  advance: (view, events) => advance(view, events),
   seatSummary: (view, seat) => {
     const player = view.players?.[seat];
     if (!player) return '';
@@ -390,4 +391,70 @@ function arrowsOf(events) {
     if (event.type === 'moved') arrows.push({ from: event.from, to: event.to, kind: 'move' });
   }
   return arrows;
+}
+
+/**
+ * The view after `events` (engine/src/hexdice/event.rs), for replay steps sent without a view.
+ * @param {any} view @param {any[]} events
+ */
+export function advance(view, events) {
+  // The board never changes: share it rather than copy it.
+  const next = { ...structuredClone({ ...view, board: null }), board: view.board };
+  /** @type {(Die | null)[]} */
+  const cells = next.cells;
+  for (const event of events) {
+    switch (event.type) {
+      case 'placed': {
+        cells[event.cell] = { owner: event.seat, value: event.value };
+        const unplaced = next.players[event.seat].unplaced;
+        const index = unplaced.indexOf(event.value);
+        if (index >= 0) unplaced.splice(index, 1);
+        break;
+      }
+      case 'occupation_ended':
+        next.players.forEach((/** @type {any} */ player, /** @type {number} */ seat) => {
+          player.reserve = [...event.reserves[seat]];
+          player.unplaced = [];
+        });
+        next.first_turn = event.first_turn;
+        break;
+      case 'turn_started':
+        next.turn = event.turn;
+        next.phase = { phase: 'attack', seat: event.seat };
+        break;
+      case 'attack_resolved': {
+        const before = cells[event.from]?.value ?? 0;
+        if (event.result === 'valid') {
+          // The rolled die replaces the attacker, whose old die goes back to the reserve (H-ATK-2).
+          const reserve = next.players[event.seat].reserve;
+          const index = reserve.indexOf(event.roll);
+          if (index >= 0) reserve.splice(index, 1, before);
+        }
+        const from = cells[event.from];
+        const target = cells[event.target];
+        if (from) from.value = event.attacker_value;
+        if (target) target.value = event.defender_value;
+        break;
+      }
+      case 'die_removed':
+        cells[event.cell] = null;
+        break;
+      case 'conquered':
+      case 'moved':
+        cells[event.to] = cells[event.from];
+        cells[event.from] = null;
+        break;
+      case 'game_over':
+        next.phase = { phase: 'over', winner: event.winner, cause: event.cause, decided_by: event.decided_by };
+        break;
+      default:
+        break;
+    }
+  }
+  next.players.forEach((/** @type {any} */ player, /** @type {number} */ seat) => {
+    const own = cells.filter((die) => die && die.owner === seat);
+    player.dice_on_board = own.length;
+    player.pips_on_board = own.reduce((sum, die) => sum + (die?.value ?? 0), 0);
+  });
+  return next;
 }

@@ -55,7 +55,11 @@
  *   describe: (event: any, names: string[], view: any) => string | null,
  *   dice: (event: any, names: string[]) => DiceRoll[],
  *   seatSummary: (view: any, seat: number) => string,
+ *   advance: (view: any, events: any[]) => any,
  * }} RulesetUi
+ *
+ * `advance` returns the view after `events` (a new object), folding the events into the board
+ * as the engine did: replays use it for steps that come without a view of their own.
  */
 
 export {};

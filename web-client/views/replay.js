@@ -54,22 +54,24 @@ export function replayScreen(session, matchId, startStep) {
       { 'aria-label': t('replay_speed') },
       SPEEDS.map((value) => h('option', { value, selected: value === speed }, `${value}×`)),
     );
-    const missing = h('p', { class: 'problem', hidden: true }, t('replay_no_views'));
+    const missing = h('p', { class: 'muted', hidden: true }, t('replay_no_views'));
+
+    // The view after each step: the server's when it sends one, else the previous view with the
+    // step's events folded in by the ruleset (the same events the engine emitted).
+    /** @type {any[]} */
+    const views = [replay.initial_view];
+    /** @type {boolean[]} */
+    const folded = [false];
+    replay.actions.forEach((action, index) => {
+      views.push(action.view ?? ui.advance(views[index], action.events));
+      folded.push(!action.view);
+    });
 
     /** @param {number} target */
     function go(target) {
       step = Math.max(0, Math.min(target, last));
-      // The view after a step: the server sends one per step; else the nearest earlier one.
-      let shown = replay.initial_view;
-      let exact = step === 0;
-      for (let i = step; i >= 1; i--) {
-        const candidate = replay.actions[i - 1].view;
-        if (candidate) {
-          shown = candidate;
-          exact = i === step;
-          break;
-        }
-      }
+      const shown = views[step];
+      const exact = !folded[step];
       missing.hidden = exact;
       const done = replay.actions.slice(0, step);
       view.setLog([{ seq: 0, seat: null, events: replay.setup_events }, ...done.map((a) => ({ seq: a.seq, seat: a.seat, events: a.events }))]);
