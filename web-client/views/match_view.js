@@ -127,6 +127,9 @@ export class MatchView {
       this.boardKey = key;
       replaceChildren(this.boardBox, this.board.element);
     }
+    // Exposed for tests and styles: which decision the match waits for.
+    this.element.dataset.phase = state.view.phase?.phase ?? state.view.phase?.step ?? '';
+    this.element.dataset.interactive = String(play.interactive);
     const frame = this.controller.frame(play);
     this.board.update(frame.decorate, frame.arrows);
     this.boardBox.dataset.interactive = String(play.interactive);

@@ -131,6 +131,8 @@ export function roomScreen(session, roomId, invite) {
       seed: match.seed,
       seedCommitment: match.seedCommitment,
     });
+    view.element.dataset.seq = String(match.seq ?? '');
+    view.element.dataset.over = String(match.outcome !== null);
     if (body.firstChild !== view.element) replaceChildren(body, view.element);
   }
 
