@@ -1,16 +1,16 @@
 import { readFileSync } from 'node:fs';
-import { startServer, launchBrowser, screenshot } from './harness.js';
+import { launchBrowser, screenshot } from './harness.js';
 const views = JSON.parse(readFileSync('/tmp/views.json', 'utf8'));
-const server = await startServer();
+const server = { url: 'http://127.0.0.1:8765', stop: async () => {} };
 const browser = await launchBrowser();
 const width = Number(process.env.W ?? 1280);
 const page = await (await browser.newContext({ viewport: { width, height: 860 } })).newPage();
 page.on('pageerror', (e) => console.log('pageerror', e));
 page.on('console', (m) => m.type() === 'error' && console.log('console', m.text()));
-await page.goto(server.url + '/');
+await page.goto(server.url + '/index.html');
 for (const [ruleset, snaps] of Object.entries(views)) {
   for (const snap of snaps) {
-    await page.goto(server.url + '/');
+    await page.goto(server.url + '/index.html');
     await page.setContent('<html><head><link rel="stylesheet" href="' + server.url + '/style.css"></head><body><main id="main"></main></body></html>');
     await page.evaluate(async ({ url, ruleset, snap }) => {
       const { MatchView } = await import(url + '/views/match_view.js');

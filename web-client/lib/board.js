@@ -132,6 +132,9 @@ export class Board {
       cells.append(group);
       outlines.append(s('path', { d: outlinePath(region), 'data-outline': region.id }));
     }
+    this.links = s('g', { class: 'links' });
+    /** The links drawn, so they are drawn once. */
+    this.linksKey = '';
     this.arrows = s('g', { class: 'arrows' });
     this.labels = s('g', { class: 'labels' });
     this.element.append(
@@ -144,10 +147,43 @@ export class Board {
           s('path', { d: 'M0 0L10 5L0 10z' }),
         ),
       ),
+      this.links,
       cells,
       outlines,
       this.arrows,
       this.labels,
+    );
+  }
+
+  /**
+   * Draws connections between regions that border without sharing an edge (classic's sea
+   * lanes), as dashed lines under the board. Drawn once; later calls with the same list do nothing.
+   * @param {[number, number][]} pairs
+   */
+  setLinks(pairs) {
+    const key = pairs.map((pair) => pair.join('-')).join(',');
+    if (key === this.linksKey) return;
+    this.linksKey = key;
+    const touching = regionNeighbours(this.regions);
+    this.links.replaceChildren(
+      ...pairs.flatMap(([a, b]) => {
+        if (touching.get(a)?.has(b)) return [];
+        const from = this.anchors.get(a);
+        const to = this.anchors.get(b);
+        if (!from || !to) return [];
+        // A link across most of the board is a wrap-around (Alaska–Kamchatka): draw two stubs
+        // leaving each region towards the nearer edge instead of a line across everything.
+        const box = this.element.viewBox.baseVal;
+        if (Math.abs(to[0] - from[0]) > box.width / 2) {
+          const stub = SIZE * 3;
+          const dir = Math.sign(to[0] - from[0]);
+          return [
+            s('line', { x1: fmt(from[0]), y1: fmt(from[1]), x2: fmt(from[0] - dir * stub), y2: fmt(from[1]) }),
+            s('line', { x1: fmt(to[0]), y1: fmt(to[1]), x2: fmt(to[0] + dir * stub), y2: fmt(to[1]) }),
+          ];
+        }
+        return [s('line', { x1: fmt(from[0]), y1: fmt(from[1]), x2: fmt(to[0]), y2: fmt(to[1]) })];
+      }),
     );
   }
 
@@ -232,14 +268,22 @@ export function dieFace(value, { size = 9, color = '#fffdf7', pip = '#1d2330' } 
 /**
  * A count badge (units on a territory), centred on the origin, with an optional name under it.
  * @param {string | number} text
- * @param {{name?: string, small?: string}} [extra]
+ * @param {{name?: string, small?: string, scale?: number}} [extra] `scale` enlarges the whole
+ *   label for boards whose regions are large
  * @returns {SVGElement}
  */
-export function badge(text, { name, small } = {}) {
-  const group = s('g', { class: 'badge' });
+export function badge(text, { name, small, scale = 1 } = {}) {
+  const group = s('g', { class: 'badge', transform: scale === 1 ? null : `scale(${scale})` });
   group.append(s('circle', { r: 5.4 }), s('text', { y: 2.3, 'text-anchor': 'middle' }, text));
   if (small) group.append(s('text', { class: 'badge-small', y: -7, 'text-anchor': 'middle' }, small));
-  if (name) group.append(s('text', { class: 'region-name', y: 10.5, 'text-anchor': 'middle' }, name));
+  if (name) {
+    // Long names break at the middle space so they stay within their region.
+    const words = name.split(' ');
+    const lines = name.length > 11 && words.length > 1 ? splitInTwo(words) : [name];
+    lines.forEach((line, index) =>
+      group.append(s('text', { class: 'region-name', y: fmt(10.2 + index * 4.2), 'text-anchor': 'middle' }, line)),
+    );
+  }
   return group;
 }
 
@@ -277,4 +321,18 @@ export function neighboursOf(regions) {
     neighbourCache.set(regions, found);
   }
   return found;
+}
+
+/** Two lines of about equal length from a name's words. @param {string[]} words */
+function splitInTwo(words) {
+  let best = 1;
+  let bestDiff = Infinity;
+  for (let cut = 1; cut < words.length; cut++) {
+    const diff = Math.abs(words.slice(0, cut).join(' ').length - words.slice(cut).join(' ').length);
+    if (diff < bestDiff) {
+      best = cut;
+      bestDiff = diff;
+    }
+  }
+  return [words.slice(0, best).join(' '), words.slice(best).join(' ')];
 }

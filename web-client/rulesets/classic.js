@@ -248,11 +248,13 @@ function controller(ctx) {
           return {
             fill: territory.owner === null ? NEUTRAL : seatColor(territory.owner),
             classes,
-            label: territory.owner === null ? badge('', { name: territory.name }) : badge(territory.units, { name: territory.name }),
+            // Classic territories are large clusters: larger labels stay readable.
+            label: badge(territory.owner === null ? '' : territory.units, { name: territory.name, scale: 1.5 }),
             title: `${territory.name} — ${territory.units}`,
           };
         },
         arrows,
+        links: a.view.borders,
         controls: controls(state, a),
         prompt: state.interactive ? promptOf(a) : null,
       };

@@ -38,6 +38,7 @@
  *   arrows: Arrow[],
  *   controls: Node[],
  *   prompt: string | null,
+ *   links?: [number, number][],
  * }} Frame
  *
  * @typedef {{

@@ -131,6 +131,7 @@ export class MatchView {
     this.element.dataset.phase = state.view.phase?.phase ?? state.view.phase?.step ?? '';
     this.element.dataset.interactive = String(play.interactive);
     const frame = this.controller.frame(play);
+    if (frame.links) this.board.setLinks(frame.links);
     this.board.update(frame.decorate, frame.arrows);
     this.boardBox.dataset.interactive = String(play.interactive);
     this.renderPlayers(state);
