@@ -38,7 +38,7 @@ test('capitals: two players start a match and the first attacks from the capital
   await page.waitForSelector('.board .region.selected');
   const target = page.locator('.board .region.target');
   assert.ok((await target.count()) > 0, 'the capital borders other areas');
-  await target.first().click({ force: true });
+  await target.first().locator('polygon').first().click({ force: true });
   await page.waitForSelector('[data-action=attack]');
   await screenshot(page, 'capitals-order');
   await actAndWait(page, () => page.click('[data-action=attack]'));

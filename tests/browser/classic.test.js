@@ -45,7 +45,7 @@ test('classic: three players start a match and the first attacks by clicking', a
   const count = await sources.count();
   let attacked = false;
   for (let i = 0; i < count && !attacked; i++) {
-    await sources.nth(i).click({ force: true });
+    await sources.nth(i).locator('polygon').first().click({ force: true });
     if ((await page.locator('.board .region.target').count()) === 0) continue;
     const most = await page.locator('[data-dice]:not([disabled])').count();
     await page.click(`[data-dice="${most}"]`);

@@ -41,8 +41,8 @@ async function playOnce(page, tally) {
     if (tally.combined < 2) {
       for (let first = 0; first < count; first++) {
         for (let second = first + 1; second < count; second++) {
-          await pickable.nth(first).click({ force: true });
-          await pickable.nth(second).click({ force: true });
+          await pickable.nth(first).locator('polygon').first().click({ force: true });
+          await pickable.nth(second).locator('polygon').first().click({ force: true });
           if ((await page.locator('.board .region.selected').count()) === 2 && (await page.locator('.board .region.target').count()) > 0) {
             await actAndWait(page, () => clickRegion(page, '.region.target'));
             tally.combined += 1;
@@ -50,12 +50,12 @@ async function playOnce(page, tally) {
           }
           // Not a pair: clear the selection and try the next.
           for (let i = 0; i < 3 && (await page.locator('.board .region.selected').count()) > 0; i++) {
-            await page.locator('.board .region.selected').first().click({ force: true });
+            await page.locator('.board .region.selected').first().locator('polygon').first().click({ force: true });
           }
         }
       }
     }
-    await pickable.first().click({ force: true });
+    await pickable.first().locator('polygon').first().click({ force: true });
     await page.waitForSelector('.board .region.target');
     await actAndWait(page, () => clickRegion(page, '.region.target'));
     tally.singles += 1;
@@ -74,7 +74,7 @@ async function playOnce(page, tally) {
     // Every other turn, move a die that may move; else end the turn.
     const movable = page.locator('.board .region.clickable:not(.target)');
     if (tally.turns % 2 === 0 && (await movable.count()) > 0) {
-      await movable.first().click({ force: true });
+      await movable.first().locator('polygon').first().click({ force: true });
       if ((await page.locator('.board .region.target').count()) > 0) {
         await actAndWait(page, () => clickRegion(page, '.region.target'));
         tally.moves += 1;

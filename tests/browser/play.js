@@ -10,7 +10,7 @@
  * @param {{seats?: number, options?: Record<string, string>}} [choices] option selects by name
  */
 export async function createRoom(page, ruleset, { seats, options = {} } = {}) {
-  await page.waitForSelector('#create-ruleset option');
+  await page.waitForSelector('#create-ruleset option', { state: 'attached' });
   await page.selectOption('#create-ruleset', ruleset);
   if (seats !== undefined) await page.fill('#create-seats', String(seats));
   for (const [name, label] of Object.entries(options)) {
@@ -89,5 +89,6 @@ export const phaseOf = (page) => page.getAttribute('.match', 'data-phase');
  * @param {string} selector a region selector, e.g. `.region.target`
  */
 export async function clickRegion(page, selector) {
-  await page.locator(`.board ${selector}`).first().click({ force: true });
+  // A region's first cell: the middle of an irregular region's box may lie in another region.
+  await page.locator(`.board ${selector}`).first().locator('polygon').first().click({ force: true });
 }

@@ -26,7 +26,7 @@ test('a guest name survives a reload and the lobby offers every ruleset', async 
   await page.reload();
   await page.waitForSelector('.lobby');
   assert.equal(await page.textContent('#whoami'), 'Ada');
-  await page.waitForSelector('#create-ruleset option');
+  await page.waitForSelector('#create-ruleset option', { state: 'attached' });
   const rulesets = await page.$$eval('#create-ruleset option', (options) => options.map((o) => o.getAttribute('value')));
   assert.deepEqual([...rulesets].sort(), ['capitals', 'classic', 'hexdice']);
   await screenshot(page, 'lobby');

@@ -143,7 +143,7 @@ export class Board {
         {},
         s(
           'marker',
-          { id: 'arrowhead', viewBox: '0 0 10 10', refX: 7, refY: 5, markerWidth: 4, markerHeight: 4, orient: 'auto' },
+          { id: 'arrowhead', viewBox: '0 0 10 10', refX: 7, refY: 5, markerWidth: 2.6, markerHeight: 2.6, orient: 'auto' },
           s('path', { d: 'M0 0L10 5L0 10z' }),
         ),
       ),

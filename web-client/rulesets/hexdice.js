@@ -241,7 +241,7 @@ function controller(ctx) {
         return {
           fill: die ? seatColor(die.owner) : NEUTRAL,
           classes,
-          label: die ? dieFace(die.value, { size: 9.5 }) : null,
+          label: cellLabel(cell, die),
           title: die ? `#${cell}: ${die.value}` : `#${cell}`,
         };
       };
@@ -319,6 +319,7 @@ function controller(ctx) {
                 disabled: anyGood && fails([cell, roll]),
                 onclick: () => ctx.act({ type: 'choose_attack', attacker: cell, roll }),
               },
+              `${t('hd_cell', { cell })} `,
               dieIcon(value),
               ' ← ',
               dieIcon(roll),
@@ -361,6 +362,17 @@ function promptOf(phase) {
     default:
       return null;
   }
+}
+
+/**
+ * A cell's die face (if any) with the cell's number, which the event log names.
+ * @param {number} cell @param {Die | null | undefined} die
+ */
+function cellLabel(cell, die) {
+  const group = s('g', {});
+  if (die) group.append(dieFace(die.value, { size: 9.5 }));
+  group.append(s('text', { class: 'cell-number', x: 0, y: -6.4, 'text-anchor': 'middle' }, cell));
+  return group;
 }
 
 /** A small die face for buttons. @param {number} value */

@@ -124,7 +124,7 @@ function roomRow(room, session) {
     ),
     h('span', { class: 'muted' }, `${taken}/${room.seats.length}`),
     h('span', { class: `state ${room.state}` }, tMaybe(`state_${room.state}`) ?? room.state),
-    room.spectators > 0 ? h('span', { class: 'muted', title: t('spectators') }, `👁 ${room.spectators}`) : null,
+    room.spectators > 0 ? h('span', { class: 'muted' }, t('spectator_count', { n: room.spectators })) : null,
     h('a', { class: 'button', href: roomLink(room.id, room.invite_code) }, label),
   );
 }

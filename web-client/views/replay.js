@@ -121,11 +121,11 @@ export function replayScreen(session, matchId, startStep) {
     const bar = h(
       'div',
       { class: 'replay-bar' },
-      h('button', { onclick: () => (stop(), go(0)), title: t('replay_first'), 'data-testid': 'replay-first' }, '⏮'),
+      h('button', { onclick: () => (stop(), go(0)), title: t('replay_first'), 'data-testid': 'replay-first' }, '|◀'),
       h('button', { onclick: () => (stop(), go(step - 1)), title: t('replay_back'), 'data-testid': 'replay-back' }, '◀'),
       playButton,
       h('button', { onclick: () => (stop(), go(step + 1)), title: t('replay_forward'), 'data-testid': 'replay-forward' }, '▶'),
-      h('button', { onclick: () => (stop(), go(last)), title: t('replay_last'), 'data-testid': 'replay-last' }, '⏭'),
+      h('button', { onclick: () => (stop(), go(last)), title: t('replay_last'), 'data-testid': 'replay-last' }, '▶|'),
       slider,
       counter,
       h('label', {}, t('replay_turn'), ' ', turnInput),

@@ -143,7 +143,7 @@ export function roomScreen(session, roomId, invite) {
       h('a', { href: '#/', class: 'back' }, `← ${t('lobby')}`),
       h('h2', {}, rulesetName(current.ruleset)),
       h('span', { class: `state ${current.state}`, 'data-testid': 'room-state' }, tMaybe(`state_${current.state}`) ?? current.state),
-      h('span', { class: 'muted' }, `👁 ${current.spectators}`),
+      h('span', { class: 'muted', 'data-testid': 'spectators' }, t('spectator_count', { n: current.spectators })),
       current.state === 'finished' && current.match_id
         ? h('a', { class: 'button', href: replayLink(current.match_id), 'data-testid': 'open-replay' }, t('open_replay'))
         : null,
