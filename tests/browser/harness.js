@@ -23,16 +23,17 @@ function serverBinary() {
 }
 
 /**
- * Starts the server on 127.0.0.1:0 with a fresh SQLite database; resolves once it listens.
- * @returns {Promise<{url: string, stop: () => Promise<void>, logs: () => string}>}
+ * Starts the server with a SQLite database; resolves once it listens. By default on
+ * 127.0.0.1:0 with a fresh database; a restart passes the same `bind` and `dir` again.
+ * @param {{bind?: string, dir?: string}} [options]
+ * @returns {Promise<{url: string, dir: string, stop: (keep?: boolean) => Promise<void>, logs: () => string}>}
  */
-export async function startServer() {
-  const dir = mkdtempSync(path.join(tmpdir(), 'warroom-browser-'));
+export async function startServer({ bind = '127.0.0.1:0', dir = mkdtempSync(path.join(tmpdir(), 'warroom-browser-')) } = {}) {
   const database = `sqlite://${path.join(dir, 'warroom.db')}?mode=rwc`;
   const child = spawn(serverBinary(), [], {
     env: {
       ...process.env,
-      WARROOM_BIND: '127.0.0.1:0',
+      WARROOM_BIND: bind,
       WARROOM_DATABASE_URL: database,
       DATABASE_URL: database,
       RUST_LOG: process.env.RUST_LOG ?? 'info',
@@ -61,15 +62,17 @@ export async function startServer() {
   });
   return {
     url,
+    dir,
     logs: () => output,
-    stop: async () => {
+    /** Stops the server; its database is removed unless `keep` (for a restart). */
+    stop: async (keep = false) => {
       if (child.exitCode === null) {
         const exited = new Promise((resolve) => child.on('exit', resolve));
         child.kill('SIGTERM');
         await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5000))]);
         if (child.exitCode === null) child.kill('SIGKILL');
       }
-      rmSync(dir, { recursive: true, force: true });
+      if (!keep) rmSync(dir, { recursive: true, force: true });
     },
   };
 }

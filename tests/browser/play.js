@@ -70,10 +70,10 @@ export async function actAndWait(page, click) {
   const toasts = await page.locator('.toast.error').count();
   await click();
   await page.waitForFunction(
-    ([seq, errors]) =>
+    ({ seq, errors }) =>
       document.querySelector('.match')?.getAttribute('data-seq') !== seq ||
       document.querySelectorAll('.toast.error').length > errors,
-    [before, toasts],
+    { seq: before, errors: toasts },
     { timeout: 10_000 },
   );
   const refused = (await page.locator('.toast.error').count()) > toasts;
