@@ -8,8 +8,11 @@
 //! the [`RulesetId`] enum. Each ruleset module has the same shape: `state`, `action`, `event`,
 //! `error`, `check`/`execute`, `view`, `setup` and its tests.
 
+pub mod capitals;
+pub mod classic;
 mod core;
 pub mod hex;
+pub mod hexdice;
 pub mod replay;
 pub mod rng;
 
