@@ -1,7 +1,22 @@
 //! The warroom wire protocol: the one place where wire formats are decided.
 //!
-//! Messages are named by direction (`ClientMsg` from the browser, `ServerMsg` to it). Every error
-//! a user can cause is sent as [`ErrorBody`]: a stable snake_case `code` and a readable `message`.
+//! Messages are named by direction ([`ClientMsg`] from the browser, [`ServerMsg`] to it). Every
+//! error a user can cause is sent as [`ErrorBody`]: a stable snake_case `code` and a readable
+//! `message`; the codes the server itself uses are listed in [`codes`]. Ruleset-specific JSON
+//! (options, actions, events, views) travels as [`serde_json::Value`]: the engine decides its shape.
+//! docs/PROTOCOL.md documents every message with an example.
+
+pub mod codes;
+mod ids;
+mod rest;
+mod ws;
+
+pub use ids::{IdParseError, IdentityId, MatchId, RoomId};
+pub use rest::{
+    GuestCreated, Health, Identity, MatchSeat, MatchState, MatchSummary, NewGuest, NewRoom, Replay,
+    ReplayAction, Room, RoomState, RulesetInfo, SeatInfo, SeatRange,
+};
+pub use ws::{ClientMsg, ServerMsg};
 
 use serde::{Deserialize, Serialize};
 
@@ -14,11 +29,12 @@ pub struct ErrorBody {
     pub message: String,
 }
 
-/// The body of `GET /healthz`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Health {
-    /// `ok` when the server is serving.
-    pub status: String,
-    /// The server's version.
-    pub version: String,
+impl ErrorBody {
+    /// An error body with this code and message.
+    pub fn new(code: impl Into<String>, message: impl Into<String>) -> Self {
+        ErrorBody {
+            code: code.into(),
+            message: message.into(),
+        }
+    }
 }

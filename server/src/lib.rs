@@ -1,21 +1,47 @@
 //! The warroom game server: an axum application whose rooms run as tokio tasks.
 //!
-//! [`app`] builds the router; [`run`] serves it on a listener until a shutdown signal, so tests
-//! can bind `127.0.0.1:0` and drive a real server.
+//! [`run`] connects to the database, rebuilds every unfinished match, and serves on a listener
+//! until a shutdown signal; then it stops accepting, closes every socket with a reason, lets each
+//! room finish the command in hand, and flushes every pending append before returning. Tests bind
+//! `127.0.0.1:0` and drive a real server through it.
+
+pub mod api;
+pub mod config;
+pub mod error;
+pub mod identity;
+pub mod room;
+pub mod runner;
+pub mod state;
+pub mod store;
+pub mod verify;
+pub mod web_client;
+pub mod ws;
 
 use std::future::Future;
+use std::sync::Arc;
 
-use axum::{Json, Router, routing::get};
+use axum::routing::get;
+use axum::{Json, Router};
 use tokio::net::TcpListener;
+use tokio_util::sync::CancellationToken;
 use warroom_protocol::Health;
 
-pub mod web_client;
+use crate::config::Config;
+use crate::error::ApiError;
+use crate::room::Rooms;
+use crate::state::AppState;
+use crate::store::Store;
+use crate::store::writer::Writer;
 
-/// The HTTP application.
-pub fn app() -> Router {
+/// The HTTP application over shared state.
+pub fn app(state: AppState) -> Router {
     Router::new()
         .route("/healthz", get(healthz))
+        .route("/ws", get(ws::upgrade))
+        .merge(api::routes())
         .merge(web_client::routes())
+        .fallback(not_found)
+        .with_state(state)
 }
 
 async fn healthz() -> Json<Health> {
@@ -25,12 +51,54 @@ async fn healthz() -> Json<Health> {
     })
 }
 
-/// Serves the application on `listener` until `shutdown` completes.
+async fn not_found() -> ApiError {
+    ApiError::new(
+        axum::http::StatusCode::NOT_FOUND,
+        warroom_protocol::codes::NOT_FOUND,
+        "no such route",
+    )
+}
+
+/// Serves on `listener` with `config` until `shutdown` completes, then shuts down gracefully.
 pub async fn run(
+    config: Config,
     listener: TcpListener,
     shutdown: impl Future<Output = ()> + Send + 'static,
-) -> std::io::Result<()> {
-    axum::serve(listener, app())
-        .with_graceful_shutdown(shutdown)
-        .await
+) -> anyhow::Result<()> {
+    let url = config.database_url();
+    if config.database_url.is_none() {
+        std::fs::create_dir_all(&config.data_dir)?;
+    }
+    let store = Store::connect(&url).await?;
+    let stop_writer = CancellationToken::new();
+    let (writer, writer_task) =
+        Writer::spawn(store.clone(), config.limits.max_batch, stop_writer.clone());
+    let rooms = Arc::new(Rooms::new(store.clone(), writer, config.limits.clone()));
+    let rebuilt = rooms.load_unfinished().await?;
+    tracing::info!("rebuilt {rebuilt} unfinished rooms");
+    let stop = CancellationToken::new();
+    let state = AppState::new(
+        store.clone(),
+        rooms.clone(),
+        config.limits.clone(),
+        stop.clone(),
+    );
+    let signal = stop.clone();
+    tokio::spawn(async move {
+        shutdown.await;
+        signal.cancel();
+    });
+    let serving = axum::serve(listener, app(state)).with_graceful_shutdown({
+        let stop = stop.clone();
+        async move { stop.cancelled().await }
+    });
+    serving.await?;
+    // Sockets close themselves on `stop`; rooms finish the command in hand (an action being
+    // stored is acknowledged), then the writer commits whatever is still queued.
+    rooms.stop_all().await;
+    stop_writer.cancel();
+    let _ = writer_task.await;
+    store.close().await;
+    tracing::info!("stopped");
+    Ok(())
 }

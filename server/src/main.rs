@@ -1,34 +1,62 @@
-//! The `warroom` binary: parses its configuration and serves until SIGTERM or Ctrl-C.
+//! The `warroom` binary: serves (the default) until SIGTERM or Ctrl-C, or verifies a replay.
+
+use std::process::ExitCode;
 
 use clap::Parser;
 use tokio::net::TcpListener;
 use tracing_subscriber::EnvFilter;
+use warroom_server::config::{Cli, Command};
 
-/// Command-line and environment configuration.
-#[derive(Debug, Parser)]
-#[command(
-    name = "warroom",
-    version,
-    about = "An authoritative game server for turn-based territory games"
-)]
-struct Config {
-    /// Address to listen on.
-    #[arg(long, env = "WARROOM_BIND", default_value = "127.0.0.1:8080")]
-    bind: String,
-}
-
-#[tokio::main]
-async fn main() -> anyhow::Result<()> {
+fn main() -> ExitCode {
     tracing_subscriber::fmt()
         .with_env_filter(
             EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info")),
         )
+        .with_writer(std::io::stderr)
         .init();
-    let config = Config::parse();
+    let cli = Cli::parse();
+    match cli.command {
+        Some(Command::Verify { replay }) => verify(&replay),
+        Some(Command::Serve) | None => match serve(cli.config) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(error) => {
+                eprintln!("warroom: {error:#}");
+                ExitCode::FAILURE
+            }
+        },
+    }
+}
+
+fn verify(path: &std::path::Path) -> ExitCode {
+    match warroom_server::verify::verify_file(path) {
+        Ok(report) if report.ok() => {
+            println!(
+                "ok: {} actions recomputed; every event and the result match",
+                report.actions
+            );
+            ExitCode::SUCCESS
+        }
+        Ok(report) => {
+            println!(
+                "MISMATCH after {} actions: {}",
+                report.actions,
+                report.first_difference.unwrap_or_default()
+            );
+            ExitCode::FAILURE
+        }
+        Err(error) => {
+            println!("cannot verify {}: {error:#}", path.display());
+            ExitCode::FAILURE
+        }
+    }
+}
+
+#[tokio::main]
+async fn serve(config: warroom_server::config::Config) -> anyhow::Result<()> {
     let listener = TcpListener::bind(&config.bind).await?;
-    tracing::info!("warroom listening on http://{}", listener.local_addr()?);
-    warroom_server::run(listener, shutdown_signal()).await?;
-    Ok(())
+    // Tests and scripts read this line to find the port when binding port 0.
+    println!("warroom listening on http://{}", listener.local_addr()?);
+    warroom_server::run(config, listener, shutdown_signal()).await
 }
 
 async fn shutdown_signal() {

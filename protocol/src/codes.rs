@@ -1,0 +1,61 @@
+//! The stable error codes of the server itself (rule errors carry the ruleset's own codes).
+//! Never rename one once published: clients match on them.
+
+/// A socket message that is not valid JSON or not a known message.
+pub const MALFORMED_MESSAGE: &str = "malformed_message";
+/// A binary WebSocket frame: the protocol is text only.
+pub const BINARY_NOT_SUPPORTED: &str = "binary_not_supported";
+/// A socket message longer than the configured limit.
+pub const FRAME_TOO_LARGE: &str = "frame_too_large";
+/// Too many socket messages in too short a time.
+pub const RATE_LIMITED: &str = "rate_limited";
+/// A missing, unknown or malformed bearer token.
+pub const UNAUTHORIZED: &str = "unauthorized";
+/// No room with this id.
+pub const ROOM_NOT_FOUND: &str = "room_not_found";
+/// No match with this id.
+pub const MATCH_NOT_FOUND: &str = "match_not_found";
+/// The action or seat request needs a seat this identity does not hold.
+pub const NOT_SEATED: &str = "not_seated";
+/// The seat asked for belongs to someone else.
+pub const SEAT_TAKEN: &str = "seat_taken";
+/// Every seat is taken.
+pub const ROOM_FULL: &str = "room_full";
+/// This identity already holds a seat in the room.
+pub const ALREADY_SEATED: &str = "already_seated";
+/// No such seat in this room.
+pub const INVALID_SEAT: &str = "invalid_seat";
+/// The room's match has not started yet.
+pub const MATCH_NOT_STARTED: &str = "match_not_started";
+/// The room's match has started: seats can no longer change.
+pub const MATCH_STARTED: &str = "match_started";
+/// The room's match is over.
+pub const MATCH_OVER: &str = "match_over";
+/// A private room joined without its invite code, or with a wrong one.
+pub const INVALID_INVITE: &str = "invalid_invite";
+/// The room does not accept more connections.
+pub const TOO_MANY_CONNECTIONS: &str = "too_many_connections";
+/// A room-bound message for a room this connection does not follow.
+pub const NOT_JOINED: &str = "not_joined";
+/// An action JSON that is not an action of the room's ruleset.
+pub const UNKNOWN_ACTION: &str = "unknown_action";
+/// A client action id that is empty or too long.
+pub const INVALID_ACTION_ID: &str = "invalid_action_id";
+/// A display name outside the allowed length or characters.
+pub const INVALID_NAME: &str = "invalid_name";
+/// A request body that is not the expected JSON.
+pub const INVALID_REQUEST: &str = "invalid_request";
+/// Room options or seat count the ruleset refuses (rulesets may use more precise codes).
+pub const INVALID_OPTIONS: &str = "invalid_options";
+/// A ruleset this server build does not offer.
+pub const UNKNOWN_RULESET: &str = "unknown_ruleset";
+/// The server is busy (a room's queue is full); try again.
+pub const BUSY: &str = "busy";
+/// Something failed inside the server; nothing was changed.
+pub const INTERNAL: &str = "internal";
+/// The server is shutting down.
+pub const SHUTTING_DOWN: &str = "shutting_down";
+/// The client's outgoing queue filled up; it was disconnected and may reconnect.
+pub const SLOW_CONSUMER: &str = "slow_consumer";
+/// No such route.
+pub const NOT_FOUND: &str = "not_found";

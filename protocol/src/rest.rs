@@ -1,0 +1,243 @@
+//! The JSON bodies of the REST API: identity, rulesets, rooms, matches and replays.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use warroom_engine::{Outcome, RulesetId, Seat, Viewer};
+
+use crate::ids::{IdentityId, MatchId, RoomId};
+
+/// The body of `GET /healthz`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Health {
+    /// `ok` when the server is serving.
+    pub status: String,
+    /// The server's version.
+    pub version: String,
+}
+
+/// `POST /api/guests`: ask for a guest identity.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NewGuest {
+    /// The display name (1–24 characters: letters, digits, spaces, `_`, `-`, `.`; trimmed).
+    pub name: String,
+}
+
+/// The answer to `POST /api/guests`: the only time the token is ever shown.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GuestCreated {
+    /// The identity's id.
+    pub id: IdentityId,
+    /// The display name as stored (trimmed).
+    pub name: String,
+    /// The bearer token; the server keeps only its SHA-256.
+    pub token: String,
+}
+
+/// A player as others see them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Identity {
+    /// The identity's id.
+    pub id: IdentityId,
+    /// The display name.
+    pub name: String,
+}
+
+/// The seat counts a ruleset can be played with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatRange {
+    /// Fewest seats.
+    pub min: u8,
+    /// Most seats.
+    pub max: u8,
+}
+
+/// One entry of `GET /api/rulesets`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RulesetInfo {
+    /// Which ruleset.
+    pub id: RulesetId,
+    /// The seat counts it allows.
+    pub seats: SeatRange,
+    /// Its room options with every default filled in.
+    pub default_options: Value,
+}
+
+/// `POST /api/rooms`: open a room.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NewRoom {
+    /// The ruleset to play.
+    pub ruleset: RulesetId,
+    /// Room options; missing fields take the ruleset's defaults.
+    #[serde(default)]
+    pub options: Option<Value>,
+    /// How many seats; the ruleset's minimum when absent.
+    #[serde(default)]
+    pub seats: Option<u8>,
+    /// A private room is not listed and is joined with its invite code.
+    #[serde(default)]
+    pub private: bool,
+}
+
+/// Where a room is in its life.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RoomState {
+    /// Seats are being taken.
+    Waiting,
+    /// The match is running.
+    Playing,
+    /// The match is over.
+    Finished,
+}
+
+impl RoomState {
+    /// The stable name used on the wire and in the database.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RoomState::Waiting => "waiting",
+            RoomState::Playing => "playing",
+            RoomState::Finished => "finished",
+        }
+    }
+
+    /// Parses a stored name.
+    pub fn parse(text: &str) -> Option<RoomState> {
+        [RoomState::Waiting, RoomState::Playing, RoomState::Finished]
+            .into_iter()
+            .find(|state| state.as_str() == text)
+    }
+}
+
+/// One seat of a room.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatInfo {
+    /// The seat number.
+    pub seat: Seat,
+    /// Who holds it, if anyone.
+    pub player: Option<Identity>,
+    /// Whether its player has a connection following the room (presence).
+    pub connected: bool,
+}
+
+/// A room as the lobby and the socket show it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Room {
+    /// The room's id.
+    pub id: RoomId,
+    /// Its ruleset.
+    pub ruleset: RulesetId,
+    /// Its options, every default filled in.
+    pub options: Value,
+    /// Private rooms are unlisted and joined with the invite code.
+    pub private: bool,
+    /// Only for the room's creator and for a private room's seated players.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub invite_code: Option<String>,
+    /// Waiting, playing or finished.
+    pub state: RoomState,
+    /// Every seat, in order.
+    pub seats: Vec<SeatInfo>,
+    /// How many connections follow the room without a seat.
+    pub spectators: u32,
+    /// The match, once started.
+    pub match_id: Option<MatchId>,
+    /// When the room was opened (RFC 3339).
+    pub created_at: String,
+}
+
+/// Where a match is in its life.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MatchState {
+    /// Still being played.
+    Playing,
+    /// Over, with an outcome.
+    Finished,
+}
+
+impl MatchState {
+    /// The stable name used on the wire and in the database.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MatchState::Playing => "playing",
+            MatchState::Finished => "finished",
+        }
+    }
+}
+
+/// A seat of a match and who played it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MatchSeat {
+    /// The seat number.
+    pub seat: Seat,
+    /// Who played it.
+    pub player: Identity,
+}
+
+/// `GET /api/matches/{id}` and the entries of `GET /api/matches`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MatchSummary {
+    /// The match's id.
+    pub id: MatchId,
+    /// The room it was played in.
+    pub room_id: RoomId,
+    /// Its ruleset.
+    pub ruleset: RulesetId,
+    /// Its options.
+    pub options: Value,
+    /// Who played which seat.
+    pub seats: Vec<MatchSeat>,
+    /// Playing or finished.
+    pub state: MatchState,
+    /// How it ended, once it has.
+    pub outcome: Option<Outcome>,
+    /// How many actions were accepted.
+    pub actions: u64,
+    /// When it started (RFC 3339).
+    pub started_at: String,
+    /// When it ended (RFC 3339).
+    pub finished_at: Option<String>,
+}
+
+/// One accepted action of a replay.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ReplayAction {
+    /// Its sequence number, from 1.
+    pub seq: u64,
+    /// Who sent it.
+    pub seat: Seat,
+    /// The ruleset's action JSON.
+    pub action: Value,
+    /// The events it caused, as the replay's viewer may see them.
+    pub events: Vec<Value>,
+}
+
+/// `GET /api/matches/{id}/replay`: everything needed to watch a match again and, once it is over,
+/// to recompute it (`warroom verify`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Replay {
+    /// The match's id.
+    pub match_id: MatchId,
+    /// Its ruleset.
+    pub ruleset: RulesetId,
+    /// Its options.
+    pub options: Value,
+    /// Who played which seat; its length is the seat count.
+    pub seats: Vec<MatchSeat>,
+    /// Whose eyes this replay was redacted for.
+    pub viewer: Viewer,
+    /// SHA-256 of the seed, published when the match started.
+    pub seed_commitment: String,
+    /// The seed, once the match is over.
+    pub seed: Option<String>,
+    /// The state after setup, as the viewer may see it.
+    pub initial_view: Value,
+    /// What setup did (e.g. opening rolls), as the viewer may see it.
+    pub setup_events: Vec<Value>,
+    /// Every accepted action in order.
+    pub actions: Vec<ReplayAction>,
+    /// How it ended, once it has.
+    pub outcome: Option<Outcome>,
+}

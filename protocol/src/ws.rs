@@ -1,0 +1,237 @@
+//! The WebSocket messages, named by direction: [`ClientMsg`] (browser → server) and
+//! [`ServerMsg`] (server → browser). One JSON text frame each; `type` names the message.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use warroom_engine::{Outcome, Seat};
+
+use crate::ErrorBody;
+use crate::codes;
+use crate::ids::RoomId;
+use crate::rest::{Identity, Room};
+
+/// A message from a client.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum ClientMsg {
+    /// First message: who this connection is (no token: an anonymous spectator).
+    Hello {
+        /// The bearer token of a guest identity.
+        #[serde(default)]
+        token: Option<String>,
+    },
+    /// Follow a room, as its seated player if this identity holds a seat, else as a spectator.
+    Join {
+        /// Which room.
+        room: RoomId,
+        /// A private room's invite code.
+        #[serde(default)]
+        invite: Option<String>,
+        /// The last `seq` this client saw: the server sends only what came after it.
+        #[serde(default)]
+        last_seq: Option<u64>,
+    },
+    /// Before the start: take a free seat (any if none is named).
+    TakeSeat {
+        /// Which room.
+        room: RoomId,
+        /// The seat wanted.
+        #[serde(default)]
+        seat: Option<Seat>,
+    },
+    /// Before the start: give the seat back.
+    LeaveSeat {
+        /// Which room.
+        room: RoomId,
+    },
+    /// Play an action of the room's ruleset.
+    Action {
+        /// Which room.
+        room: RoomId,
+        /// A client-chosen id: resending it never applies the action twice.
+        id: String,
+        /// The ruleset's action JSON.
+        action: Value,
+    },
+    /// Stop following a room.
+    Leave {
+        /// Which room.
+        room: RoomId,
+    },
+    /// Keep-alive.
+    Ping,
+}
+
+impl ClientMsg {
+    /// Parses one text frame. Never panics: anything that is not a known message becomes a
+    /// `malformed_message` error saying what is wrong.
+    pub fn parse(text: &str) -> Result<ClientMsg, ErrorBody> {
+        serde_json::from_str(text).map_err(|error| {
+            ErrorBody::new(
+                codes::MALFORMED_MESSAGE,
+                format!("not a valid client message: {error}"),
+            )
+        })
+    }
+}
+
+/// A message from the server.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ServerMsg {
+    /// The answer to `hello`.
+    Welcome {
+        /// Who the server takes this connection for (`null`: anonymous).
+        identity: Option<Identity>,
+    },
+    /// The room changed (seats, presence, state); also sent on join.
+    Room {
+        /// The room as this connection may see it.
+        room: Room,
+    },
+    /// The whole visible state of a room's match as of `seq`.
+    Snapshot {
+        /// Which room.
+        room: RoomId,
+        /// Accepted actions so far (0: just after setup).
+        seq: u64,
+        /// The seat this connection plays, if any.
+        seat: Option<Seat>,
+        /// The ruleset's view for this connection.
+        view: Value,
+        /// Whose decision the match waits for.
+        to_act: Option<Seat>,
+        /// How it ended, once it has.
+        outcome: Option<Outcome>,
+        /// SHA-256 of the match seed.
+        seed_commitment: String,
+        /// The seed, once the match is over.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seed: Option<String>,
+        /// Every action this connection's seat may take now (only when it is to act).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        legal_actions: Option<Vec<Value>>,
+    },
+    /// One accepted action and what it did, as this connection may see it.
+    Applied {
+        /// Which room.
+        room: RoomId,
+        /// The action's sequence number, from 1.
+        seq: u64,
+        /// Who played it.
+        seat: Seat,
+        /// The ruleset's action JSON.
+        action: Value,
+        /// The events it caused, redacted for this connection.
+        events: Vec<Value>,
+        /// The view after it, for this connection.
+        view: Value,
+        /// Whose decision the match waits for now.
+        to_act: Option<Seat>,
+        /// How it ended, once it has.
+        outcome: Option<Outcome>,
+        /// Every action this connection's seat may take now (only when it is to act).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        legal_actions: Option<Vec<Value>>,
+    },
+    /// Your action is durable and applied as `seq`.
+    Ack {
+        /// Which room.
+        room: RoomId,
+        /// The client's id for the action.
+        id: String,
+        /// Its sequence number.
+        seq: u64,
+    },
+    /// Something was refused; nothing changed.
+    Error {
+        /// The room concerned, if any.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        room: Option<RoomId>,
+        /// The client's action id, for a refused action.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        id: Option<String>,
+        /// Stable machine code.
+        code: String,
+        /// Readable explanation.
+        message: String,
+    },
+    /// The match is over; its seed is revealed.
+    Finished {
+        /// Which room.
+        room: RoomId,
+        /// How it ended.
+        outcome: Outcome,
+        /// The seed, 64 hex digits.
+        seed: String,
+    },
+    /// The answer to `ping`.
+    Pong,
+}
+
+impl ServerMsg {
+    /// An error message about a room (or about the connection when `room` is `None`).
+    pub fn error(room: Option<RoomId>, id: Option<String>, body: ErrorBody) -> ServerMsg {
+        ServerMsg::Error {
+            room,
+            id,
+            code: body.code,
+            message: body.message,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn client_messages_parse_from_their_documented_form() {
+        let room = RoomId::random();
+        let text = format!(r#"{{"type":"join","room":"{room}","last_seq":12}}"#);
+        assert_eq!(
+            ClientMsg::parse(&text),
+            Ok(ClientMsg::Join {
+                room,
+                invite: None,
+                last_seq: Some(12)
+            })
+        );
+        assert_eq!(ClientMsg::parse(r#"{"type":"ping"}"#), Ok(ClientMsg::Ping));
+        assert_eq!(
+            ClientMsg::parse(r#"{"type":"hello","token":null}"#),
+            Ok(ClientMsg::Hello { token: None })
+        );
+    }
+
+    #[test]
+    fn unknown_input_is_an_error_value_never_a_panic() {
+        for text in [
+            "",
+            "{",
+            "[]",
+            "null",
+            r#"{"type":"dance"}"#,
+            r#"{"type":"join","room":"not-a-uuid"}"#,
+            r#"{"type":"hello","token":null,"extra":1}"#,
+            r#"{"type":"action","id":"x"}"#,
+            "\u{0}\u{ffff}",
+        ] {
+            let error = ClientMsg::parse(text).unwrap_err();
+            assert_eq!(error.code, codes::MALFORMED_MESSAGE, "{text}");
+            assert!(!error.message.is_empty());
+        }
+    }
+
+    #[test]
+    fn server_messages_carry_their_type_tag() {
+        let json = serde_json::to_value(ServerMsg::Pong).unwrap();
+        assert_eq!(json, serde_json::json!({"type": "pong"}));
+        let error = ServerMsg::error(None, None, ErrorBody::new("busy", "try again"));
+        let json = serde_json::to_value(&error).unwrap();
+        assert_eq!(
+            json,
+            serde_json::json!({"type": "error", "code": "busy", "message": "try again"})
+        );
+    }
+}

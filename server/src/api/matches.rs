@@ -1,0 +1,113 @@
+//! Matches: listing (by player, ruleset, state), one summary, and its replay as the viewer may
+//! see it.
+
+use axum::Json;
+use axum::extract::{Path, Query, State};
+use axum::http::HeaderMap;
+use serde::Deserialize;
+use warroom_engine::{RulesetId, Seat, Viewer};
+use warroom_protocol::{IdentityId, MatchId, MatchSeat, MatchState, MatchSummary, Replay, codes};
+
+use super::body::path_id;
+use crate::error::ApiError;
+use crate::runner::rules;
+use crate::state::AppState;
+use crate::store::{MatchFilter, MatchRecord, rfc3339};
+
+/// The query of `GET /api/matches`.
+#[derive(Debug, Deserialize)]
+pub struct ListQuery {
+    player: Option<String>,
+    ruleset: Option<String>,
+    state: Option<String>,
+}
+
+/// Matches, newest first.
+pub async fn list(
+    State(state): State<AppState>,
+    Query(query): Query<ListQuery>,
+) -> Result<Json<Vec<MatchSummary>>, ApiError> {
+    let bad = |what: &str| ApiError::bad_request(codes::INVALID_REQUEST, what.to_owned());
+    let filter = MatchFilter {
+        player: query
+            .player
+            .map(|p| {
+                p.parse::<IdentityId>()
+                    .map_err(|_| bad("player is an identity id"))
+            })
+            .transpose()?,
+        ruleset: query
+            .ruleset
+            .map(|r| r.parse::<RulesetId>().map_err(|e| bad(&e.to_string())))
+            .transpose()?,
+        state: query
+            .state
+            .map(|s| match s.as_str() {
+                "playing" => Ok(MatchState::Playing),
+                "finished" => Ok(MatchState::Finished),
+                _ => Err(bad("state is playing or finished")),
+            })
+            .transpose()?,
+    };
+    let records = state.store.list_matches(&filter).await?;
+    Ok(Json(records.iter().map(summary).collect()))
+}
+
+/// One match.
+pub async fn show(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Json<MatchSummary>, ApiError> {
+    let id: MatchId = path_id(&id, ApiError::match_not_found)?;
+    let record = state
+        .store
+        .match_record(id)
+        .await?
+        .ok_or_else(ApiError::match_not_found)?;
+    Ok(Json(summary(&record)))
+}
+
+/// A match's replay, redacted for the bearer (a seat sees its own hidden information).
+pub async fn replay(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+) -> Result<Json<Replay>, ApiError> {
+    let viewer_identity = state.optional_identity(&headers).await?;
+    let id: MatchId = path_id(&id, ApiError::match_not_found)?;
+    let record = state
+        .store
+        .match_record(id)
+        .await?
+        .ok_or_else(ApiError::match_not_found)?;
+    let viewer = viewer_identity
+        .and_then(|identity| record.seats.iter().position(|p| p.id == identity.id))
+        .and_then(|seat| u8::try_from(seat).ok())
+        .map_or(Viewer::Spectator, |seat| Viewer::Seat(Seat(seat)));
+    let rules = rules(record.ruleset).ok_or_else(|| ApiError::internal("ruleset not built in"))?;
+    let actions = state.store.actions(id).await?;
+    Ok(Json(rules.replay(&record, &actions, viewer)?))
+}
+
+fn summary(record: &MatchRecord) -> MatchSummary {
+    MatchSummary {
+        id: record.id,
+        room_id: record.room_id,
+        ruleset: record.ruleset,
+        options: record.options.clone(),
+        seats: record
+            .seats
+            .iter()
+            .enumerate()
+            .map(|(seat, player)| MatchSeat {
+                seat: Seat(u8::try_from(seat).unwrap_or(u8::MAX)),
+                player: player.clone(),
+            })
+            .collect(),
+        state: record.state,
+        outcome: record.outcome.clone(),
+        actions: record.action_count,
+        started_at: rfc3339(record.started_at),
+        finished_at: record.finished_at.map(rfc3339),
+    }
+}

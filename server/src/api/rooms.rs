@@ -1,0 +1,97 @@
+//! The lobby: rulesets, and creating, listing and showing rooms.
+
+use axum::Json;
+use axum::body::Bytes;
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, StatusCode};
+use warroom_engine::RulesetId;
+use warroom_protocol::{NewRoom, Room, RoomId, RoomState, RulesetInfo, codes};
+
+use super::body::{json, path_id};
+use crate::error::ApiError;
+use crate::identity::random_bytes;
+use crate::runner::rules;
+use crate::state::AppState;
+use crate::store::{RoomRecord, now_ms};
+
+/// Every ruleset this build offers.
+pub async fn rulesets() -> Json<Vec<RulesetInfo>> {
+    Json(
+        RulesetId::ALL
+            .into_iter()
+            .filter_map(rules)
+            .map(|rules| RulesetInfo {
+                id: rules.id(),
+                seats: rules.seat_range(),
+                default_options: rules.default_options(),
+            })
+            .collect(),
+    )
+}
+
+/// Opens a room; its creator sees the invite code.
+pub async fn create(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<(StatusCode, Json<Room>), ApiError> {
+    let creator = state.required_identity(&headers).await?;
+    let request: NewRoom = json(&body)?;
+    let rules = rules(request.ruleset).ok_or_else(|| {
+        ApiError::bad_request(
+            codes::UNKNOWN_RULESET,
+            format!("this server does not offer {} yet", request.ruleset),
+        )
+    })?;
+    let seats = request.seats.unwrap_or(rules.seat_range().min);
+    let options = rules.check_options(request.options.as_ref(), seats)?;
+    let record = RoomRecord {
+        id: RoomId::random(),
+        ruleset: request.ruleset,
+        options,
+        seat_count: seats,
+        private: request.private,
+        // 8 random bytes: unguessable enough for an invite, short enough for a link.
+        invite_code: hex::encode(&random_bytes()?[..8]),
+        creator: creator.id,
+        state: RoomState::Waiting,
+        match_id: None,
+        created_at: now_ms(),
+        seats: vec![None; usize::from(seats)],
+    };
+    state.store.create_room(&record).await?;
+    let invite_code = record.invite_code.clone();
+    let handle = state.rooms.open(record)?;
+    let mut room = handle.summary();
+    room.invite_code = Some(invite_code);
+    Ok((StatusCode::CREATED, Json(room)))
+}
+
+/// Public rooms that are waiting or playing, newest first.
+pub async fn list(State(state): State<AppState>) -> Json<Vec<Room>> {
+    Json(state.rooms.public_rooms())
+}
+
+/// One room (private ones too: their id is as secret as a link).
+pub async fn show(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+) -> Result<Json<Room>, ApiError> {
+    let viewer = state.optional_identity(&headers).await?;
+    let id: RoomId = path_id(&id, ApiError::room_not_found)?;
+    let handle = state.rooms.get(id).await?;
+    let mut room = handle.summary();
+    if let Some(viewer) = viewer {
+        let seated = room
+            .seats
+            .iter()
+            .any(|seat| seat.player.as_ref().is_some_and(|p| p.id == viewer.id));
+        if let Some(record) = state.store.room(id).await?
+            && (record.creator == viewer.id || (record.private && seated))
+        {
+            room.invite_code = Some(record.invite_code);
+        }
+    }
+    Ok(Json(room))
+}

@@ -1,0 +1,112 @@
+//! The server's configuration, from flags and environment variables (clap), and the limits it
+//! enforces on clients.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+/// The `warroom` command line.
+#[derive(Debug, Parser)]
+#[command(
+    name = "warroom",
+    version,
+    about = "An authoritative game server for turn-based territory games"
+)]
+pub struct Cli {
+    /// What to do; serving is the default.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+    /// Server settings (used when serving).
+    #[command(flatten)]
+    pub config: Config,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Serve (the default).
+    Serve,
+    /// Recompute a finished match's replay from its revealed seed and say whether it matches.
+    Verify {
+        /// A replay JSON as served by `GET /api/matches/{id}/replay`.
+        replay: PathBuf,
+    },
+}
+
+/// How to serve.
+#[derive(Clone, Debug, Args)]
+pub struct Config {
+    /// Address to listen on (`127.0.0.1:0` picks a free port).
+    #[arg(long, env = "WARROOM_BIND", default_value = "127.0.0.1:8080")]
+    pub bind: String,
+    /// `postgres://…` or `sqlite://…`; without it an embedded SQLite file in `--data-dir`.
+    #[arg(long, env = "WARROOM_DATABASE_URL")]
+    pub database_url: Option<String>,
+    /// Where the embedded SQLite database lives when no database URL is given.
+    #[arg(long, env = "WARROOM_DATA_DIR", default_value = "data")]
+    pub data_dir: PathBuf,
+    /// Limits on clients.
+    #[command(flatten)]
+    pub limits: Limits,
+}
+
+impl Config {
+    /// The database URL to connect to: the given one, or the embedded SQLite file.
+    pub fn database_url(&self) -> String {
+        match &self.database_url {
+            Some(url) => url.clone(),
+            None => format!(
+                "sqlite://{}?mode=rwc",
+                self.data_dir.join("warroom.db").display()
+            ),
+        }
+    }
+}
+
+/// What one client may cost the server.
+#[derive(Clone, Debug, Args)]
+pub struct Limits {
+    /// Longest accepted WebSocket message, in bytes; longer ones are refused (`frame_too_large`).
+    #[arg(long, env = "WARROOM_MAX_FRAME_BYTES", default_value_t = 16 * 1024)]
+    pub max_frame_bytes: usize,
+    /// Sustained client messages per second per connection.
+    #[arg(long, env = "WARROOM_MESSAGES_PER_SECOND", default_value_t = 20)]
+    pub messages_per_second: u32,
+    /// Messages a connection may send in a burst above the sustained rate.
+    #[arg(long, env = "WARROOM_MESSAGE_BURST", default_value_t = 60)]
+    pub message_burst: u32,
+    /// Connections (players and spectators) one room accepts.
+    #[arg(long, env = "WARROOM_MAX_CONNECTIONS_PER_ROOM", default_value_t = 200)]
+    pub max_connections_per_room: usize,
+    /// Messages queued towards one connection before it counts as too slow and is disconnected.
+    #[arg(long, env = "WARROOM_OUTGOING_QUEUE", default_value_t = 256)]
+    pub outgoing_queue: usize,
+    /// Most appends the writer commits in one transaction.
+    #[arg(long, env = "WARROOM_MAX_BATCH", default_value_t = 256)]
+    pub max_batch: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_frame_bytes: 16 * 1024,
+            messages_per_second: 20,
+            message_burst: 60,
+            max_connections_per_room: 200,
+            outgoing_queue: 256,
+            max_batch: 256,
+        }
+    }
+}
+
+impl Config {
+    /// A configuration for tests: a free port on loopback and this database.
+    pub fn for_tests(database_url: String) -> Config {
+        Config {
+            bind: "127.0.0.1:0".into(),
+            database_url: Some(database_url),
+            data_dir: PathBuf::from("data"),
+            limits: Limits::default(),
+        }
+    }
+}

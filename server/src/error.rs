@@ -1,0 +1,108 @@
+//! The error every REST handler and room command returns: a stable code, an HTTP status and a
+//! readable message, sent as `protocol::ErrorBody`.
+
+use axum::Json;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use warroom_protocol::{ErrorBody, codes};
+
+/// A refused request. Rule errors keep the ruleset's own code.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{code}: {message}")]
+pub struct ApiError {
+    /// The HTTP status for REST answers.
+    pub status: StatusCode,
+    /// Stable machine code.
+    pub code: String,
+    /// Readable explanation.
+    pub message: String,
+}
+
+impl ApiError {
+    /// An error with this status, code and message.
+    pub fn new(status: StatusCode, code: impl Into<String>, message: impl Into<String>) -> Self {
+        ApiError {
+            status,
+            code: code.into(),
+            message: message.into(),
+        }
+    }
+
+    /// 400: the request itself is wrong.
+    pub fn bad_request(code: impl Into<String>, message: impl Into<String>) -> Self {
+        Self::new(StatusCode::BAD_REQUEST, code, message)
+    }
+
+    /// 409: the request conflicts with the room's or match's current state.
+    pub fn conflict(code: impl Into<String>, message: impl Into<String>) -> Self {
+        Self::new(StatusCode::CONFLICT, code, message)
+    }
+
+    /// 403: this identity may not do that.
+    pub fn forbidden(code: impl Into<String>, message: impl Into<String>) -> Self {
+        Self::new(StatusCode::FORBIDDEN, code, message)
+    }
+
+    /// 401: no valid identity.
+    pub fn unauthorized() -> Self {
+        Self::new(
+            StatusCode::UNAUTHORIZED,
+            codes::UNAUTHORIZED,
+            "a valid bearer token is required",
+        )
+    }
+
+    /// 404 for a room.
+    pub fn room_not_found() -> Self {
+        Self::new(
+            StatusCode::NOT_FOUND,
+            codes::ROOM_NOT_FOUND,
+            "there is no room with this id",
+        )
+    }
+
+    /// 404 for a match.
+    pub fn match_not_found() -> Self {
+        Self::new(
+            StatusCode::NOT_FOUND,
+            codes::MATCH_NOT_FOUND,
+            "there is no match with this id",
+        )
+    }
+
+    /// 503: a queue is full; the client may retry.
+    pub fn busy() -> Self {
+        Self::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            codes::BUSY,
+            "the server is busy, try again",
+        )
+    }
+
+    /// 500: something failed inside the server. The detail goes to the log, not to the client.
+    pub fn internal(detail: impl std::fmt::Display) -> Self {
+        tracing::error!("internal error: {detail}");
+        Self::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            codes::INTERNAL,
+            "the server failed to do this; nothing was changed",
+        )
+    }
+
+    /// The body clients see.
+    pub fn body(&self) -> ErrorBody {
+        ErrorBody::new(self.code.clone(), self.message.clone())
+    }
+}
+
+impl From<sqlx::Error> for ApiError {
+    fn from(error: sqlx::Error) -> Self {
+        ApiError::internal(error)
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (self.status, Json(self.body())).into_response()
+    }
+}

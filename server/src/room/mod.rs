@@ -1,0 +1,111 @@
+//! Rooms as tasks: one tokio task per room owns the room and its match (the actor). Connections
+//! and REST handlers talk to it through a [`RoomHandle`]: commands over a bounded channel with
+//! `oneshot` replies, and a `watch` of the room's public summary for the lobby.
+
+mod actor;
+mod outbox;
+mod registry;
+
+use serde_json::Value;
+use tokio::sync::{mpsc, oneshot, watch};
+use warroom_engine::Seat;
+use warroom_protocol::{Identity, Room, RoomId};
+
+use crate::error::ApiError;
+
+pub use outbox::{Gone, Outbox};
+pub use registry::Rooms;
+
+/// A connection's id, unique within the server process.
+pub type ConnId = u64;
+
+/// What a room can be asked.
+#[derive(Debug)]
+pub enum RoomCmd {
+    /// Follow the room (and catch up from `last_seq`).
+    Join {
+        /// The connection.
+        conn: ConnId,
+        /// Who it is, if authenticated.
+        identity: Option<Identity>,
+        /// Where its messages go.
+        outbox: Outbox,
+        /// A private room's invite code.
+        invite: Option<String>,
+        /// The last seq the client saw.
+        last_seq: Option<u64>,
+        /// Done, or why not.
+        reply: oneshot::Sender<Result<(), ApiError>>,
+    },
+    /// Take a seat before the start.
+    TakeSeat {
+        /// The connection (must follow the room).
+        conn: ConnId,
+        /// The seat wanted, or any free one.
+        seat: Option<Seat>,
+        /// The seat taken, or why not.
+        reply: oneshot::Sender<Result<Seat, ApiError>>,
+    },
+    /// Give a seat back before the start.
+    LeaveSeat {
+        /// The connection (must follow the room).
+        conn: ConnId,
+        /// Done, or why not.
+        reply: oneshot::Sender<Result<(), ApiError>>,
+    },
+    /// Play an action.
+    Action {
+        /// The connection (must follow the room).
+        conn: ConnId,
+        /// The client's id for the action.
+        client_id: String,
+        /// The ruleset's action JSON.
+        action: Value,
+        /// The action's seq once durable, or why it was refused.
+        reply: oneshot::Sender<Result<u64, ApiError>>,
+    },
+    /// Stop following the room.
+    Leave {
+        /// The connection.
+        conn: ConnId,
+    },
+}
+
+/// How to reach one room's task.
+#[derive(Clone, Debug)]
+pub struct RoomHandle {
+    /// The room's id.
+    pub id: RoomId,
+    /// Bounded: a flooded room answers `busy` instead of queueing without end.
+    commands: mpsc::Sender<RoomCmd>,
+    /// The room as the lobby shows it (no invite code), updated by the task on every change.
+    summary: watch::Receiver<Room>,
+}
+
+impl RoomHandle {
+    /// The room as the lobby shows it now.
+    pub fn summary(&self) -> Room {
+        self.summary.borrow().clone()
+    }
+
+    /// Sends a command and waits for its reply.
+    pub async fn ask<T>(
+        &self,
+        command: impl FnOnce(oneshot::Sender<Result<T, ApiError>>) -> RoomCmd,
+    ) -> Result<T, ApiError> {
+        let (reply, answer) = oneshot::channel();
+        self.commands
+            .try_send(command(reply))
+            .map_err(|error| match error {
+                mpsc::error::TrySendError::Full(_) => ApiError::busy(),
+                mpsc::error::TrySendError::Closed(_) => ApiError::room_not_found(),
+            })?;
+        answer.await.map_err(|_| ApiError::room_not_found())?
+    }
+
+    /// Sends a command that has no reply (waiting for room in the queue); a stopped room
+    /// ignores it.
+    pub async fn tell(&self, command: RoomCmd) {
+        let _ = self.commands.send(command).await;
+    }
+}

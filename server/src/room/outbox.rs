@@ -1,0 +1,51 @@
+//! A connection's outgoing queue as rooms see it: bounded, never awaited. A client too slow to
+//! drain it is disconnected (it can reconnect and resync) instead of slowing down the room.
+
+use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
+use warroom_protocol::ServerMsg;
+
+/// Where messages for one connection go.
+#[derive(Clone, Debug)]
+pub struct Outbox {
+    /// Serialised messages, drained by the connection's writer half.
+    queue: mpsc::Sender<String>,
+    /// Cancelled to disconnect the client (its queue overflowed).
+    kick: CancellationToken,
+}
+
+/// A message could not be queued: the connection is gone or was just disconnected.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Gone;
+
+impl Outbox {
+    /// An outbox over this queue; `kick` disconnects the connection.
+    pub fn new(queue: mpsc::Sender<String>, kick: CancellationToken) -> Self {
+        Outbox { queue, kick }
+    }
+
+    /// Queues a message without waiting. When the queue is full the connection is disconnected.
+    pub fn send(&self, message: &ServerMsg) -> Result<(), Gone> {
+        let text = match serde_json::to_string(message) {
+            Ok(text) => text,
+            Err(error) => {
+                tracing::error!("cannot serialise a server message: {error}");
+                return Ok(());
+            }
+        };
+        match self.queue.try_send(text) {
+            Ok(()) => Ok(()),
+            Err(mpsc::error::TrySendError::Full(_)) => {
+                tracing::info!("disconnecting a slow client: its outgoing queue is full");
+                self.kick.cancel();
+                Err(Gone)
+            }
+            Err(mpsc::error::TrySendError::Closed(_)) => Err(Gone),
+        }
+    }
+
+    /// True once the connection is closed or disconnected.
+    pub fn is_gone(&self) -> bool {
+        self.kick.is_cancelled() || self.queue.is_closed()
+    }
+}

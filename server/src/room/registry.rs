@@ -1,0 +1,200 @@
+//! The registry of running rooms: spawns room tasks, finds them by id (loading a stored room on
+//! first use), rebuilds every unfinished match at start-up, and stops them all at shutdown.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+
+use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
+use tokio_util::task::TaskTracker;
+use warroom_engine::Seed;
+use warroom_protocol::{Room, RoomId, RoomState};
+
+use super::RoomHandle;
+use super::actor::{Game, RoomActor};
+use crate::config::Limits;
+use crate::error::ApiError;
+use crate::runner::rules;
+use crate::store::writer::Writer;
+use crate::store::{RoomRecord, Store};
+
+/// Commands a room queues before answering `busy`.
+const ROOM_QUEUE: usize = 256;
+
+/// Every room task of this server.
+pub struct Rooms {
+    /// Running rooms. The lock guards only the map (never held across an await), no game state.
+    running: Mutex<HashMap<RoomId, RoomHandle>>,
+    store: Store,
+    writer: Writer,
+    limits: Limits,
+    /// Cancelled at shutdown: each room finishes the command in hand and stops.
+    stop: CancellationToken,
+    /// The room tasks, awaited at shutdown.
+    tasks: TaskTracker,
+}
+
+impl Rooms {
+    /// An empty registry.
+    pub fn new(store: Store, writer: Writer, limits: Limits) -> Rooms {
+        Rooms {
+            running: Mutex::new(HashMap::new()),
+            store,
+            writer,
+            limits,
+            stop: CancellationToken::new(),
+            tasks: TaskTracker::new(),
+        }
+    }
+
+    /// Rebuilds and starts every room whose match is not over. Returns how many.
+    pub async fn load_unfinished(&self) -> anyhow::Result<usize> {
+        let records = self.store.live_rooms().await?;
+        let count = records.len();
+        for record in records {
+            let id = record.id;
+            let actor = self.actor_for(record).await?;
+            self.insert(id, actor);
+        }
+        Ok(count)
+    }
+
+    /// Starts the task of a new room.
+    pub fn open(&self, record: RoomRecord) -> Result<RoomHandle, ApiError> {
+        let rules =
+            rules(record.ruleset).ok_or_else(|| ApiError::internal("ruleset not built in"))?;
+        let id = record.id;
+        let (actor, summary) = RoomActor::new(
+            record,
+            rules,
+            None,
+            self.store.clone(),
+            self.writer.clone(),
+            self.limits.clone(),
+        );
+        Ok(self.spawn(id, actor, summary))
+    }
+
+    /// The room with this id, loading a stored one (e.g. finished before a restart) on first use.
+    pub async fn get(&self, id: RoomId) -> Result<RoomHandle, ApiError> {
+        if let Some(handle) = self.lock().get(&id) {
+            return Ok(handle.clone());
+        }
+        let record = self
+            .store
+            .room(id)
+            .await?
+            .ok_or_else(ApiError::room_not_found)?;
+        let actor = self.actor_for(record).await.map_err(ApiError::internal)?;
+        Ok(self.insert(id, actor))
+    }
+
+    /// The public rooms that are waiting or playing, newest first.
+    pub fn public_rooms(&self) -> Vec<Room> {
+        let mut rooms: Vec<Room> = self
+            .lock()
+            .values()
+            .map(RoomHandle::summary)
+            .filter(|room| !room.private && room.state != RoomState::Finished)
+            .collect();
+        // RFC 3339 times of one format sort as text.
+        rooms.sort_by(|a, b| b.created_at.cmp(&a.created_at));
+        rooms
+    }
+
+    /// Stops every room after the command in hand, and waits for them.
+    pub async fn stop_all(&self) {
+        self.stop.cancel();
+        self.tasks.close();
+        self.tasks.wait().await;
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<RoomId, RoomHandle>> {
+        // A panic elsewhere cannot leave the map half-updated (each update is one insert).
+        self.running
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Builds the state of a stored room, replaying its match if it has one.
+    async fn actor_for(
+        &self,
+        record: RoomRecord,
+    ) -> anyhow::Result<(RoomActor, tokio::sync::watch::Receiver<Room>)> {
+        let rules = rules(record.ruleset).ok_or_else(|| {
+            anyhow::anyhow!(
+                "room {} uses ruleset {}, not built in",
+                record.id,
+                record.ruleset
+            )
+        })?;
+        let game = match record.match_id {
+            None => None,
+            Some(match_id) => {
+                let stored =
+                    self.store.match_record(match_id).await?.ok_or_else(|| {
+                        anyhow::anyhow!("room {} names a missing match", record.id)
+                    })?;
+                let actions = self.store.actions(match_id).await?;
+                let seed: Seed = stored.seed.parse()?;
+                let seats = u8::try_from(stored.seats.len())?;
+                let runner = rules
+                    .rebuild(&stored.options, seats, seed, &actions)
+                    .map_err(|error| {
+                        anyhow::anyhow!("match {match_id} cannot be rebuilt: {error}")
+                    })?;
+                let client_ids = actions
+                    .into_iter()
+                    .map(|action| ((action.seat, action.client_id), action.seq))
+                    .collect();
+                Some(Game {
+                    match_id,
+                    seed,
+                    runner,
+                    client_ids,
+                })
+            }
+        };
+        Ok(RoomActor::new(
+            record,
+            rules,
+            game,
+            self.store.clone(),
+            self.writer.clone(),
+            self.limits.clone(),
+        ))
+    }
+
+    /// Registers a built room unless another task registered it meanwhile.
+    fn insert(
+        &self,
+        id: RoomId,
+        (actor, summary): (RoomActor, tokio::sync::watch::Receiver<Room>),
+    ) -> RoomHandle {
+        if let Some(handle) = self.lock().get(&id) {
+            return handle.clone();
+        }
+        self.spawn(id, actor, summary)
+    }
+
+    fn spawn(
+        &self,
+        id: RoomId,
+        actor: RoomActor,
+        summary: tokio::sync::watch::Receiver<Room>,
+    ) -> RoomHandle {
+        let mut running = self.lock();
+        if let Some(handle) = running.get(&id) {
+            return handle.clone();
+        }
+        let (commands, inbox) = mpsc::channel(ROOM_QUEUE);
+        let handle = RoomHandle {
+            id,
+            commands,
+            summary,
+        };
+        self.tasks.spawn(actor.run(inbox, self.stop.child_token()));
+        running.insert(id, handle.clone());
+        handle
+    }
+}

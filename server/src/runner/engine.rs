@@ -1,0 +1,185 @@
+//! [`Engine<R>`]: the one generic implementation of [`Rules`] for every ruleset.
+
+use std::marker::PhantomData;
+
+use serde_json::{Map, Value};
+use warroom_engine::{Ruleset, Seed, Viewer};
+use warroom_protocol::{Replay, ReplayAction, SeatRange, codes};
+
+use super::runner_impl::Runner;
+use super::verify::{VerifyReport, verify};
+use super::{MatchRunner, Rules};
+use crate::error::ApiError;
+use crate::store::{ActionRecord, MatchRecord};
+
+/// The ruleset `R` behind the [`Rules`] object.
+pub struct Engine<R>(PhantomData<fn() -> R>);
+
+impl<R: Ruleset> Engine<R> {
+    /// The (stateless) implementation for `R`.
+    pub const NEW: Engine<R> = Engine(PhantomData);
+}
+
+/// Deserialises ruleset JSON, naming what it is in the error.
+pub(super) fn from_json<T: serde::de::DeserializeOwned>(
+    value: &Value,
+    code: &'static str,
+    what: &str,
+) -> Result<T, ApiError> {
+    T::deserialize(value)
+        .map_err(|error| ApiError::bad_request(code, format!("not a valid {what}: {error}")))
+}
+
+/// Serialises ruleset values; they are plain data, so failure is a server bug.
+pub(super) fn to_json<T: serde::Serialize>(value: &T) -> Value {
+    serde_json::to_value(value).unwrap_or_else(|error| {
+        tracing::error!("cannot serialise a ruleset value: {error}");
+        Value::Null
+    })
+}
+
+/// Parses stored or checked options; they were checked when the room was created.
+pub(super) fn parse_options<R: Ruleset>(options: &Value) -> Result<R::Options, ApiError> {
+    from_json(options, codes::INVALID_OPTIONS, "options object")
+}
+
+/// Turns a setup error into an API error with the ruleset's code.
+fn setup_error(error: warroom_engine::SetupError) -> ApiError {
+    ApiError::bad_request(error.code, error.message)
+}
+
+impl<R: Ruleset> Rules for Engine<R> {
+    fn id(&self) -> warroom_engine::RulesetId {
+        R::ID
+    }
+
+    fn seat_range(&self) -> SeatRange {
+        let range = R::seat_counts();
+        SeatRange {
+            min: *range.start(),
+            max: *range.end(),
+        }
+    }
+
+    fn default_options(&self) -> Value {
+        to_json(&R::Options::default())
+    }
+
+    fn check_options(&self, options: Option<&Value>, seats: u8) -> Result<Value, ApiError> {
+        let mut merged = match self.default_options() {
+            Value::Object(map) => map,
+            _ => Map::new(),
+        };
+        match options {
+            None | Some(Value::Null) => {}
+            Some(Value::Object(given)) => {
+                // Merging over the defaults gives "missing fields take defaults" whatever the
+                // ruleset's serde attributes; a key the defaults lack is not an option at all.
+                if let Some(unknown) = given.keys().find(|key| !merged.contains_key(*key)) {
+                    return Err(ApiError::bad_request(
+                        codes::INVALID_OPTIONS,
+                        format!("{} has no option {unknown:?}", R::ID),
+                    ));
+                }
+                for (key, value) in given {
+                    merged.insert(key.clone(), value.clone());
+                }
+            }
+            Some(_) => {
+                return Err(ApiError::bad_request(
+                    codes::INVALID_OPTIONS,
+                    "options must be a JSON object",
+                ));
+            }
+        }
+        let parsed = parse_options::<R>(&Value::Object(merged))?;
+        R::check_options(&parsed, seats).map_err(setup_error)?;
+        Ok(to_json(&parsed))
+    }
+
+    fn start(
+        &self,
+        options: &Value,
+        seats: u8,
+        seed: Seed,
+    ) -> Result<Box<dyn MatchRunner>, ApiError> {
+        let options = parse_options::<R>(options)?;
+        let runner = Runner::<R>::start(&options, seats, seed).map_err(setup_error)?;
+        Ok(Box::new(runner))
+    }
+
+    fn rebuild(
+        &self,
+        options: &Value,
+        seats: u8,
+        seed: Seed,
+        actions: &[ActionRecord],
+    ) -> Result<Box<dyn MatchRunner>, ApiError> {
+        let options = parse_options::<R>(options)?;
+        let mut runner = Runner::<R>::start(&options, seats, seed).map_err(setup_error)?;
+        for record in actions {
+            runner.apply(record.seat, &record.action).map_err(|error| {
+                ApiError::internal(format!(
+                    "stored action #{} is refused on rebuild: {error}",
+                    record.seq
+                ))
+            })?;
+        }
+        Ok(Box::new(runner))
+    }
+
+    fn replay(
+        &self,
+        record: &MatchRecord,
+        actions: &[ActionRecord],
+        viewer: Viewer,
+    ) -> Result<Replay, ApiError> {
+        let options = parse_options::<R>(&record.options)?;
+        let seed: Seed = record.seed.parse().map_err(ApiError::internal)?;
+        let seats = u8::try_from(record.seats.len()).map_err(ApiError::internal)?;
+        let (initial, setup_events) = R::new(&options, seats, seed).map_err(setup_error)?;
+        let redact = |event: &Value| -> Result<Value, ApiError> {
+            let typed: R::Event =
+                serde_json::from_value(event.clone()).map_err(ApiError::internal)?;
+            Ok(to_json(&R::redact_event(&typed, viewer)))
+        };
+        let mut replay_actions = Vec::with_capacity(actions.len());
+        for action in actions {
+            replay_actions.push(ReplayAction {
+                seq: action.seq,
+                seat: action.seat,
+                action: action.action.clone(),
+                events: action.events.iter().map(redact).collect::<Result<_, _>>()?,
+            });
+        }
+        let finished = record.outcome.is_some();
+        Ok(Replay {
+            match_id: record.id,
+            ruleset: R::ID,
+            options: record.options.clone(),
+            seats: record
+                .seats
+                .iter()
+                .enumerate()
+                .map(|(seat, player)| warroom_protocol::MatchSeat {
+                    seat: warroom_engine::Seat(u8::try_from(seat).unwrap_or(u8::MAX)),
+                    player: player.clone(),
+                })
+                .collect(),
+            viewer,
+            seed_commitment: record.seed_commitment.clone(),
+            seed: finished.then(|| record.seed.clone()),
+            initial_view: to_json(&initial.view(viewer)),
+            setup_events: setup_events
+                .iter()
+                .map(|event| to_json(&R::redact_event(event, viewer)))
+                .collect(),
+            actions: replay_actions,
+            outcome: record.outcome.clone(),
+        })
+    }
+
+    fn verify(&self, replay: &Replay) -> VerifyReport {
+        verify::<R>(replay)
+    }
+}

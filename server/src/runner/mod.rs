@@ -1,0 +1,122 @@
+//! The bridge between the server and the rulesets: JSON at the boundary, typed inside.
+//!
+//! [`Rules`] is what the server needs of a ruleset without a match (option checks, starting,
+//! rebuilding, replays, verification); [`MatchRunner`] is one running match. Both are object-safe
+//! and implemented once, generically, for every `R: Ruleset` ([`engine::Engine`]); [`rules`]
+//! picks the implementation with a `match` on [`RulesetId`], so enabling a ruleset is one line.
+
+mod engine;
+mod runner_impl;
+mod verify;
+
+use serde_json::Value;
+use warroom_engine::{Outcome, RulesetId, Seat, Seed, Viewer};
+use warroom_protocol::{Replay, SeatRange};
+
+use crate::error::ApiError;
+use crate::store::{ActionRecord, MatchRecord};
+
+pub use engine::Engine;
+pub use verify::VerifyReport;
+
+/// A ruleset, seen through JSON.
+pub trait Rules: Send + Sync {
+    /// Which ruleset.
+    fn id(&self) -> RulesetId;
+    /// The seat counts it allows.
+    fn seat_range(&self) -> SeatRange;
+    /// Its options with every default filled in.
+    fn default_options(&self) -> Value;
+    /// Checks room options (missing fields take defaults; unknown fields are refused) and the
+    /// seat count with the engine's `check_options`; returns the options with defaults filled in.
+    fn check_options(&self, options: Option<&Value>, seats: u8) -> Result<Value, ApiError>;
+    /// Starts a match.
+    fn start(
+        &self,
+        options: &Value,
+        seats: u8,
+        seed: Seed,
+    ) -> Result<Box<dyn MatchRunner>, ApiError>;
+    /// Rebuilds a match by replaying its stored actions.
+    fn rebuild(
+        &self,
+        options: &Value,
+        seats: u8,
+        seed: Seed,
+        actions: &[ActionRecord],
+    ) -> Result<Box<dyn MatchRunner>, ApiError>;
+    /// A stored match as `viewer` may see it.
+    fn replay(
+        &self,
+        record: &MatchRecord,
+        actions: &[ActionRecord],
+        viewer: Viewer,
+    ) -> Result<Replay, ApiError>;
+    /// Recomputes a finished replay from its seed and compares every event and the result.
+    fn verify(&self, replay: &Replay) -> VerifyReport;
+}
+
+/// The rulesets this build offers.
+pub fn rules(id: RulesetId) -> Option<&'static dyn Rules> {
+    match id {
+        RulesetId::Hexdice => Some(&engine::Engine::<warroom_engine::hexdice::Hexdice>::NEW),
+        RulesetId::Capitals => Some(&engine::Engine::<warroom_engine::capitals::Capitals>::NEW),
+        RulesetId::Classic => Some(&engine::Engine::<warroom_engine::classic::Classic>::NEW),
+    }
+}
+
+/// What one accepted action was, for the log and for the connections.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Accepted {
+    /// Its sequence number, from 1.
+    pub seq: u64,
+    /// Who sent it.
+    pub seat: Seat,
+    /// The action, re-serialised from its typed form.
+    pub action: Value,
+    /// Its events, unredacted (for the log only).
+    pub events: Vec<Value>,
+}
+
+/// One accepted action as one viewer sees it, with the match right after it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SeenAction {
+    /// Its sequence number.
+    pub seq: u64,
+    /// Who sent it.
+    pub seat: Seat,
+    /// The action JSON.
+    pub action: Value,
+    /// Its events, redacted for the viewer.
+    pub events: Vec<Value>,
+    /// The viewer's view right after it.
+    pub view: Value,
+    /// Whose decision the match waited for right after it.
+    pub to_act: Option<Seat>,
+    /// The outcome right after it.
+    pub outcome: Option<Outcome>,
+}
+
+/// One running match, owned by its room task.
+pub trait MatchRunner: Send {
+    /// Accepted actions so far.
+    fn seq(&self) -> u64;
+    /// Whose decision the match waits for.
+    fn to_act(&self) -> Option<Seat>;
+    /// How it ended, once it has.
+    fn outcome(&self) -> Option<Outcome>;
+    /// What `viewer` may see now.
+    fn view(&self, viewer: Viewer) -> Value;
+    /// The legal actions, when `viewer` is the seat to act.
+    fn legal_actions_for(&self, viewer: Viewer) -> Option<Vec<Value>>;
+    /// Applies an action of `seat`. On `Err` nothing changed. On `Ok` the previous state is kept
+    /// until the next call, so [`MatchRunner::undo`] can take it back if it cannot be stored.
+    fn apply(&mut self, seat: Seat, action: &Value) -> Result<Accepted, ApiError>;
+    /// Takes back the last accepted action (its append failed, so it never happened).
+    fn undo(&mut self);
+    /// The last accepted action as `viewer` sees it, with the current view.
+    fn last_seen_by(&self, viewer: Viewer) -> Option<SeenAction>;
+    /// Every action after `after_seq` as `viewer` sees it, each with the view right after it
+    /// (recomputed by replaying from the start).
+    fn seen_since(&self, after_seq: u64, viewer: Viewer) -> Vec<SeenAction>;
+}

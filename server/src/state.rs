@@ -1,0 +1,84 @@
+//! What every handler shares: the database, the rooms, the limits and the shutdown signal.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use axum::http::HeaderMap;
+use tokio_util::sync::CancellationToken;
+use warroom_protocol::Identity;
+
+use crate::config::Limits;
+use crate::error::ApiError;
+use crate::identity::{bearer_token, token_hash};
+use crate::room::{ConnId, Rooms};
+use crate::store::Store;
+
+/// Shared application state (cheap to clone).
+#[derive(Clone)]
+pub struct AppState {
+    /// The database.
+    pub store: Store,
+    /// The running rooms.
+    pub rooms: Arc<Rooms>,
+    /// Limits on clients.
+    pub limits: Limits,
+    /// Cancelled when the server shuts down: sockets close with a reason.
+    pub shutdown: CancellationToken,
+    /// Source of connection ids.
+    next_conn: Arc<AtomicU64>,
+}
+
+impl AppState {
+    /// Application state over these parts.
+    pub fn new(
+        store: Store,
+        rooms: Arc<Rooms>,
+        limits: Limits,
+        shutdown: CancellationToken,
+    ) -> Self {
+        AppState {
+            store,
+            rooms,
+            limits,
+            shutdown,
+            next_conn: Arc::new(AtomicU64::new(1)),
+        }
+    }
+
+    /// A fresh connection id.
+    pub fn next_conn_id(&self) -> ConnId {
+        self.next_conn.fetch_add(1, Ordering::Relaxed)
+    }
+
+    /// The identity holding `token`, or `unauthorized`.
+    pub async fn identity_for_token(&self, token: &str) -> Result<Identity, ApiError> {
+        self.store
+            .identity_by_token_hash(&token_hash(token))
+            .await?
+            .ok_or_else(ApiError::unauthorized)
+    }
+
+    /// The identity of a request's bearer token: `None` without an `Authorization` header,
+    /// `unauthorized` with a bad one.
+    pub async fn optional_identity(
+        &self,
+        headers: &HeaderMap,
+    ) -> Result<Option<Identity>, ApiError> {
+        let Some(header) = headers.get(axum::http::header::AUTHORIZATION) else {
+            return Ok(None);
+        };
+        let token = header
+            .to_str()
+            .ok()
+            .and_then(bearer_token)
+            .ok_or_else(ApiError::unauthorized)?;
+        self.identity_for_token(token).await.map(Some)
+    }
+
+    /// The identity of a request's bearer token, required.
+    pub async fn required_identity(&self, headers: &HeaderMap) -> Result<Identity, ApiError> {
+        self.optional_identity(headers)
+            .await?
+            .ok_or_else(ApiError::unauthorized)
+    }
+}

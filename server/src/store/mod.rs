@@ -1,0 +1,72 @@
+//! Storage: one sqlx pool over PostgreSQL or SQLite (the `Any` driver, runtime-checked queries
+//! written once for both), the migrations of the chosen backend, and the records the server keeps.
+//!
+//! Queries use `$N` placeholders, which both backends accept; every column is TEXT or BIGINT so
+//! both decode the same Rust types.
+
+mod identities;
+mod matches;
+mod records;
+mod rooms;
+pub mod writer;
+
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use sqlx::AnyPool;
+use sqlx::any::AnyPoolOptions;
+
+pub use records::{ActionRecord, MatchFilter, MatchRecord, RoomRecord};
+
+/// The database.
+#[derive(Clone, Debug)]
+pub struct Store {
+    /// Shared by the REST handlers, the rooms and the batching writer.
+    pool: AnyPool,
+}
+
+impl Store {
+    /// Connects to `url` (`postgres://…` or `sqlite://…`) and runs the backend's migrations.
+    pub async fn connect(url: &str) -> anyhow::Result<Store> {
+        sqlx::any::install_default_drivers();
+        let sqlite = url.starts_with("sqlite:");
+        let pool = AnyPoolOptions::new()
+            .max_connections(if sqlite { 4 } else { 8 })
+            .acquire_timeout(Duration::from_secs(10))
+            .connect(url)
+            .await?;
+        if sqlite {
+            // WAL lets readers run beside the writer; it is a property of the file, set once.
+            sqlx::query("PRAGMA journal_mode = WAL")
+                .execute(&pool)
+                .await?;
+            sqlx::migrate!("../migrations/sqlite").run(&pool).await?;
+        } else {
+            sqlx::migrate!("../migrations/postgres").run(&pool).await?;
+        }
+        Ok(Store { pool })
+    }
+
+    /// The pool, for the writer.
+    pub(crate) fn pool(&self) -> &AnyPool {
+        &self.pool
+    }
+
+    /// Closes every connection (after the writer has flushed).
+    pub async fn close(&self) {
+        self.pool.close().await;
+    }
+}
+
+/// Now, in Unix milliseconds (how the database stores times).
+pub fn now_ms() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+        .unwrap_or(0)
+}
+
+/// A stored time as RFC 3339 (how the API shows times).
+pub fn rfc3339(ms: i64) -> String {
+    let time = UNIX_EPOCH + Duration::from_millis(u64::try_from(ms).unwrap_or(0));
+    humantime::format_rfc3339_millis(time).to_string()
+}

@@ -1,0 +1,167 @@
+//! Stored rooms and their seats, and the start of a room's match.
+
+use sqlx::Row;
+use sqlx::any::AnyRow;
+use warroom_engine::{RulesetId, Seat};
+use warroom_protocol::{Identity, IdentityId, MatchState, RoomId, RoomState};
+
+use super::identities::{id_column, identity_from, parse_column};
+use super::{MatchRecord, RoomRecord, Store};
+
+const ROOM_COLUMNS: &str = "id, ruleset, options, seat_count, private, invite_code, creator_id, \
+                            state, match_id, created_at";
+
+impl Store {
+    /// Stores a new room (its seats all free).
+    pub async fn create_room(&self, room: &RoomRecord) -> sqlx::Result<()> {
+        sqlx::query(&format!(
+            "INSERT INTO rooms ({ROOM_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)"
+        ))
+        .bind(room.id.to_string())
+        .bind(room.ruleset.as_str())
+        .bind(room.options.to_string())
+        .bind(i64::from(room.seat_count))
+        .bind(i64::from(room.private))
+        .bind(room.invite_code.clone())
+        .bind(room.creator.to_string())
+        .bind(room.state.as_str())
+        .bind(room.match_id.map(|id| id.to_string()))
+        .bind(room.created_at)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// Gives `seat` of `room` to `holder`, or frees it.
+    pub async fn set_seat(
+        &self,
+        room: RoomId,
+        seat: Seat,
+        holder: Option<IdentityId>,
+    ) -> sqlx::Result<()> {
+        let mut tx = self.pool.begin().await?;
+        sqlx::query("DELETE FROM room_seats WHERE room_id = $1 AND seat = $2")
+            .bind(room.to_string())
+            .bind(i64::from(seat.0))
+            .execute(&mut *tx)
+            .await?;
+        if let Some(holder) = holder {
+            sqlx::query("INSERT INTO room_seats (room_id, seat, identity_id) VALUES ($1, $2, $3)")
+                .bind(room.to_string())
+                .bind(i64::from(seat.0))
+                .bind(holder.to_string())
+                .execute(&mut *tx)
+                .await?;
+        }
+        tx.commit().await
+    }
+
+    /// Records that `room`'s match has started: the match row, who plays which seat, and the
+    /// room's new state, in one transaction.
+    pub async fn start_match(&self, started: &MatchRecord) -> sqlx::Result<()> {
+        let mut tx = self.pool.begin().await?;
+        sqlx::query(
+            "INSERT INTO matches (id, room_id, ruleset, options, seat_count, seed, seed_commitment, \
+             state, action_count, started_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 0, $9)",
+        )
+        .bind(started.id.to_string())
+        .bind(started.room_id.to_string())
+        .bind(started.ruleset.as_str())
+        .bind(started.options.to_string())
+        .bind(i64::try_from(started.seats.len()).unwrap_or(i64::MAX))
+        .bind(started.seed.clone())
+        .bind(started.seed_commitment.clone())
+        .bind(MatchState::Playing.as_str())
+        .bind(started.started_at)
+        .execute(&mut *tx)
+        .await?;
+        for (seat, player) in started.seats.iter().enumerate() {
+            sqlx::query(
+                "INSERT INTO match_seats (match_id, seat, identity_id) VALUES ($1, $2, $3)",
+            )
+            .bind(started.id.to_string())
+            .bind(i64::try_from(seat).unwrap_or(i64::MAX))
+            .bind(player.id.to_string())
+            .execute(&mut *tx)
+            .await?;
+        }
+        sqlx::query("UPDATE rooms SET state = $1, match_id = $2 WHERE id = $3")
+            .bind(RoomState::Playing.as_str())
+            .bind(started.id.to_string())
+            .bind(started.room_id.to_string())
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await
+    }
+
+    /// Every room whose match is not over (to rebuild at start-up).
+    pub async fn live_rooms(&self) -> sqlx::Result<Vec<RoomRecord>> {
+        let rows = sqlx::query(&format!(
+            "SELECT {ROOM_COLUMNS} FROM rooms WHERE state <> $1 ORDER BY created_at"
+        ))
+        .bind(RoomState::Finished.as_str())
+        .fetch_all(&self.pool)
+        .await?;
+        let mut rooms = Vec::with_capacity(rows.len());
+        for row in rows {
+            rooms.push(self.room_from(&row).await?);
+        }
+        Ok(rooms)
+    }
+
+    /// One room.
+    pub async fn room(&self, id: RoomId) -> sqlx::Result<Option<RoomRecord>> {
+        let row = sqlx::query(&format!("SELECT {ROOM_COLUMNS} FROM rooms WHERE id = $1"))
+            .bind(id.to_string())
+            .fetch_optional(&self.pool)
+            .await?;
+        match row {
+            Some(row) => Ok(Some(self.room_from(&row).await?)),
+            None => Ok(None),
+        }
+    }
+
+    async fn room_from(&self, row: &AnyRow) -> sqlx::Result<RoomRecord> {
+        let id: RoomId = parse_column("id", &row.try_get::<String, _>("id")?)?;
+        let ruleset: RulesetId = parse_column("ruleset", &row.try_get::<String, _>("ruleset")?)?;
+        let options =
+            parse_column::<serde_json::Value>("options", &row.try_get::<String, _>("options")?)?;
+        let seat_count = u8::try_from(row.try_get::<i64, _>("seat_count")?).unwrap_or(0);
+        let state_text: String = row.try_get("state")?;
+        let state = RoomState::parse(&state_text).ok_or_else(|| sqlx::Error::ColumnDecode {
+            index: "state".into(),
+            source: format!("unknown room state {state_text:?}").into(),
+        })?;
+        let match_id = match row.try_get::<Option<String>, _>("match_id")? {
+            Some(text) => Some(parse_column("match_id", &text)?),
+            None => None,
+        };
+        let mut seats: Vec<Option<Identity>> = vec![None; usize::from(seat_count)];
+        let seat_rows = sqlx::query(
+            "SELECT s.seat, i.id, i.name FROM room_seats s JOIN identities i ON i.id = s.identity_id \
+             WHERE s.room_id = $1",
+        )
+        .bind(id.to_string())
+        .fetch_all(&self.pool)
+        .await?;
+        for seat_row in seat_rows {
+            let seat = seat_row.try_get::<i64, _>("seat")?;
+            if let Some(slot) = usize::try_from(seat).ok().and_then(|s| seats.get_mut(s)) {
+                *slot = Some(identity_from(&seat_row, "id", "name")?);
+            }
+        }
+        Ok(RoomRecord {
+            id,
+            ruleset,
+            options,
+            seat_count,
+            private: row.try_get::<i64, _>("private")? != 0,
+            invite_code: row.try_get("invite_code")?,
+            creator: id_column(row, "creator_id")?,
+            state,
+            match_id,
+            created_at: row.try_get("created_at")?,
+            seats,
+        })
+    }
+}

@@ -1,0 +1,282 @@
+//! One WebSocket connection: who it is, which rooms it follows, and the loop that turns its
+//! messages into room commands.
+
+use std::collections::HashMap;
+use std::time::Instant;
+
+use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, close_code};
+use futures_util::SinkExt;
+use futures_util::stream::{SplitSink, StreamExt};
+use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
+use warroom_protocol::{ClientMsg, ErrorBody, Identity, RoomId, ServerMsg, codes};
+
+use super::rate::RateLimiter;
+use crate::error::ApiError;
+use crate::room::{ConnId, Outbox, RoomCmd, RoomHandle};
+use crate::state::AppState;
+
+/// Why the server closes a socket.
+enum CloseReason {
+    /// Its outgoing queue overflowed.
+    Slow,
+    /// The server is stopping.
+    Shutdown,
+    /// The client went away or the socket failed.
+    Client,
+}
+
+/// Serves one socket until the client leaves, is disconnected, or the server stops.
+pub async fn serve(socket: WebSocket, state: AppState) {
+    let (sink, mut stream) = socket.split();
+    let (queue, outgoing) = mpsc::channel(state.limits.outgoing_queue.max(1));
+    let kick = CancellationToken::new();
+    let outbox = Outbox::new(queue, kick.clone());
+    let mut connection = Connection {
+        id: state.next_conn_id(),
+        identity: None,
+        rooms: HashMap::new(),
+        outbox,
+        rate: RateLimiter::new(state.limits.messages_per_second, state.limits.message_burst),
+        state: state.clone(),
+    };
+    let writer = tokio::spawn(write_loop(
+        sink,
+        outgoing,
+        kick.clone(),
+        state.shutdown.clone(),
+    ));
+    loop {
+        let frame = tokio::select! {
+            () = kick.cancelled() => break,
+            () = state.shutdown.cancelled() => break,
+            frame = stream.next() => frame,
+        };
+        match frame {
+            Some(Ok(Message::Text(text))) => connection.on_text(text.as_str()).await,
+            Some(Ok(Message::Binary(_))) => connection.refuse(
+                codes::BINARY_NOT_SUPPORTED,
+                "binary frames are not supported: send JSON text",
+            ),
+            Some(Ok(Message::Ping(_) | Message::Pong(_))) => {}
+            Some(Ok(Message::Close(_))) | None => break,
+            Some(Err(error)) => {
+                tracing::debug!("socket error: {error}");
+                break;
+            }
+        }
+    }
+    connection.leave_all().await;
+    // Dropping the last queue sender lets the writer finish what is queued, then close.
+    drop(connection);
+    let _ = writer.await;
+}
+
+/// Sends queued messages until the queue closes, then closes the socket with a reason.
+async fn write_loop(
+    mut sink: SplitSink<WebSocket, Message>,
+    mut outgoing: mpsc::Receiver<String>,
+    kick: CancellationToken,
+    shutdown: CancellationToken,
+) {
+    let reason = loop {
+        tokio::select! {
+            biased;
+            () = kick.cancelled() => break CloseReason::Slow,
+            message = outgoing.recv() => match message {
+                Some(text) => {
+                    if sink.send(Message::Text(text.into())).await.is_err() {
+                        break CloseReason::Client;
+                    }
+                }
+                None => break if shutdown.is_cancelled() { CloseReason::Shutdown } else { CloseReason::Client },
+            },
+            () = shutdown.cancelled() => break CloseReason::Shutdown,
+        }
+    };
+    let frame = match reason {
+        CloseReason::Slow => Some(CloseFrame {
+            code: close_code::POLICY,
+            reason: Utf8Bytes::from_static(codes::SLOW_CONSUMER),
+        }),
+        CloseReason::Shutdown => Some(CloseFrame {
+            code: close_code::AWAY,
+            reason: Utf8Bytes::from_static(codes::SHUTTING_DOWN),
+        }),
+        CloseReason::Client => None,
+    };
+    if let Some(frame) = frame {
+        let _ = sink.send(Message::Close(Some(frame))).await;
+    }
+    let _ = sink.close().await;
+}
+
+/// What the server knows of one connection.
+struct Connection {
+    id: ConnId,
+    /// Set by `hello` with a valid token; `None` is an anonymous spectator.
+    identity: Option<Identity>,
+    /// The rooms it follows.
+    rooms: HashMap<RoomId, RoomHandle>,
+    /// Its outgoing queue.
+    outbox: Outbox,
+    /// Its message budget.
+    rate: RateLimiter,
+    state: AppState,
+}
+
+impl Connection {
+    fn send(&self, message: &ServerMsg) {
+        // A full queue disconnects the client; the read loop notices the kick.
+        let _ = self.outbox.send(message);
+    }
+
+    fn refuse(&self, code: &str, message: &str) {
+        self.send(&ServerMsg::error(None, None, ErrorBody::new(code, message)));
+    }
+
+    async fn on_text(&mut self, text: &str) {
+        if !self.rate.allow(Instant::now()) {
+            return self.refuse(codes::RATE_LIMITED, "too many messages: slow down");
+        }
+        if text.len() > self.state.limits.max_frame_bytes {
+            return self.refuse(
+                codes::FRAME_TOO_LARGE,
+                &format!(
+                    "a message has at most {} bytes",
+                    self.state.limits.max_frame_bytes
+                ),
+            );
+        }
+        match ClientMsg::parse(text) {
+            Ok(message) => self.on_message(message).await,
+            Err(error) => self.send(&ServerMsg::error(None, None, error)),
+        }
+    }
+
+    async fn on_message(&mut self, message: ClientMsg) {
+        match message {
+            ClientMsg::Hello { token } => self.hello(token).await,
+            ClientMsg::Ping => self.send(&ServerMsg::Pong),
+            ClientMsg::Join {
+                room,
+                invite,
+                last_seq,
+            } => {
+                if let Err(error) = self.join(room, invite, last_seq).await {
+                    self.send(&ServerMsg::error(Some(room), None, error.body()));
+                }
+            }
+            ClientMsg::TakeSeat { room, seat } => {
+                let result = match self.followed(room) {
+                    Ok(handle) => {
+                        let conn = self.id;
+                        handle
+                            .ask(|reply| RoomCmd::TakeSeat { conn, seat, reply })
+                            .await
+                            .map(|_| ())
+                    }
+                    Err(error) => Err(error),
+                };
+                self.report(room, None, result);
+            }
+            ClientMsg::LeaveSeat { room } => {
+                let result = match self.followed(room) {
+                    Ok(handle) => {
+                        let conn = self.id;
+                        handle.ask(|reply| RoomCmd::LeaveSeat { conn, reply }).await
+                    }
+                    Err(error) => Err(error),
+                };
+                self.report(room, None, result);
+            }
+            ClientMsg::Action { room, id, action } => {
+                let result = match self.followed(room) {
+                    Ok(handle) => {
+                        let conn = self.id;
+                        let client_id = id.clone();
+                        handle
+                            .ask(|reply| RoomCmd::Action {
+                                conn,
+                                client_id,
+                                action,
+                                reply,
+                            })
+                            .await
+                    }
+                    Err(error) => Err(error),
+                };
+                match result {
+                    Ok(seq) => self.send(&ServerMsg::Ack { room, id, seq }),
+                    Err(error) => self.send(&ServerMsg::error(Some(room), Some(id), error.body())),
+                }
+            }
+            ClientMsg::Leave { room } => {
+                if let Some(handle) = self.rooms.remove(&room) {
+                    handle.tell(RoomCmd::Leave { conn: self.id }).await;
+                }
+            }
+        }
+    }
+
+    fn report(&self, room: RoomId, id: Option<String>, result: Result<(), ApiError>) {
+        if let Err(error) = result {
+            self.send(&ServerMsg::error(Some(room), id, error.body()));
+        }
+    }
+
+    fn followed(&self, room: RoomId) -> Result<RoomHandle, ApiError> {
+        self.rooms
+            .get(&room)
+            .cloned()
+            .ok_or_else(|| ApiError::bad_request(codes::NOT_JOINED, "join the room first"))
+    }
+
+    async fn hello(&mut self, token: Option<String>) {
+        match token {
+            None => {
+                self.identity = None;
+                self.send(&ServerMsg::Welcome { identity: None });
+            }
+            Some(token) => match self.state.identity_for_token(&token).await {
+                Ok(identity) => {
+                    self.identity = Some(identity.clone());
+                    self.send(&ServerMsg::Welcome {
+                        identity: Some(identity),
+                    });
+                }
+                Err(error) => self.send(&ServerMsg::error(None, None, error.body())),
+            },
+        }
+    }
+
+    async fn join(
+        &mut self,
+        room: RoomId,
+        invite: Option<String>,
+        last_seq: Option<u64>,
+    ) -> Result<(), ApiError> {
+        let handle = self.state.rooms.get(room).await?;
+        let conn = self.id;
+        let identity = self.identity.clone();
+        let outbox = self.outbox.clone();
+        handle
+            .ask(|reply| RoomCmd::Join {
+                conn,
+                identity,
+                outbox,
+                invite,
+                last_seq,
+                reply,
+            })
+            .await?;
+        self.rooms.insert(room, handle);
+        Ok(())
+    }
+
+    async fn leave_all(&mut self) {
+        for (_, handle) in self.rooms.drain() {
+            handle.tell(RoomCmd::Leave { conn: self.id }).await;
+        }
+    }
+}

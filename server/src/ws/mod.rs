@@ -1,0 +1,28 @@
+//! The WebSocket endpoint `/ws`: one task per connection, split into a reader (client messages,
+//! checked against the limits, turned into room commands) and a writer (drains the bounded
+//! outgoing queue that rooms fill). A slow client whose queue overflows is disconnected.
+
+mod connection;
+mod rate;
+
+use axum::extract::State;
+use axum::extract::ws::WebSocketUpgrade;
+use axum::response::Response;
+
+use crate::state::AppState;
+
+/// Frames up to this many times the message limit are read and refused with `frame_too_large`;
+/// beyond that the socket library closes the connection itself.
+const HARD_LIMIT_FACTOR: usize = 16;
+
+/// `GET /ws`.
+pub async fn upgrade(State(state): State<AppState>, upgrade: WebSocketUpgrade) -> Response {
+    let hard_limit = state
+        .limits
+        .max_frame_bytes
+        .saturating_mul(HARD_LIMIT_FACTOR);
+    upgrade
+        .max_message_size(hard_limit)
+        .max_frame_size(hard_limit)
+        .on_upgrade(move |socket| connection::serve(socket, state))
+}

@@ -1,0 +1,126 @@
+//! A real WebSocket client (tokio-tungstenite) that records every message it receives, so tests
+//! can both wait for one message and scan all of them afterwards.
+
+use std::net::SocketAddr;
+
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{Value, json};
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream, connect_async};
+
+use super::WAIT;
+
+/// One socket.
+pub struct Client {
+    socket: WebSocketStream<MaybeTlsStream<TcpStream>>,
+    /// Every JSON message received so far, in order.
+    pub received: Vec<Value>,
+    /// The close frame's reason, once the server closed the socket.
+    pub closed: Option<String>,
+}
+
+impl Client {
+    /// Opens `/ws`.
+    pub async fn connect(addr: SocketAddr) -> Client {
+        let (socket, _) = connect_async(format!("ws://{addr}/ws"))
+            .await
+            .expect("WebSocket connect");
+        Client {
+            socket,
+            received: Vec::new(),
+            closed: None,
+        }
+    }
+
+    /// Sends a JSON message.
+    pub async fn send(&mut self, message: &Value) {
+        self.send_raw(Message::Text(message.to_string().into()))
+            .await;
+    }
+
+    /// Sends any frame.
+    pub async fn send_raw(&mut self, message: Message) {
+        self.socket.send(message).await.expect("send");
+    }
+
+    /// The next JSON message (fails the test after [`WAIT`]); `None` once the socket closed.
+    pub async fn next(&mut self) -> Option<Value> {
+        loop {
+            let Ok(frame) = tokio::time::timeout(WAIT, self.socket.next()).await else {
+                let recent: Vec<String> = self
+                    .received
+                    .iter()
+                    .rev()
+                    .take(3)
+                    .map(|m| m.to_string().chars().take(300).collect())
+                    .collect();
+                panic!("no message within {WAIT:?}; the last ones were {recent:#?}");
+            };
+            match frame {
+                Some(Ok(Message::Text(text))) => {
+                    let value: Value =
+                        serde_json::from_str(text.as_str()).expect("server sends JSON");
+                    self.received.push(value.clone());
+                    return Some(value);
+                }
+                Some(Ok(Message::Close(frame))) => {
+                    self.closed = Some(frame.map(|f| f.reason.to_string()).unwrap_or_default());
+                    return None;
+                }
+                Some(Ok(_)) => {}
+                Some(Err(_)) | None => return None,
+            }
+        }
+    }
+
+    /// Reads until a message matching `wanted`, which it returns.
+    pub async fn until(&mut self, what: &str, wanted: impl Fn(&Value) -> bool) -> Value {
+        loop {
+            match self.next().await {
+                Some(message) if wanted(&message) => return message,
+                Some(_) => {}
+                None => panic!("socket closed while waiting for {what}"),
+            }
+        }
+    }
+
+    /// Reads until a message of this `type`.
+    pub async fn until_type(&mut self, kind: &str) -> Value {
+        self.until(kind, |m| m["type"] == kind).await
+    }
+
+    /// Reads until an error message, returning its code.
+    pub async fn error_code(&mut self) -> String {
+        let error = self.until_type("error").await;
+        error["code"].as_str().expect("code").to_owned()
+    }
+
+    /// Sends `hello` and waits for `welcome` (or an error for a bad token).
+    pub async fn hello(&mut self, token: Option<&str>) -> Value {
+        self.send(&json!({"type": "hello", "token": token})).await;
+        self.until("welcome or error", |m| {
+            m["type"] == "welcome" || m["type"] == "error"
+        })
+        .await
+    }
+
+    /// Joins a room and waits for its `room` message.
+    pub async fn join(&mut self, room: &str, last_seq: Option<u64>) -> Value {
+        self.send(&json!({"type": "join", "room": room, "last_seq": last_seq}))
+            .await;
+        self.until("room", |m| m["type"] == "room" || m["type"] == "error")
+            .await
+    }
+
+    /// Round-trips a ping: every message sent before it has been handled when the pong arrives.
+    pub async fn sync(&mut self) {
+        self.send(&json!({"type": "ping"})).await;
+        self.until_type("pong").await;
+    }
+
+    /// Closes the socket.
+    pub async fn close(mut self) {
+        let _ = self.socket.close(None).await;
+    }
+}

@@ -1,0 +1,134 @@
+//! The end-to-end harness: a real server on an ephemeral port over a real database (a fresh
+//! SQLite file, or a fresh PostgreSQL database when `WARROOM_TEST_POSTGRES_URL` is set), a tiny
+//! HTTP client, and real WebSocket clients.
+
+#![allow(dead_code)] // each test file uses a different part of the harness
+
+pub mod client;
+pub mod db;
+pub mod http;
+pub mod play;
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use tokio::net::TcpListener;
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+use warroom_server::config::Config;
+
+pub use client::Client;
+pub use db::TestDb;
+pub use http::Http;
+
+/// How long any single wait in a test may take before it fails.
+pub const WAIT: Duration = Duration::from_secs(20);
+
+/// A server running inside the test process.
+pub struct TestServer {
+    /// Where it listens.
+    pub addr: SocketAddr,
+    stop: Option<oneshot::Sender<()>>,
+    task: JoinHandle<anyhow::Result<()>>,
+}
+
+impl TestServer {
+    /// Starts a server over `db` with the default limits.
+    pub async fn start(db: &TestDb) -> TestServer {
+        Self::start_with(Config::for_tests(db.url.clone())).await
+    }
+
+    /// Starts a server with this configuration.
+    pub async fn start_with(config: Config) -> TestServer {
+        let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
+        let addr = listener.local_addr().expect("address");
+        let (stop, stopped) = oneshot::channel::<()>();
+        let task = tokio::spawn(warroom_server::run(config, listener, async {
+            let _ = stopped.await;
+        }));
+        let server = TestServer {
+            addr,
+            stop: Some(stop),
+            task,
+        };
+        // Wait until it answers (migrations and rebuilding happen before serving).
+        let http = server.http();
+        for _ in 0..200 {
+            if http.try_get("/healthz").await.is_some() {
+                return server;
+            }
+            tokio::time::sleep(Duration::from_millis(25)).await;
+        }
+        panic!("the server did not start");
+    }
+
+    /// A REST client for this server.
+    pub fn http(&self) -> Http {
+        Http { addr: self.addr }
+    }
+
+    /// A WebSocket client, already greeted (`hello`) with `token`.
+    pub async fn client(&self, token: Option<&str>) -> Client {
+        let mut client = Client::connect(self.addr).await;
+        client.hello(token).await;
+        client
+    }
+
+    /// Stops gracefully and waits until every append is flushed.
+    pub async fn stop(mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        tokio::time::timeout(WAIT, &mut self.task)
+            .await
+            .expect("the server stops in time")
+            .expect("server task")
+            .expect("server result");
+    }
+}
+
+/// Runs `test` against a fresh SQLite database.
+pub async fn on_sqlite<F, Fut>(test: F)
+where
+    F: FnOnce(TestDb) -> Fut,
+    Fut: std::future::Future<Output = ()>,
+{
+    let db = TestDb::sqlite();
+    test(db.clone()).await;
+    db.cleanup().await;
+}
+
+/// Runs `test` against a fresh PostgreSQL database when `WARROOM_TEST_POSTGRES_URL` is set
+/// (a database that cannot be reached then fails the test); prints that it skips otherwise.
+pub async fn on_postgres<F, Fut>(name: &str, test: F)
+where
+    F: FnOnce(TestDb) -> Fut,
+    Fut: std::future::Future<Output = ()>,
+{
+    let Some(db) = TestDb::postgres().await else {
+        println!("{name}: skipped on PostgreSQL (WARROOM_TEST_POSTGRES_URL is not set)");
+        return;
+    };
+    test(db.clone()).await;
+    db.cleanup().await;
+}
+
+/// Declares `<name>_sqlite` and `<name>_postgres` tests running `body(db)`.
+#[macro_export]
+macro_rules! on_both_databases {
+    ($($name:ident => $body:ident;)*) => {
+        $(
+            mod $name {
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn sqlite() {
+                    $crate::common::on_sqlite(super::$body).await;
+                }
+
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn postgres() {
+                    $crate::common::on_postgres(stringify!($name), super::$body).await;
+                }
+            }
+        )*
+    };
+}

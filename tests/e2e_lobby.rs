@@ -1,0 +1,177 @@
+//! End to end: identity and the lobby over REST against a real server and database.
+
+mod common;
+
+use serde_json::json;
+
+use common::{TestDb, TestServer};
+
+on_both_databases! {
+    health_and_guest_identity => health_and_guest_identity;
+    rooms_are_created_listed_and_shown => rooms_are_created_listed_and_shown;
+}
+
+async fn health_and_guest_identity(db: TestDb) {
+    let server = TestServer::start(&db).await;
+    let http = server.http();
+    let (status, body) = http.get("/healthz", None).await;
+    assert_eq!((status, body["status"].as_str()), (200, Some("ok")));
+
+    let (status, guest) = http
+        .post("/api/guests", None, &json!({"name": "  Ada  "}))
+        .await;
+    assert_eq!(status, 201, "{guest}");
+    assert_eq!(guest["name"], "Ada");
+    let token = guest["token"].as_str().unwrap();
+    let (status, me) = http.get("/api/me", Some(token)).await;
+    assert_eq!(status, 200);
+    assert_eq!(me, json!({"id": guest["id"], "name": "Ada"}));
+
+    for bad in ["", "<b>", "x".repeat(25).as_str()] {
+        let (status, body) = http.post("/api/guests", None, &json!({"name": bad})).await;
+        assert_eq!(
+            (status, body["code"].as_str()),
+            (400, Some("invalid_name")),
+            "{bad:?}"
+        );
+        assert!(!body["message"].as_str().unwrap().is_empty());
+    }
+    let (status, body) = http.post("/api/guests", None, &json!({"nom": "x"})).await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (400, Some("invalid_request"))
+    );
+    let (status, body) = http.get("/api/me", Some("not-a-token")).await;
+    assert_eq!((status, body["code"].as_str()), (401, Some("unauthorized")));
+    let (status, body) = http.get("/api/me", None).await;
+    assert_eq!((status, body["code"].as_str()), (401, Some("unauthorized")));
+    let (status, body) = http.get("/api/nothing-here", None).await;
+    assert_eq!((status, body["code"].as_str()), (404, Some("not_found")));
+    server.stop().await;
+}
+
+async fn rooms_are_created_listed_and_shown(db: TestDb) {
+    let server = TestServer::start(&db).await;
+    let http = server.http();
+    let (_, rulesets) = http.get("/api/rulesets", None).await;
+    let offered: Vec<String> = rulesets
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["id"].as_str().unwrap().to_owned())
+        .collect();
+    let (creator_id, creator) = http.guest("Creator").await;
+    let (_, other) = http.guest("Other").await;
+    let Some(ruleset) = offered.first() else {
+        // No ruleset is built in yet: creating a room must say so.
+        let (status, body) = http
+            .post("/api/rooms", Some(&creator), &json!({"ruleset": "hexdice"}))
+            .await;
+        assert_eq!(
+            (status, body["code"].as_str()),
+            (400, Some("unknown_ruleset"))
+        );
+        server.stop().await;
+        return;
+    };
+    let info = &rulesets[0];
+    let seats = info["seats"]["min"].as_u64().unwrap();
+    let public = http
+        .room(&creator, &json!({"ruleset": ruleset, "seats": seats}))
+        .await;
+    assert_eq!(public["state"], "waiting");
+    assert_eq!(public["options"], info["default_options"]);
+    assert!(
+        public["invite_code"].is_string(),
+        "the creator sees the invite code"
+    );
+    assert_eq!(public["seats"].as_array().unwrap().len() as u64, seats);
+    let private = http
+        .room(
+            &creator,
+            &json!({"ruleset": ruleset, "seats": seats, "private": true}),
+        )
+        .await;
+
+    let (status, listed) = http.get("/api/rooms", None).await;
+    assert_eq!(status, 200);
+    let ids: Vec<&str> = listed
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["id"].as_str().unwrap())
+        .collect();
+    assert!(ids.contains(&public["id"].as_str().unwrap()));
+    assert!(
+        !ids.contains(&private["id"].as_str().unwrap()),
+        "private rooms are not listed"
+    );
+    assert!(
+        listed
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|r| r.get("invite_code").is_none())
+    );
+
+    let path = format!("/api/rooms/{}", private["id"].as_str().unwrap());
+    let (status, shown) = http.get(&path, Some(&other)).await;
+    assert_eq!(status, 200);
+    assert!(
+        shown.get("invite_code").is_none(),
+        "only the creator sees the code"
+    );
+    let (_, shown) = http.get(&path, Some(&creator)).await;
+    assert_eq!(shown["invite_code"], private["invite_code"]);
+
+    let (status, body) = http
+        .get(&format!("/api/rooms/{}", uuid::Uuid::new_v4()), None)
+        .await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (404, Some("room_not_found"))
+    );
+    let (status, body) = http.get("/api/rooms/garbage", None).await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (404, Some("room_not_found"))
+    );
+
+    let (status, body) = http
+        .post(
+            "/api/rooms",
+            Some(&creator),
+            &json!({"ruleset": ruleset, "options": {"no_such_option": 1}}),
+        )
+        .await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (400, Some("invalid_options")),
+        "{body}"
+    );
+    let (status, body) = http
+        .post(
+            "/api/rooms",
+            Some(&creator),
+            &json!({"ruleset": ruleset, "seats": 99}),
+        )
+        .await;
+    assert_eq!(status, 400, "{body}");
+    let (status, body) = http
+        .post("/api/rooms", None, &json!({"ruleset": ruleset}))
+        .await;
+    assert_eq!((status, body["code"].as_str()), (401, Some("unauthorized")));
+    let (status, body) = http
+        .post("/api/rooms", Some(&creator), &json!({"ruleset": "chess"}))
+        .await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (400, Some("invalid_request"))
+    );
+
+    let (status, matches) = http
+        .get(&format!("/api/matches?player={creator_id}"), None)
+        .await;
+    assert_eq!((status, matches), (200, json!([])));
+    server.stop().await;
+}
