@@ -11,6 +11,7 @@ use crate::ids::RoomId;
 use crate::rest::{Identity, Room};
 
 /// A message from a client.
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum ClientMsg {
@@ -37,6 +38,7 @@ pub enum ClientMsg {
         room: RoomId,
         /// The seat wanted.
         #[serde(default)]
+        #[cfg_attr(test, ts(type = "number | null"))]
         seat: Option<Seat>,
     },
     /// Before the start: give the seat back.
@@ -51,6 +53,7 @@ pub enum ClientMsg {
         /// A client-chosen id: resending it never applies the action twice.
         id: String,
         /// The ruleset's action JSON.
+        #[cfg_attr(test, ts(type = "any"))]
         action: Value,
     },
     /// Stop following a room.
@@ -76,6 +79,7 @@ impl ClientMsg {
 }
 
 /// A message from the server.
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ServerMsg {
@@ -96,12 +100,16 @@ pub enum ServerMsg {
         /// Accepted actions so far (0: just after setup).
         seq: u64,
         /// The seat this connection plays, if any.
+        #[cfg_attr(test, ts(type = "number | null"))]
         seat: Option<Seat>,
         /// The ruleset's view for this connection.
+        #[cfg_attr(test, ts(type = "any"))]
         view: Value,
         /// Whose decision the match waits for.
+        #[cfg_attr(test, ts(type = "number | null"))]
         to_act: Option<Seat>,
         /// How it ended, once it has.
+        #[cfg_attr(test, ts(type = "{ winner: number, reason: string } | null"))]
         outcome: Option<Outcome>,
         /// SHA-256 of the match seed.
         seed_commitment: String,
@@ -110,6 +118,7 @@ pub enum ServerMsg {
         seed: Option<String>,
         /// Every action this connection's seat may take now (only when it is to act).
         #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(test, ts(type = "Array<any> | null"))]
         legal_actions: Option<Vec<Value>>,
     },
     /// One accepted action and what it did, as this connection may see it.
@@ -119,19 +128,26 @@ pub enum ServerMsg {
         /// The action's sequence number, from 1.
         seq: u64,
         /// Who played it.
+        #[cfg_attr(test, ts(type = "number"))]
         seat: Seat,
         /// The ruleset's action JSON.
+        #[cfg_attr(test, ts(type = "any"))]
         action: Value,
         /// The events it caused, redacted for this connection.
+        #[cfg_attr(test, ts(type = "Array<any>"))]
         events: Vec<Value>,
         /// The view after it, for this connection.
+        #[cfg_attr(test, ts(type = "any"))]
         view: Value,
         /// Whose decision the match waits for now.
+        #[cfg_attr(test, ts(type = "number | null"))]
         to_act: Option<Seat>,
         /// How it ended, once it has.
+        #[cfg_attr(test, ts(type = "{ winner: number, reason: string } | null"))]
         outcome: Option<Outcome>,
         /// Every action this connection's seat may take now (only when it is to act).
         #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(test, ts(type = "Array<any> | null"))]
         legal_actions: Option<Vec<Value>>,
     },
     /// Your action is durable and applied as `seq`.
@@ -161,6 +177,7 @@ pub enum ServerMsg {
         /// Which room.
         room: RoomId,
         /// How it ended.
+        #[cfg_attr(test, ts(type = "{ winner: number, reason: string } | null"))]
         outcome: Outcome,
         /// The seed, 64 hex digits.
         seed: String,
