@@ -151,6 +151,7 @@ pub struct Room {
     pub private: bool,
     /// Only for the room's creator and for a private room's seated players.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
     pub invite_code: Option<String>,
     /// Waiting, playing or finished.
     pub state: RoomState,
@@ -218,6 +219,7 @@ pub struct MatchSummary {
     #[cfg_attr(test, ts(type = "{ winner: number, reason: string } | null"))]
     pub outcome: Option<Outcome>,
     /// How many actions were accepted.
+    #[cfg_attr(test, ts(type = "number"))]
     pub actions: u64,
     /// When it started (RFC 3339).
     pub started_at: String,
@@ -230,6 +232,7 @@ pub struct MatchSummary {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ReplayAction {
     /// Its sequence number, from 1.
+    #[cfg_attr(test, ts(type = "number"))]
     pub seq: u64,
     /// Who sent it.
     #[cfg_attr(test, ts(type = "number"))]

@@ -1,6 +1,10 @@
 //! The TypeScript declarations of the wire types, generated from these Rust types with ts-rs,
 //! for the web client's type check (`web-client/lib/protocol.gen.d.ts`).
 //!
+//! The types carry `#[cfg_attr(test, ...)]` attributes only, so ts-rs is a dev-dependency. Fields
+//! of engine types and ruleset JSON are written out (`ts(type = ...)`), and `u64` counters are
+//! declared `number` (JSON numbers), not the `bigint` ts-rs gives them by default.
+//!
 //! The test fails when the committed file is out of date; run it with
 //! `WARROOM_UPDATE_BINDINGS=1 cargo test -p warroom-protocol typescript` to rewrite the file.
 
@@ -13,7 +17,10 @@ use crate::{
 };
 
 /// Where the client reads the declarations.
-const OUTPUT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../web-client/lib/protocol.gen.d.ts");
+const OUTPUT: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../web-client/lib/protocol.gen.d.ts"
+);
 
 /// Every wire type, declared and exported, in a stable order.
 fn declarations() -> String {

@@ -14,6 +14,8 @@ use crate::rest::{Identity, Room};
 #[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+// ts-rs cannot read the serde line above (deny_unknown_fields), so it is told the tagging again.
+#[cfg_attr(test, ts(tag = "type", rename_all = "snake_case"))]
 pub enum ClientMsg {
     /// First message: who this connection is (no token: an anonymous spectator).
     Hello {
@@ -30,6 +32,7 @@ pub enum ClientMsg {
         invite: Option<String>,
         /// The last `seq` this client saw: the server sends only what came after it.
         #[serde(default)]
+        #[cfg_attr(test, ts(type = "number | null"))]
         last_seq: Option<u64>,
     },
     /// Before the start: take a free seat (any if none is named).
@@ -98,6 +101,7 @@ pub enum ServerMsg {
         /// Which room.
         room: RoomId,
         /// Accepted actions so far (0: just after setup).
+        #[cfg_attr(test, ts(type = "number"))]
         seq: u64,
         /// The seat this connection plays, if any.
         #[cfg_attr(test, ts(type = "number | null"))]
@@ -115,10 +119,12 @@ pub enum ServerMsg {
         seed_commitment: String,
         /// The seed, once the match is over.
         #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(test, ts(optional))]
         seed: Option<String>,
         /// Every action this connection's seat may take now (only when it is to act).
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        #[cfg_attr(test, ts(type = "Array<any> | null"))]
+        #[cfg_attr(test, ts(optional))]
+        #[cfg_attr(test, ts(type = "Array<any>"))]
         legal_actions: Option<Vec<Value>>,
     },
     /// One accepted action and what it did, as this connection may see it.
@@ -126,6 +132,7 @@ pub enum ServerMsg {
         /// Which room.
         room: RoomId,
         /// The action's sequence number, from 1.
+        #[cfg_attr(test, ts(type = "number"))]
         seq: u64,
         /// Who played it.
         #[cfg_attr(test, ts(type = "number"))]
@@ -147,7 +154,8 @@ pub enum ServerMsg {
         outcome: Option<Outcome>,
         /// Every action this connection's seat may take now (only when it is to act).
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        #[cfg_attr(test, ts(type = "Array<any> | null"))]
+        #[cfg_attr(test, ts(optional))]
+        #[cfg_attr(test, ts(type = "Array<any>"))]
         legal_actions: Option<Vec<Value>>,
     },
     /// Your action is durable and applied as `seq`.
@@ -157,15 +165,18 @@ pub enum ServerMsg {
         /// The client's id for the action.
         id: String,
         /// Its sequence number.
+        #[cfg_attr(test, ts(type = "number"))]
         seq: u64,
     },
     /// Something was refused; nothing changed.
     Error {
         /// The room concerned, if any.
         #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(test, ts(optional))]
         room: Option<RoomId>,
         /// The client's action id, for a refused action.
         #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(test, ts(optional))]
         id: Option<String>,
         /// Stable machine code.
         code: String,

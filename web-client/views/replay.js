@@ -63,8 +63,10 @@ export function replayScreen(session, matchId, startStep) {
     /** @type {boolean[]} */
     const folded = [false];
     replay.actions.forEach((action, index) => {
-      views.push(action.view ?? ui.advance(views[index], action.events));
-      folded.push(!action.view);
+      // A future server may send the view after each step; the protocol has none yet.
+      const sent = /** @type {{view?: any}} */ (action).view;
+      views.push(sent ?? ui.advance(views[index], action.events));
+      folded.push(!sent);
     });
 
     /** @param {number} target */
