@@ -1,5 +1,5 @@
-// A capitals match for two is created, joined and started from the browser; the player to act
-// attacks a neutral area from their capital by clicking, and the battle's dice show.
+//! A capitals match for two is created, joined and started from the browser; the player to act
+//! attacks a neutral area from their capital by clicking, and the battle's dice show.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,5 +1,5 @@
-// A classic match for three is created, joined and started from the browser; the player to act
-// places reinforcements and attacks by clicking, choosing the dice count, and the dice show.
+//! A classic match for three is created, joined and started from the browser; the player to act
+//! places reinforcements and attacks by clicking, choosing the dice count, and the dice show.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,6 +1,6 @@
-// Shared set-up of the browser tests: starts the real server binary on an ephemeral port with a
-// temporary SQLite file, launches Debian's Chromium headless through playwright-core, and gives
-// helpers to drive the client as a person would (by clicking).
+//! Shared set-up of the browser tests: starts the real server binary on an ephemeral port with a
+//! temporary SQLite file, launches Debian's Chromium headless through playwright-core, and gives
+//! helpers to drive the client as a person would (by clicking).
 
 import { spawn } from 'node:child_process';
 import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';

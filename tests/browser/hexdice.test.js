@@ -1,6 +1,6 @@
-// Two players create, join and play a hexdice match to its end by clicking; a third browser
-// spectates it live from the lobby, then opens its replay and steps through it. Screenshots of
-// the board land in the test output folder.
+//! Two players create, join and play a hexdice match to its end by clicking; a third browser
+//! spectates it live from the lobby, then opens its replay and steps through it. Screenshots of
+//! the board land in the test output folder.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -148,6 +148,13 @@ test('two players play hexdice to the end by clicking while a third spectates, t
   const finalDice = await ada.page.$$eval('.board .die', (dice) => dice.map((d) => d.getAttribute('data-value')).join(','));
   const replayDice = await cy.page.$$eval('.board .die', (dice) => dice.map((d) => d.getAttribute('data-value')).join(','));
   assert.equal(replayDice, finalDice);
+  // Jump to a turn: the log then ends with that turn's start.
+  const turnInput = cy.page.locator('.replay-bar input[type=number]');
+  await turnInput.fill('3');
+  await turnInput.dispatchEvent('change');
+  const jumped = (await cy.page.textContent('[data-testid=log]')) ?? '';
+  assert.match(jumped, /Turn 3:/);
+  assert.doesNotMatch(jumped, /Turn 4:/);
   await cy.page.click('[data-testid=replay-first]');
   await cy.page.click('[data-testid=replay-play]');
   await cy.page.waitForFunction(() => /^step [2-9]/.test(document.querySelector('[data-testid=replay-counter]')?.textContent ?? ''));

@@ -1,5 +1,5 @@
-// Helpers that play a match the way a person does: find the page whose turn it is, click on the
-// board or on a control, and wait for the server to answer with the next state.
+//! Helpers that play a match the way a person does: find the page whose turn it is, click on the
+//! board or on a control, and wait for the server to answer with the next state.
 
 /** @typedef {import('playwright-core').Page} Page */
 

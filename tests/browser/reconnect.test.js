@@ -1,5 +1,5 @@
-// The page never freezes: when the server goes away and comes back (same address, same database),
-// each client reconnects by itself, rejoins its room naming the last seq it saw, and play goes on.
+//! The page never freezes: when the server goes away and comes back (same address, same database),
+//! each client reconnects by itself, rejoins its room naming the last seq it saw, and play goes on.
 
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,5 +1,5 @@
-// The client is served from the binary and its first screen works: a guest identity is created
-// from a name and survives a reload; the lobby lists rulesets to create rooms with.
+//! The client is served from the binary and its first screen works: a guest identity is created
+//! from a name and survives a reload; the lobby lists rulesets to create rooms with.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';

@@ -37,11 +37,18 @@ export function replayScreen(session, matchId, startStep) {
     const names = replay.seats.map((seat) => seat.player?.name ?? `#${seat.seat}`);
     const view = new MatchView({ ruleset: ui, act: null });
     const last = replay.actions.length;
-    // A turn starts where the acting seat changes: the steps a "jump to turn" lands on.
-    const turnStarts = [0];
-    replay.actions.forEach((step, index) => {
-      if (index > 0 && step.seat !== replay.actions[index - 1].seat) turnStarts.push(index + 1);
-    });
+    // "Jump to turn" lands where a turn begins: a step whose events start a turn (every ruleset
+    // has a `turn_started` event), else where the acting seat changes.
+    const started = replay.actions.flatMap((action, index) =>
+      action.events.some((event) => event?.type === 'turn_started') ? [index + 1] : [],
+    );
+    /** The step at which turn n + 1 begins. */
+    const turnStarts = started.length > 0 ? started : [0];
+    if (started.length === 0) {
+      replay.actions.forEach((action, index) => {
+        if (index > 0 && action.seat !== replay.actions[index - 1].seat) turnStarts.push(index + 1);
+      });
+    }
     let step = Math.max(0, Math.min(startStep ?? 0, last));
     let speed = 1;
 
