@@ -1,1 +1,316 @@
-//! placeholder
+//! End to end: every refused message gets its stable code and changes nothing; limits hold
+//! (frame size, binary frames, rate, connections per room, slow clients).
+
+mod common;
+
+use serde_json::{Value, json};
+use tokio_tungstenite::tungstenite::Message;
+
+use common::play::{Chooser, play, seat_everyone};
+use common::{Client, TestDb, TestServer};
+use warroom_server::config::Config;
+
+on_both_databases! {
+    refused_messages_get_their_code_and_change_nothing => refused_messages_get_their_code_and_change_nothing;
+    seats_and_private_rooms_are_guarded => seats_and_private_rooms_are_guarded;
+}
+
+/// The match as a fresh spectator sees it: (seq, view).
+async fn state_seen_by_newcomer(server: &TestServer, room: &str) -> (u64, Value) {
+    let mut client = server.client(None).await;
+    client.join(room, None).await;
+    let snapshot = client.until_type("snapshot").await;
+    client.close().await;
+    (snapshot["seq"].as_u64().unwrap(), snapshot["view"].clone())
+}
+
+async fn refused_messages_get_their_code_and_change_nothing(db: TestDb) {
+    let server = TestServer::start(&db).await;
+    let http = server.http();
+    let (room, mut players, mut spectator) =
+        seat_everyone(http, server.addr, "hexdice", json!({}), 2).await;
+    // A few real moves first, so "unchanged" is not the trivial opening state.
+    let mut chooser = Chooser(7);
+    play(&mut players, &mut [&mut spectator], 3, &mut |legal| {
+        chooser.below(legal.len())
+    })
+    .await;
+    let before = state_seen_by_newcomer(&server, &room).await;
+    let to_act = players[0].to_act.unwrap();
+    let (acting, waiting) = if to_act == 0 { (0, 1) } else { (1, 0) };
+    let legal = players[acting].legal[0].clone();
+
+    // G-TURN-1: out of turn, a legal-looking action of the other seat is refused.
+    let answer = players[waiting].act("out-of-turn", &legal).await;
+    assert_eq!(answer["type"], "error");
+    assert_eq!(answer["code"], "not_your_turn", "{answer}");
+    assert_eq!(answer["id"], "out-of-turn");
+    // Wrong seat: a spectator cannot act for anyone.
+    let answer = spectator.act("spectating", &legal).await;
+    assert_eq!(answer["code"], "not_seated", "{answer}");
+    // Unknown action shape.
+    let answer = players[acting]
+        .act("nonsense", &json!({"type": "teleport"}))
+        .await;
+    assert_eq!(answer["code"], "unknown_action", "{answer}");
+    let answer = players[acting].act("", &legal).await;
+    assert_eq!(answer["code"], "invalid_action_id", "{answer}");
+
+    let client = &mut players[waiting].client;
+    client.send_raw(Message::Text("{not json".into())).await;
+    assert_eq!(client.error_code().await, "malformed_message");
+    client.send(&json!({"type": "fly_away"})).await;
+    assert_eq!(client.error_code().await, "malformed_message");
+    client.send_raw(Message::Binary(vec![1, 2, 3].into())).await;
+    assert_eq!(client.error_code().await, "binary_not_supported");
+    let oversize = json!({"type": "ping", "pad": "x".repeat(20 * 1024)});
+    client.send(&oversize).await;
+    assert_eq!(client.error_code().await, "frame_too_large");
+    let unknown_room = uuid::Uuid::new_v4().to_string();
+    client
+        .send(&json!({"type": "join", "room": unknown_room}))
+        .await;
+    assert_eq!(client.error_code().await, "room_not_found");
+    client
+        .send(&json!({"type": "action", "room": unknown_room, "id": "x", "action": legal}))
+        .await;
+    assert_eq!(client.error_code().await, "not_joined");
+    client
+        .send(&json!({"type": "take_seat", "room": room}))
+        .await;
+    assert_eq!(client.error_code().await, "match_started");
+    client.sync().await;
+
+    // A bad token is refused and the connection stays anonymous.
+    let mut stranger = Client::connect(server.addr).await;
+    let answer = stranger.hello(Some("forged-token")).await;
+    assert_eq!(answer["code"], "unauthorized");
+    stranger.join(&room, None).await;
+    let answer = {
+        stranger
+            .send(&json!({"type": "action", "room": room, "id": "s1", "action": legal}))
+            .await;
+        stranger.until_type("error").await
+    };
+    assert_eq!(answer["code"], "not_seated");
+
+    // Nothing above changed the match.
+    assert_eq!(state_seen_by_newcomer(&server, &room).await, before);
+    for participant in players.iter_mut().chain([&mut spectator]) {
+        participant.client.sync().await;
+        assert_eq!(participant.seq, before.0, "no action was applied");
+    }
+
+    // The same client id twice: one action, two identical acks.
+    let first = players[acting].act("twice", &legal).await;
+    assert_eq!(first["type"], "ack", "{first}");
+    let second = players[acting].act("twice", &legal).await;
+    assert_eq!(
+        second, first,
+        "a resent id is acknowledged again, not applied again"
+    );
+    assert_eq!(state_seen_by_newcomer(&server, &room).await.0, before.0 + 1);
+    server.stop().await;
+}
+
+async fn seats_and_private_rooms_are_guarded(db: TestDb) {
+    let server = TestServer::start(&db).await;
+    let http = server.http();
+    let (_, ada) = http.guest("Ada").await;
+    let (_, bob) = http.guest("Bob").await;
+    let (_, cy) = http.guest("Cy").await;
+    let room = http
+        .room(&ada, &json!({"ruleset": "hexdice", "private": true}))
+        .await;
+    let room_id = room["id"].as_str().unwrap();
+    let invite = room["invite_code"].as_str().unwrap();
+
+    let mut bob_client = server.client(Some(&bob)).await;
+    let answer = bob_client.join(room_id, None).await;
+    assert_eq!(answer["code"], "invalid_invite");
+    bob_client
+        .send(&json!({"type": "join", "room": room_id, "invite": "wrong"}))
+        .await;
+    assert_eq!(bob_client.error_code().await, "invalid_invite");
+    bob_client
+        .send(&json!({"type": "join", "room": room_id, "invite": invite}))
+        .await;
+    bob_client.until_type("room").await;
+
+    let mut anonymous = Client::connect(server.addr).await;
+    anonymous.hello(None).await;
+    anonymous
+        .send(&json!({"type": "join", "room": room_id, "invite": invite}))
+        .await;
+    anonymous.until_type("room").await;
+    anonymous
+        .send(&json!({"type": "take_seat", "room": room_id}))
+        .await;
+    assert_eq!(anonymous.error_code().await, "unauthorized");
+
+    bob_client
+        .send(&json!({"type": "take_seat", "room": room_id, "seat": 5}))
+        .await;
+    assert_eq!(bob_client.error_code().await, "invalid_seat");
+    bob_client
+        .send(&json!({"type": "take_seat", "room": room_id, "seat": 1}))
+        .await;
+    let seated = bob_client
+        .until("room with Bob seated", |m| {
+            m["type"] == "room" && m["room"]["seats"][1]["player"]["name"] == "Bob"
+        })
+        .await;
+    assert_eq!(seated["room"]["seats"][1]["connected"], true, "presence");
+    assert_eq!(
+        seated["room"]["invite_code"], invite,
+        "a private room's seated player sees the invite"
+    );
+    bob_client
+        .send(&json!({"type": "take_seat", "room": room_id}))
+        .await;
+    assert_eq!(bob_client.error_code().await, "already_seated");
+    bob_client
+        .send(&json!({"type": "action", "room": room_id, "id": "early", "action": {"type": "end_turn"}}))
+        .await;
+    assert_eq!(bob_client.error_code().await, "match_not_started");
+
+    let mut cy_client = server.client(Some(&cy)).await;
+    cy_client
+        .send(&json!({"type": "join", "room": room_id, "invite": invite}))
+        .await;
+    cy_client.until_type("room").await;
+    cy_client
+        .send(&json!({"type": "take_seat", "room": room_id, "seat": 1}))
+        .await;
+    assert_eq!(cy_client.error_code().await, "seat_taken");
+    cy_client
+        .send(&json!({"type": "leave_seat", "room": room_id}))
+        .await;
+    assert_eq!(cy_client.error_code().await, "not_seated");
+
+    // Bob leaves his seat; Cy takes seat 1 and Bob takes seat 0: the match starts.
+    bob_client
+        .send(&json!({"type": "leave_seat", "room": room_id}))
+        .await;
+    bob_client
+        .until("seat 1 free", |m| {
+            m["type"] == "room" && m["room"]["seats"][1]["player"].is_null()
+        })
+        .await;
+    cy_client
+        .send(&json!({"type": "take_seat", "room": room_id, "seat": 1}))
+        .await;
+    bob_client
+        .send(&json!({"type": "take_seat", "room": room_id}))
+        .await;
+    let snapshot = bob_client.until_type("snapshot").await;
+    assert_eq!(snapshot["seat"], 0);
+    let snapshot = cy_client.until_type("snapshot").await;
+    assert_eq!(snapshot["seat"], 1);
+    anonymous.until_type("snapshot").await;
+    let (_, shown) = http.get(&format!("/api/rooms/{room_id}"), None).await;
+    assert_eq!(shown["state"], "playing");
+    assert!(shown["match_id"].is_string());
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn limits_rate_connections_and_slow_clients() {
+    let db = TestDb::sqlite();
+    let mut config = Config::for_tests(db.url.clone());
+    config.limits.messages_per_second = 1;
+    config.limits.message_burst = 5;
+    config.limits.max_connections_per_room = 2;
+    let server = TestServer::start_with(config).await;
+    let http = server.http();
+
+    // Rate: a burst of 5 passes, the 6th is refused.
+    let mut client = Client::connect(server.addr).await;
+    for _ in 0..6 {
+        client.send(&json!({"type": "ping"})).await;
+    }
+    let mut codes = Vec::new();
+    for _ in 0..6 {
+        let message = client.next().await.unwrap();
+        codes.push(
+            message["type"].as_str().unwrap().to_owned()
+                + ":"
+                + message["code"].as_str().unwrap_or(""),
+        );
+    }
+    assert_eq!(
+        codes.iter().filter(|c| *c == "pong:").count(),
+        5,
+        "{codes:?}"
+    );
+    assert!(
+        codes.contains(&"error:rate_limited".to_owned()),
+        "{codes:?}"
+    );
+
+    // Connections per room.
+    let (_, ada) = http.guest("Ada").await;
+    let room = http.room(&ada, &json!({"ruleset": "hexdice"})).await;
+    let room_id = room["id"].as_str().unwrap();
+    let mut first = server.client(None).await;
+    first.join(room_id, None).await;
+    let mut second = server.client(None).await;
+    second.join(room_id, None).await;
+    let mut third = server.client(None).await;
+    let answer = third.join(room_id, None).await;
+    assert_eq!(answer["code"], "too_many_connections");
+
+    server.stop().await;
+    db.cleanup().await;
+}
+
+/// True once the room counts a single spectator (the slow one was dropped).
+async fn slow_is_gone(http: &common::Http, room_id: &str) -> bool {
+    let (_, shown) = http.get(&format!("/api/rooms/{room_id}"), None).await;
+    shown["spectators"] == 1
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_slow_client_is_disconnected_instead_of_slowing_the_room() {
+    let db = TestDb::sqlite();
+    let mut config = Config::for_tests(db.url.clone());
+    config.limits.messages_per_second = 100_000;
+    config.limits.message_burst = 100_000;
+    config.limits.outgoing_queue = 16;
+    let server = TestServer::start_with(config).await;
+    let http = server.http();
+    let (_, ada) = http.guest("Ada").await;
+    let room = http.room(&ada, &json!({"ruleset": "hexdice"})).await;
+    let room_id = room["id"].as_str().unwrap();
+    let mut slow = server.client(None).await;
+    slow.join(room_id, None).await;
+    // `slow` stops reading; `busy` makes the room publish presence changes, each one a message
+    // to `slow`, until the socket buffers and then its queue fill up.
+    let mut busy = server.client(None).await;
+    for round in 0..20_000 {
+        busy.send(&json!({"type": "leave", "room": room_id})).await;
+        busy.send(&json!({"type": "join", "room": room_id})).await;
+        // `busy` reads what it is sent (its own copy and the broadcast), so it stays fast.
+        for _ in 0..2 {
+            let message = busy
+                .until("room", |m| m["type"] == "room" || m["type"] == "error")
+                .await;
+            assert_eq!(message["type"], "room", "{message}");
+        }
+        if round % 500 == 499 && slow_is_gone(&http, room_id).await {
+            break;
+        }
+    }
+    busy.sync().await;
+    while slow.next().await.is_some() {}
+    assert_eq!(slow.closed.as_deref(), Some("slow_consumer"));
+    // The room went on serving the others.
+    busy.sync().await;
+    let (_, shown) = http.get(&format!("/api/rooms/{room_id}"), None).await;
+    assert_eq!(
+        shown["spectators"], 1,
+        "only `busy` still follows the room: {shown}"
+    );
+    server.stop().await;
+    db.cleanup().await;
+}

@@ -21,6 +21,7 @@ use std::future::Future;
 use std::sync::Arc;
 
 use axum::routing::get;
+use axum::serve::ListenerExt;
 use axum::{Json, Router};
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
@@ -87,6 +88,12 @@ pub async fn run(
     tokio::spawn(async move {
         shutdown.await;
         signal.cancel();
+    });
+    // Game messages are small and latency matters: no Nagle delay on any socket.
+    let listener = listener.tap_io(|tcp| {
+        if let Err(error) = tcp.set_nodelay(true) {
+            tracing::debug!("cannot set TCP_NODELAY: {error}");
+        }
     });
     let serving = axum::serve(listener, app(state)).with_graceful_shutdown({
         let stop = stop.clone();

@@ -7,7 +7,7 @@ use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
-use tokio_tungstenite::{MaybeTlsStream, WebSocketStream, connect_async};
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream, connect_async_with_config};
 
 use super::WAIT;
 
@@ -23,7 +23,7 @@ pub struct Client {
 impl Client {
     /// Opens `/ws`.
     pub async fn connect(addr: SocketAddr) -> Client {
-        let (socket, _) = connect_async(format!("ws://{addr}/ws"))
+        let (socket, _) = connect_async_with_config(format!("ws://{addr}/ws"), None, true)
             .await
             .expect("WebSocket connect");
         Client {

@@ -57,12 +57,12 @@ impl TestDb {
         if let Some(folder) = &self.folder {
             let _ = std::fs::remove_dir_all(folder);
         }
-        if let Some((admin_url, name)) = &self.postgres {
-            if let Ok(mut admin) = PgConnection::connect(admin_url).await {
-                let _ = sqlx::query(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
-                    .execute(&mut admin)
-                    .await;
-            }
+        if let Some((admin_url, name)) = &self.postgres
+            && let Ok(mut admin) = PgConnection::connect(admin_url).await
+        {
+            let _ = sqlx::query(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+                .execute(&mut admin)
+                .await;
         }
     }
 }

@@ -70,6 +70,7 @@ impl Http {
         body: Option<&Value>,
     ) -> Option<(u16, Value)> {
         let mut stream = TcpStream::connect(self.addr).await.ok()?;
+        stream.set_nodelay(true).ok()?;
         let body_text = body.map(Value::to_string).unwrap_or_default();
         let mut request =
             format!("{method} {path} HTTP/1.1\r\nhost: localhost\r\nconnection: close\r\n");

@@ -127,9 +127,11 @@ impl RoomActor {
                 let taken = result.is_ok();
                 let _ = reply.send(result);
                 if taken && self.record.seats.iter().all(Option::is_some) {
+                    // Publishes the room itself, before the opening snapshots.
                     self.start_match().await;
+                } else {
+                    self.publish();
                 }
-                self.publish();
             }
             RoomCmd::LeaveSeat { conn, reply } => {
                 let result = self.leave_seat(conn).await;
@@ -413,6 +415,7 @@ impl RoomActor {
         match self.try_start_match().await {
             Ok(()) => {
                 self.record.state = RoomState::Playing;
+                self.publish();
                 let room = self.record.id;
                 if let Some(game) = &self.game {
                     let mut by_viewer: HashMap<Viewer, ServerMsg> = HashMap::new();
@@ -426,7 +429,8 @@ impl RoomActor {
                 }
             }
             Err(error) => {
-                tracing::error!("room {} cannot start its match: {error}", self.record.id)
+                tracing::error!("room {} cannot start its match: {error}", self.record.id);
+                self.publish();
             }
         }
     }
@@ -523,17 +527,17 @@ impl RoomActor {
             Some(seen) => applied_message(room, seen, game.runner.legal_actions_for(viewer)),
             None => snapshot(room, &game, viewer),
         });
-        if let Some(outcome) = game.runner.outcome() {
-            let seed = game.seed.to_hex();
+        let outcome = game.runner.outcome();
+        let seed = game.seed.to_hex();
+        self.game = Some(game);
+        if let Some(outcome) = outcome {
+            // The lobby's copy says `finished` before anyone hears of the end.
+            self.publish();
             self.broadcast(|_| ServerMsg::Finished {
                 room,
                 outcome: outcome.clone(),
                 seed: seed.clone(),
             });
-            self.game = Some(game);
-            self.publish();
-        } else {
-            self.game = Some(game);
         }
     }
 }

@@ -58,10 +58,11 @@ pub trait Rules: Send + Sync {
 
 /// The rulesets this build offers.
 pub fn rules(id: RulesetId) -> Option<&'static dyn Rules> {
+    // Every arm is `Some` today; the `Option` lets a future ruleset land in the engine first.
     match id {
-        RulesetId::Hexdice => Some(&engine::Engine::<warroom_engine::hexdice::Hexdice>::NEW),
-        RulesetId::Capitals => Some(&engine::Engine::<warroom_engine::capitals::Capitals>::NEW),
-        RulesetId::Classic => Some(&engine::Engine::<warroom_engine::classic::Classic>::NEW),
+        RulesetId::Hexdice => Some(&Engine::<warroom_engine::hexdice::Hexdice>::NEW),
+        RulesetId::Classic => Some(&Engine::<warroom_engine::classic::Classic>::NEW),
+        RulesetId::Capitals => Some(&Engine::<warroom_engine::capitals::Capitals>::NEW),
     }
 }
 

@@ -85,8 +85,14 @@ async fn write_loop(
             () = kick.cancelled() => break CloseReason::Slow,
             message = outgoing.recv() => match message {
                 Some(text) => {
-                    if sink.send(Message::Text(text.into())).await.is_err() {
-                        break CloseReason::Client;
+                    // A client that stops reading blocks this send: the kick must still win.
+                    tokio::select! {
+                        sent = sink.send(Message::Text(text.into())) => {
+                            if sent.is_err() {
+                                break CloseReason::Client;
+                            }
+                        }
+                        () = kick.cancelled() => break CloseReason::Slow,
                     }
                 }
                 None => break if shutdown.is_cancelled() { CloseReason::Shutdown } else { CloseReason::Client },
