@@ -11,6 +11,9 @@ mod ids;
 mod rest;
 mod ws;
 
+#[cfg(test)]
+mod typescript;
+
 pub use ids::{IdParseError, IdentityId, MatchId, RoomId};
 pub use rest::{
     GuestCreated, Health, Identity, MatchSeat, MatchState, MatchSummary, NewGuest, NewRoom, Replay,
@@ -21,6 +24,7 @@ pub use ws::{ClientMsg, ServerMsg};
 use serde::{Deserialize, Serialize};
 
 /// An error as every client sees it, on REST and on the WebSocket alike.
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ErrorBody {
     /// Stable machine code, e.g. `not_your_turn`.

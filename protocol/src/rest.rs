@@ -7,6 +7,7 @@ use warroom_engine::{Outcome, RulesetId, Seat, Viewer};
 use crate::ids::{IdentityId, MatchId, RoomId};
 
 /// The body of `GET /healthz`.
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Health {
     /// `ok` when the server is serving.
@@ -16,6 +17,7 @@ pub struct Health {
 }
 
 /// `POST /api/guests`: ask for a guest identity.
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct NewGuest {
@@ -24,6 +26,7 @@ pub struct NewGuest {
 }
 
 /// The answer to `POST /api/guests`: the only time the token is ever shown.
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GuestCreated {
     /// The identity's id.
@@ -35,6 +38,7 @@ pub struct GuestCreated {
 }
 
 /// A player as others see them.
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Identity {
     /// The identity's id.
@@ -44,6 +48,7 @@ pub struct Identity {
 }
 
 /// The seat counts a ruleset can be played with.
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SeatRange {
     /// Fewest seats.
@@ -53,24 +58,30 @@ pub struct SeatRange {
 }
 
 /// One entry of `GET /api/rulesets`.
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RulesetInfo {
     /// Which ruleset.
+    #[cfg_attr(test, ts(type = "\"hexdice\" | \"capitals\" | \"classic\""))]
     pub id: RulesetId,
     /// The seat counts it allows.
     pub seats: SeatRange,
     /// Its room options with every default filled in.
+    #[cfg_attr(test, ts(type = "any"))]
     pub default_options: Value,
 }
 
 /// `POST /api/rooms`: open a room.
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct NewRoom {
     /// The ruleset to play.
+    #[cfg_attr(test, ts(type = "\"hexdice\" | \"capitals\" | \"classic\""))]
     pub ruleset: RulesetId,
     /// Room options; missing fields take the ruleset's defaults.
     #[serde(default)]
+    #[cfg_attr(test, ts(type = "any"))]
     pub options: Option<Value>,
     /// How many seats; the ruleset's minimum when absent.
     #[serde(default)]
@@ -81,6 +92,7 @@ pub struct NewRoom {
 }
 
 /// Where a room is in its life.
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum RoomState {
@@ -111,9 +123,11 @@ impl RoomState {
 }
 
 /// One seat of a room.
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SeatInfo {
     /// The seat number.
+    #[cfg_attr(test, ts(type = "number"))]
     pub seat: Seat,
     /// Who holds it, if anyone.
     pub player: Option<Identity>,
@@ -122,18 +136,22 @@ pub struct SeatInfo {
 }
 
 /// A room as the lobby and the socket show it.
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Room {
     /// The room's id.
     pub id: RoomId,
     /// Its ruleset.
+    #[cfg_attr(test, ts(type = "\"hexdice\" | \"capitals\" | \"classic\""))]
     pub ruleset: RulesetId,
     /// Its options, every default filled in.
+    #[cfg_attr(test, ts(type = "any"))]
     pub options: Value,
     /// Private rooms are unlisted and joined with the invite code.
     pub private: bool,
     /// Only for the room's creator and for a private room's seated players.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
     pub invite_code: Option<String>,
     /// Waiting, playing or finished.
     pub state: RoomState,
@@ -148,6 +166,7 @@ pub struct Room {
 }
 
 /// Where a match is in its life.
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum MatchState {
@@ -168,15 +187,18 @@ impl MatchState {
 }
 
 /// A seat of a match and who played it.
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MatchSeat {
     /// The seat number.
+    #[cfg_attr(test, ts(type = "number"))]
     pub seat: Seat,
     /// Who played it.
     pub player: Identity,
 }
 
 /// `GET /api/matches/{id}` and the entries of `GET /api/matches`.
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct MatchSummary {
     /// The match's id.
@@ -184,16 +206,20 @@ pub struct MatchSummary {
     /// The room it was played in.
     pub room_id: RoomId,
     /// Its ruleset.
+    #[cfg_attr(test, ts(type = "\"hexdice\" | \"capitals\" | \"classic\""))]
     pub ruleset: RulesetId,
     /// Its options.
+    #[cfg_attr(test, ts(type = "any"))]
     pub options: Value,
     /// Who played which seat.
     pub seats: Vec<MatchSeat>,
     /// Playing or finished.
     pub state: MatchState,
     /// How it ended, once it has.
+    #[cfg_attr(test, ts(type = "{ winner: number, reason: string } | null"))]
     pub outcome: Option<Outcome>,
     /// How many actions were accepted.
+    #[cfg_attr(test, ts(type = "number"))]
     pub actions: u64,
     /// When it started (RFC 3339).
     pub started_at: String,
@@ -202,42 +228,54 @@ pub struct MatchSummary {
 }
 
 /// One accepted action of a replay.
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ReplayAction {
     /// Its sequence number, from 1.
+    #[cfg_attr(test, ts(type = "number"))]
     pub seq: u64,
     /// Who sent it.
+    #[cfg_attr(test, ts(type = "number"))]
     pub seat: Seat,
     /// The ruleset's action JSON.
+    #[cfg_attr(test, ts(type = "any"))]
     pub action: Value,
     /// The events it caused, as the replay's viewer may see them.
+    #[cfg_attr(test, ts(type = "Array<any>"))]
     pub events: Vec<Value>,
 }
 
 /// `GET /api/matches/{id}/replay`: everything needed to watch a match again and, once it is over,
 /// to recompute it (`warroom verify`).
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Replay {
     /// The match's id.
     pub match_id: MatchId,
     /// Its ruleset.
+    #[cfg_attr(test, ts(type = "\"hexdice\" | \"capitals\" | \"classic\""))]
     pub ruleset: RulesetId,
     /// Its options.
+    #[cfg_attr(test, ts(type = "any"))]
     pub options: Value,
     /// Who played which seat; its length is the seat count.
     pub seats: Vec<MatchSeat>,
     /// Whose eyes this replay was redacted for.
+    #[cfg_attr(test, ts(type = "\"spectator\" | { seat: number }"))]
     pub viewer: Viewer,
     /// SHA-256 of the seed, published when the match started.
     pub seed_commitment: String,
     /// The seed, once the match is over.
     pub seed: Option<String>,
     /// The state after setup, as the viewer may see it.
+    #[cfg_attr(test, ts(type = "any"))]
     pub initial_view: Value,
     /// What setup did (e.g. opening rolls), as the viewer may see it.
+    #[cfg_attr(test, ts(type = "Array<any>"))]
     pub setup_events: Vec<Value>,
     /// Every accepted action in order.
     pub actions: Vec<ReplayAction>,
     /// How it ended, once it has.
+    #[cfg_attr(test, ts(type = "{ winner: number, reason: string } | null"))]
     pub outcome: Option<Outcome>,
 }

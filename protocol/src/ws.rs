@@ -11,8 +11,11 @@ use crate::ids::RoomId;
 use crate::rest::{Identity, Room};
 
 /// A message from a client.
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+// ts-rs cannot read the serde line above (deny_unknown_fields), so it is told the tagging again.
+#[cfg_attr(test, ts(tag = "type", rename_all = "snake_case"))]
 pub enum ClientMsg {
     /// First message: who this connection is (no token: an anonymous spectator).
     Hello {
@@ -29,6 +32,7 @@ pub enum ClientMsg {
         invite: Option<String>,
         /// The last `seq` this client saw: the server sends only what came after it.
         #[serde(default)]
+        #[cfg_attr(test, ts(type = "number | null"))]
         last_seq: Option<u64>,
     },
     /// Before the start: take a free seat (any if none is named).
@@ -37,6 +41,7 @@ pub enum ClientMsg {
         room: RoomId,
         /// The seat wanted.
         #[serde(default)]
+        #[cfg_attr(test, ts(type = "number | null"))]
         seat: Option<Seat>,
     },
     /// Before the start: give the seat back.
@@ -51,6 +56,7 @@ pub enum ClientMsg {
         /// A client-chosen id: resending it never applies the action twice.
         id: String,
         /// The ruleset's action JSON.
+        #[cfg_attr(test, ts(type = "any"))]
         action: Value,
     },
     /// Stop following a room.
@@ -76,6 +82,7 @@ impl ClientMsg {
 }
 
 /// A message from the server.
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ServerMsg {
@@ -94,22 +101,30 @@ pub enum ServerMsg {
         /// Which room.
         room: RoomId,
         /// Accepted actions so far (0: just after setup).
+        #[cfg_attr(test, ts(type = "number"))]
         seq: u64,
         /// The seat this connection plays, if any.
+        #[cfg_attr(test, ts(type = "number | null"))]
         seat: Option<Seat>,
         /// The ruleset's view for this connection.
+        #[cfg_attr(test, ts(type = "any"))]
         view: Value,
         /// Whose decision the match waits for.
+        #[cfg_attr(test, ts(type = "number | null"))]
         to_act: Option<Seat>,
         /// How it ended, once it has.
+        #[cfg_attr(test, ts(type = "{ winner: number, reason: string } | null"))]
         outcome: Option<Outcome>,
         /// SHA-256 of the match seed.
         seed_commitment: String,
         /// The seed, once the match is over.
         #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(test, ts(optional))]
         seed: Option<String>,
         /// Every action this connection's seat may take now (only when it is to act).
         #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(test, ts(optional))]
+        #[cfg_attr(test, ts(type = "Array<any>"))]
         legal_actions: Option<Vec<Value>>,
     },
     /// One accepted action and what it did, as this connection may see it.
@@ -117,21 +132,30 @@ pub enum ServerMsg {
         /// Which room.
         room: RoomId,
         /// The action's sequence number, from 1.
+        #[cfg_attr(test, ts(type = "number"))]
         seq: u64,
         /// Who played it.
+        #[cfg_attr(test, ts(type = "number"))]
         seat: Seat,
         /// The ruleset's action JSON.
+        #[cfg_attr(test, ts(type = "any"))]
         action: Value,
         /// The events it caused, redacted for this connection.
+        #[cfg_attr(test, ts(type = "Array<any>"))]
         events: Vec<Value>,
         /// The view after it, for this connection.
+        #[cfg_attr(test, ts(type = "any"))]
         view: Value,
         /// Whose decision the match waits for now.
+        #[cfg_attr(test, ts(type = "number | null"))]
         to_act: Option<Seat>,
         /// How it ended, once it has.
+        #[cfg_attr(test, ts(type = "{ winner: number, reason: string } | null"))]
         outcome: Option<Outcome>,
         /// Every action this connection's seat may take now (only when it is to act).
         #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(test, ts(optional))]
+        #[cfg_attr(test, ts(type = "Array<any>"))]
         legal_actions: Option<Vec<Value>>,
     },
     /// Your action is durable and applied as `seq`.
@@ -141,15 +165,18 @@ pub enum ServerMsg {
         /// The client's id for the action.
         id: String,
         /// Its sequence number.
+        #[cfg_attr(test, ts(type = "number"))]
         seq: u64,
     },
     /// Something was refused; nothing changed.
     Error {
         /// The room concerned, if any.
         #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(test, ts(optional))]
         room: Option<RoomId>,
         /// The client's action id, for a refused action.
         #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(test, ts(optional))]
         id: Option<String>,
         /// Stable machine code.
         code: String,
@@ -161,6 +188,7 @@ pub enum ServerMsg {
         /// Which room.
         room: RoomId,
         /// How it ended.
+        #[cfg_attr(test, ts(type = "{ winner: number, reason: string } | null"))]
         outcome: Outcome,
         /// The seed, 64 hex digits.
         seed: String,

@@ -14,6 +14,7 @@ pub mod runner;
 pub mod state;
 pub mod store;
 pub mod verify;
+pub mod web_client;
 pub mod ws;
 
 use std::future::Future;
@@ -39,6 +40,7 @@ pub fn app(state: AppState) -> Router {
         .route("/healthz", get(healthz))
         .route("/ws", get(ws::upgrade))
         .merge(api::routes())
+        .merge(web_client::routes())
         .fallback(not_found)
         .with_state(state)
 }

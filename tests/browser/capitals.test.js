@@ -1,0 +1,72 @@
+//! A capitals match for two is created, joined and started from the browser; the player to act
+//! attacks a neutral area from their capital by clicking, and the battle's dice show.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, launchBrowser, openClient, enterName, screenshot } from './harness.js';
+import { createRoom, joinByInvite, pageToAct, actAndWait, clickRegion } from './play.js';
+
+/** @type {Awaited<ReturnType<typeof startServer>>} */
+let server;
+/** @type {import('playwright-core').Browser} */
+let browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+test('capitals: two players start a match and the first attacks from the capital by clicking', async () => {
+  const ada = await openClient(browser, server.url);
+  const bob = await openClient(browser, server.url);
+  await enterName(ada.page, 'Ada');
+  await enterName(bob.page, 'Bob');
+  const { invite } = await createRoom(ada.page, 'capitals', { seats: 2, options: { map_size: 'small' } });
+  await joinByInvite(bob.page, invite);
+  await ada.page.waitForSelector('.match .board');
+  await bob.page.waitForSelector('.match .board');
+
+  const page = await pageToAct([ada.page, bob.page]);
+  assert.ok(page);
+  // The capital is the only own area: select it, then a bordering area that is not ours.
+  await clickRegion(page, '.region.clickable');
+  await page.waitForSelector('.board .region.selected');
+  const target = page.locator('.board .region.target');
+  assert.ok((await target.count()) > 0, 'the capital borders other areas');
+  await target.first().locator('polygon').first().click({ force: true });
+  await page.waitForSelector('[data-action=attack]');
+  await screenshot(page, 'capitals-order');
+  await actAndWait(page, () => page.click('[data-action=attack]'));
+  const log = (await page.textContent('[data-testid=log]')) ?? '';
+  assert.match(log, /attack/);
+  assert.ok((await page.locator('[data-testid=dice] .die-icon').count()) >= 2, 'the battle dice are shown');
+  await screenshot(page, 'capitals-board');
+  await actAndWait(page, () => page.click('[data-action=end-turn]'));
+  for (const client of [ada, bob]) assert.deepEqual(client.errors, []);
+  await Promise.all([ada.context.close(), bob.context.close()]);
+});
+
+test('the lobby and a match fit a phone-sized screen', async () => {
+  const phone = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
+  const ada = await openClient(browser, server.url, phone);
+  const bob = await openClient(browser, server.url, phone);
+  await enterName(ada.page, 'Ada');
+  await enterName(bob.page, 'Bob');
+  await screenshot(ada.page, 'phone-lobby');
+  const { invite } = await createRoom(ada.page, 'hexdice', { options: { board: 'Small (10 cells)' } });
+  await joinByInvite(bob.page, invite);
+  await ada.page.waitForSelector('.match .board');
+  const page = await pageToAct([ada.page, bob.page]);
+  assert.ok(page);
+  // A tap places a die.
+  await actAndWait(page, () => page.locator('.board .region.target').first().tap({ force: true }));
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(width <= 390, `no sideways scrolling (${width}px)`);
+  await screenshot(page, 'phone-hexdice');
+  await Promise.all([ada.context.close(), bob.context.close()]);
+});

@@ -1,0 +1,127 @@
+//! Shared set-up of the browser tests: starts the real server binary on an ephemeral port with a
+//! temporary SQLite file, launches Debian's Chromium headless through playwright-core, and gives
+//! helpers to drive the client as a person would (by clicking).
+
+import { spawn } from 'node:child_process';
+import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const repoRoot = path.resolve(here, '..', '..');
+/** Screenshots and logs land here (git-ignored). */
+export const outputDir = process.env.WARROOM_TEST_OUTPUT ?? path.join(repoRoot, 'test-output', 'browser');
+mkdirSync(outputDir, { recursive: true });
+
+/** The server binary: $WARROOM_BIN, else the cargo target directory's debug build. */
+function serverBinary() {
+  if (process.env.WARROOM_BIN) return process.env.WARROOM_BIN;
+  const target = process.env.CARGO_TARGET_DIR ?? path.join(repoRoot, 'target');
+  return path.join(target, 'debug', 'warroom');
+}
+
+/**
+ * Starts the server with a SQLite database; resolves once it listens. By default on
+ * 127.0.0.1:0 with a fresh database; a restart passes the same `bind` and `dir` again.
+ * @param {{bind?: string, dir?: string}} [options]
+ * @returns {Promise<{url: string, dir: string, stop: (keep?: boolean) => Promise<void>, logs: () => string}>}
+ */
+export async function startServer({ bind = '127.0.0.1:0', dir = mkdtempSync(path.join(tmpdir(), 'warroom-browser-')) } = {}) {
+  const database = `sqlite://${path.join(dir, 'warroom.db')}?mode=rwc`;
+  const child = spawn(serverBinary(), [], {
+    env: {
+      ...process.env,
+      WARROOM_BIND: bind,
+      WARROOM_DATABASE_URL: database,
+      DATABASE_URL: database,
+      RUST_LOG: process.env.RUST_LOG ?? 'info',
+      NO_COLOR: '1',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const url = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 60_000);
+    /** @param {Buffer} chunk */
+    const onData = (chunk) => {
+      output += chunk.toString();
+      const found = output.match(/listening on (http:\/\/[\d.:]+)/);
+      if (found) {
+        clearTimeout(timer);
+        resolve(found[1]);
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code}:\n${output}`));
+    });
+  });
+  return {
+    url,
+    dir,
+    logs: () => output,
+    /** Stops the server; its database is removed unless `keep` (for a restart). */
+    stop: async (keep = false) => {
+      if (child.exitCode === null) {
+        const exited = new Promise((resolve) => child.on('exit', resolve));
+        child.kill('SIGTERM');
+        await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5000))]);
+        if (child.exitCode === null) child.kill('SIGKILL');
+      }
+      if (!keep) rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Launches headless Chromium (Debian's package). */
+export function launchBrowser() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+  });
+}
+
+/**
+ * A fresh browser context (its own localStorage: its own guest) with a page on the client,
+ * whose console errors fail the test through `errors`.
+ * @param {import('playwright-core').Browser} browser
+ * @param {string} url
+ * @param {{viewport?: {width: number, height: number}, isMobile?: boolean, hasTouch?: boolean}} [options]
+ */
+export async function openClient(browser, url, options = {}) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, ...options });
+  const page = await context.newPage();
+  /** @type {string[]} */
+  const errors = [];
+  page.on('pageerror', (error) => errors.push(String(error)));
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  await page.goto(url);
+  return { context, page, errors };
+}
+
+/**
+ * Picks a display name on the first screen, as a new visitor does.
+ * @param {import('playwright-core').Page} page
+ * @param {string} name
+ */
+export async function enterName(page, name) {
+  await page.fill('#display-name', name);
+  await page.click('.name-picker button[type=submit]');
+  await page.waitForSelector('.lobby');
+}
+
+/**
+ * Saves a screenshot under the test output folder.
+ * @param {import('playwright-core').Page} page
+ * @param {string} name
+ */
+export async function screenshot(page, name) {
+  await page.screenshot({ path: path.join(outputDir, `${name}.png`), fullPage: true });
+}

@@ -1,0 +1,164 @@
+//! Two players create, join and play a hexdice match to its end by clicking; a third browser
+//! spectates it live from the lobby, then opens its replay and steps through it. Screenshots of
+//! the board land in the test output folder.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, launchBrowser, openClient, enterName, screenshot } from './harness.js';
+import { createRoom, joinByInvite, pageToAct, actAndWait, phaseOf, clickRegion } from './play.js';
+
+/** @type {Awaited<ReturnType<typeof startServer>>} */
+let server;
+/** @type {import('playwright-core').Browser} */
+let browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+/**
+ * One decision of the page whose turn it is, chosen the way a person clicks.
+ * @param {import('playwright-core').Page} page
+ * @param {{turns: number, combined: number, moves: number, singles: number}} tally
+ */
+async function playOnce(page, tally) {
+  const phase = await phaseOf(page);
+  if (phase === 'occupation') {
+    await actAndWait(page, () => clickRegion(page, '.region.target'));
+    return;
+  }
+  if (phase === 'attack') {
+    tally.turns += 1;
+    // Try a combined attack first (two of our dice next to one enemy die), else a single one.
+    const pickable = page.locator('.board .region.clickable:not(.target)');
+    const count = await pickable.count();
+    if (tally.combined < 2) {
+      for (let first = 0; first < count; first++) {
+        for (let second = first + 1; second < count; second++) {
+          await pickable.nth(first).locator('polygon').first().click({ force: true });
+          await pickable.nth(second).locator('polygon').first().click({ force: true });
+          if ((await page.locator('.board .region.selected').count()) === 2 && (await page.locator('.board .region.target').count()) > 0) {
+            await actAndWait(page, () => clickRegion(page, '.region.target'));
+            tally.combined += 1;
+            return;
+          }
+          // Not a pair: clear the selection and try the next.
+          for (let i = 0; i < 3 && (await page.locator('.board .region.selected').count()) > 0; i++) {
+            await page.locator('.board .region.selected').first().locator('polygon').first().click({ force: true });
+          }
+        }
+      }
+    }
+    await pickable.first().locator('polygon').first().click({ force: true });
+    await page.waitForSelector('.board .region.target');
+    await actAndWait(page, () => clickRegion(page, '.region.target'));
+    tally.singles += 1;
+    return;
+  }
+  if (phase === 'choose_attack') {
+    await screenshot(page, 'hexdice-choose-roll');
+    await actAndWait(page, () => page.locator('button.choice:not([disabled])').first().click());
+    return;
+  }
+  if (phase === 'conquest') {
+    await actAndWait(page, () => page.click('[data-action=move-in]'));
+    return;
+  }
+  if (phase === 'move') {
+    // Every other turn, move a die that may move; else end the turn.
+    const movable = page.locator('.board .region.clickable:not(.target)');
+    if (tally.turns % 2 === 0 && (await movable.count()) > 0) {
+      await movable.first().locator('polygon').first().click({ force: true });
+      if ((await page.locator('.board .region.target').count()) > 0) {
+        await actAndWait(page, () => clickRegion(page, '.region.target'));
+        tally.moves += 1;
+        return;
+      }
+    }
+    await actAndWait(page, () => page.click('[data-action=end-turn]'));
+    return;
+  }
+  throw new Error(`unexpected phase ${phase}`);
+}
+
+test('two players play hexdice to the end by clicking while a third spectates, then replays it', async () => {
+  const ada = await openClient(browser, server.url);
+  const bob = await openClient(browser, server.url);
+  const cy = await openClient(browser, server.url);
+  await enterName(ada.page, 'Ada');
+  await enterName(bob.page, 'Bob');
+  await enterName(cy.page, 'Cy');
+
+  const { room, invite } = await createRoom(ada.page, 'hexdice', {
+    options: { board: 'Small (10 cells)', conquest: 'the attacker may stay' },
+  });
+  await joinByInvite(bob.page, invite);
+  await ada.page.waitForSelector('.match .board');
+  await bob.page.waitForSelector('.match .board');
+
+  // The spectator finds the room in the lobby's live list and watches it.
+  await cy.page.waitForSelector(`.room-row[data-room="${room}"] .button`, { timeout: 10_000 });
+  await cy.page.click(`.room-row[data-room="${room}"] .button`);
+  await cy.page.waitForSelector('.match .board');
+  assert.equal(await cy.page.getAttribute('.match', 'data-interactive'), 'false');
+
+  const tally = { turns: 0, combined: 0, moves: 0, singles: 0 };
+  let actions = 0;
+  for (;;) {
+    const page = await pageToAct([ada.page, bob.page]);
+    if (!page) break;
+    await playOnce(page, tally);
+    actions += 1;
+    if (actions === 14) await screenshot(ada.page, 'hexdice-board');
+    assert.ok(actions < 400, 'the match should end');
+  }
+
+  // Everyone sees the end, the spectator included.
+  for (const page of [ada.page, bob.page, cy.page]) {
+    await page.waitForSelector('.player.winner', { timeout: 10_000 });
+    assert.match((await page.textContent('[data-testid=prompt]')) ?? '', /won/);
+  }
+  assert.ok(tally.singles + tally.combined > 0, 'attacks were made');
+  assert.ok(tally.combined > 0, 'a combined attack was made');
+  const spectatorLog = await cy.page.locator('[data-testid=log] li').count();
+  assert.ok(spectatorLog > 10, `the spectator saw the events (${spectatorLog})`);
+  await screenshot(cy.page, 'hexdice-spectator-end');
+
+  // The spectator opens the replay and steps through it.
+  await cy.page.click('[data-testid=open-replay]');
+  await cy.page.waitForSelector('[data-testid=replay-counter]');
+  assert.match((await cy.page.textContent('[data-testid=replay-counter]')) ?? '', /^step 0 of \d+/);
+  await cy.page.click('[data-testid=replay-forward]');
+  await cy.page.click('[data-testid=replay-forward]');
+  assert.match((await cy.page.textContent('[data-testid=replay-counter]')) ?? '', /^step 2 of/);
+  await cy.page.click('[data-testid=replay-back]');
+  assert.match((await cy.page.textContent('[data-testid=replay-counter]')) ?? '', /^step 1 of/);
+  await cy.page.click('[data-testid=replay-last]');
+  await cy.page.waitForSelector('.player.winner');
+  const seed = (await cy.page.textContent('[data-testid=replay-seed]')) ?? '';
+  assert.match(seed, /^[0-9a-f]{16,}$/);
+  await screenshot(cy.page, 'hexdice-replay-end');
+  // The replay's last board matches what the players saw at the end.
+  const finalDice = await ada.page.$$eval('.board .die', (dice) => dice.map((d) => d.getAttribute('data-value')).join(','));
+  const replayDice = await cy.page.$$eval('.board .die', (dice) => dice.map((d) => d.getAttribute('data-value')).join(','));
+  assert.equal(replayDice, finalDice);
+  // Jump to a turn: the log then ends with that turn's start.
+  const turnInput = cy.page.locator('.replay-bar input[type=number]');
+  await turnInput.fill('3');
+  await turnInput.dispatchEvent('change');
+  const jumped = (await cy.page.textContent('[data-testid=log]')) ?? '';
+  assert.match(jumped, /Turn 3:/);
+  assert.doesNotMatch(jumped, /Turn 4:/);
+  await cy.page.click('[data-testid=replay-first]');
+  await cy.page.click('[data-testid=replay-play]');
+  await cy.page.waitForFunction(() => /^step [2-9]/.test(document.querySelector('[data-testid=replay-counter]')?.textContent ?? ''));
+
+  for (const client of [ada, bob, cy]) assert.deepEqual(client.errors, []);
+  await Promise.all([ada.context.close(), bob.context.close(), cy.context.close()]);
+});

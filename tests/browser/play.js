@@ -1,0 +1,94 @@
+//! Helpers that play a match the way a person does: find the page whose turn it is, click on the
+//! board or on a control, and wait for the server to answer with the next state.
+
+/** @typedef {import('playwright-core').Page} Page */
+
+/**
+ * Creates a room from the lobby form and takes the first seat; returns the room id and invite link.
+ * @param {Page} page
+ * @param {string} ruleset
+ * @param {{seats?: number, options?: Record<string, string>}} [choices] option selects by name
+ */
+export async function createRoom(page, ruleset, { seats, options = {} } = {}) {
+  await page.waitForSelector('#create-ruleset option', { state: 'attached' });
+  await page.selectOption('#create-ruleset', ruleset);
+  if (seats !== undefined) await page.fill('#create-seats', String(seats));
+  for (const [name, label] of Object.entries(options)) {
+    await page.selectOption(`#option-${name}`, { label });
+  }
+  await page.click('#create-submit');
+  await page.waitForSelector('.screen.room .waiting');
+  await page.click('.seat-list button[data-seat="0"]');
+  await page.waitForFunction(() => !document.querySelector('.seat-list button[data-seat="0"]'));
+  const invite = await page.inputValue('[data-testid=invite-link]');
+  const room = /** @type {string} */ (await page.getAttribute('.screen.room', 'data-room'));
+  return { room, invite };
+}
+
+/**
+ * Opens an invite link and takes the first free seat.
+ * @param {Page} page
+ * @param {string} invite
+ */
+export async function joinByInvite(page, invite) {
+  await page.goto(invite);
+  await page.waitForSelector('.seat-list button[data-seat]');
+  await page.click('.seat-list button[data-seat]');
+}
+
+/**
+ * The page whose seat must act now, waiting until one is found (the server may still be sending).
+ * @param {Page[]} pages
+ * @returns {Promise<Page | null>} null once the match is over
+ */
+export async function pageToAct(pages, timeout = 15_000) {
+  const deadline = Date.now() + timeout;
+  while (Date.now() < deadline) {
+    for (const page of pages) {
+      const state = await page.evaluate(() => {
+        const match = document.querySelector('.match');
+        return match ? { interactive: match.getAttribute('data-interactive'), over: match.getAttribute('data-over') } : null;
+      });
+      if (state?.over === 'true') return null;
+      if (state?.interactive === 'true') return page;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error('no page can act');
+}
+
+/** @param {Page} page */
+export const seqOf = (page) => page.getAttribute('.match', 'data-seq');
+
+/**
+ * Runs `click` and waits until the server applied something (the seq moved) or refused it.
+ * @param {Page} page
+ * @param {() => Promise<void>} click
+ */
+export async function actAndWait(page, click) {
+  const before = await seqOf(page);
+  const toasts = await page.locator('.toast.error').count();
+  await click();
+  await page.waitForFunction(
+    ({ seq, errors }) =>
+      document.querySelector('.match')?.getAttribute('data-seq') !== seq ||
+      document.querySelectorAll('.toast.error').length > errors,
+    { seq: before, errors: toasts },
+    { timeout: 10_000 },
+  );
+  const refused = (await page.locator('.toast.error').count()) > toasts;
+  if (refused) throw new Error(`refused: ${await page.locator('.toast.error').last().textContent()}`);
+}
+
+/** @param {Page} page */
+export const phaseOf = (page) => page.getAttribute('.match', 'data-phase');
+
+/**
+ * Clicks region `id` on the board.
+ * @param {Page} page
+ * @param {string} selector a region selector, e.g. `.region.target`
+ */
+export async function clickRegion(page, selector) {
+  // A region's first cell: the middle of an irregular region's box may lie in another region.
+  await page.locator(`.board ${selector}`).first().locator('polygon').first().click({ force: true });
+}

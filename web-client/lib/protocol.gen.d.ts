@@ -1,0 +1,445 @@
+// Generated from protocol/src by protocol/src/typescript.rs (ts-rs). Do not edit:
+// WARROOM_UPDATE_BINDINGS=1 cargo test -p warroom-protocol typescript
+
+export type RoomId = string;
+
+export type MatchId = string;
+
+export type IdentityId = string;
+
+export type ErrorBody = { 
+/**
+ * Stable machine code, e.g. `not_your_turn`.
+ */
+code: string, 
+/**
+ * A readable explanation.
+ */
+message: string, };
+
+export type Health = { 
+/**
+ * `ok` when the server is serving.
+ */
+status: string, 
+/**
+ * The server's version.
+ */
+version: string, };
+
+export type NewGuest = { 
+/**
+ * The display name (1–24 characters: letters, digits, spaces, `_`, `-`, `.`; trimmed).
+ */
+name: string, };
+
+export type GuestCreated = { 
+/**
+ * The identity's id.
+ */
+id: IdentityId, 
+/**
+ * The display name as stored (trimmed).
+ */
+name: string, 
+/**
+ * The bearer token; the server keeps only its SHA-256.
+ */
+token: string, };
+
+export type Identity = { 
+/**
+ * The identity's id.
+ */
+id: IdentityId, 
+/**
+ * The display name.
+ */
+name: string, };
+
+export type SeatRange = { 
+/**
+ * Fewest seats.
+ */
+min: number, 
+/**
+ * Most seats.
+ */
+max: number, };
+
+export type RulesetInfo = { 
+/**
+ * Which ruleset.
+ */
+id: "hexdice" | "capitals" | "classic", 
+/**
+ * The seat counts it allows.
+ */
+seats: SeatRange, 
+/**
+ * Its room options with every default filled in.
+ */
+default_options: any, };
+
+export type NewRoom = { 
+/**
+ * The ruleset to play.
+ */
+ruleset: "hexdice" | "capitals" | "classic", 
+/**
+ * Room options; missing fields take the ruleset's defaults.
+ */
+options: any, 
+/**
+ * How many seats; the ruleset's minimum when absent.
+ */
+seats: number | null, 
+/**
+ * A private room is not listed and is joined with its invite code.
+ */
+private: boolean, };
+
+export type RoomState = "waiting" | "playing" | "finished";
+
+export type SeatInfo = { 
+/**
+ * The seat number.
+ */
+seat: number, 
+/**
+ * Who holds it, if anyone.
+ */
+player: Identity | null, 
+/**
+ * Whether its player has a connection following the room (presence).
+ */
+connected: boolean, };
+
+export type Room = { 
+/**
+ * The room's id.
+ */
+id: RoomId, 
+/**
+ * Its ruleset.
+ */
+ruleset: "hexdice" | "capitals" | "classic", 
+/**
+ * Its options, every default filled in.
+ */
+options: any, 
+/**
+ * Private rooms are unlisted and joined with the invite code.
+ */
+private: boolean, 
+/**
+ * Only for the room's creator and for a private room's seated players.
+ */
+invite_code?: string, 
+/**
+ * Waiting, playing or finished.
+ */
+state: RoomState, 
+/**
+ * Every seat, in order.
+ */
+seats: Array<SeatInfo>, 
+/**
+ * How many connections follow the room without a seat.
+ */
+spectators: number, 
+/**
+ * The match, once started.
+ */
+match_id: MatchId | null, 
+/**
+ * When the room was opened (RFC 3339).
+ */
+created_at: string, };
+
+export type MatchState = "playing" | "finished";
+
+export type MatchSeat = { 
+/**
+ * The seat number.
+ */
+seat: number, 
+/**
+ * Who played it.
+ */
+player: Identity, };
+
+export type MatchSummary = { 
+/**
+ * The match's id.
+ */
+id: MatchId, 
+/**
+ * The room it was played in.
+ */
+room_id: RoomId, 
+/**
+ * Its ruleset.
+ */
+ruleset: "hexdice" | "capitals" | "classic", 
+/**
+ * Its options.
+ */
+options: any, 
+/**
+ * Who played which seat.
+ */
+seats: Array<MatchSeat>, 
+/**
+ * Playing or finished.
+ */
+state: MatchState, 
+/**
+ * How it ended, once it has.
+ */
+outcome: { winner: number, reason: string } | null, 
+/**
+ * How many actions were accepted.
+ */
+actions: number, 
+/**
+ * When it started (RFC 3339).
+ */
+started_at: string, 
+/**
+ * When it ended (RFC 3339).
+ */
+finished_at: string | null, };
+
+export type ReplayAction = { 
+/**
+ * Its sequence number, from 1.
+ */
+seq: number, 
+/**
+ * Who sent it.
+ */
+seat: number, 
+/**
+ * The ruleset's action JSON.
+ */
+action: any, 
+/**
+ * The events it caused, as the replay's viewer may see them.
+ */
+events: Array<any>, };
+
+export type Replay = { 
+/**
+ * The match's id.
+ */
+match_id: MatchId, 
+/**
+ * Its ruleset.
+ */
+ruleset: "hexdice" | "capitals" | "classic", 
+/**
+ * Its options.
+ */
+options: any, 
+/**
+ * Who played which seat; its length is the seat count.
+ */
+seats: Array<MatchSeat>, 
+/**
+ * Whose eyes this replay was redacted for.
+ */
+viewer: "spectator" | { seat: number }, 
+/**
+ * SHA-256 of the seed, published when the match started.
+ */
+seed_commitment: string, 
+/**
+ * The seed, once the match is over.
+ */
+seed: string | null, 
+/**
+ * The state after setup, as the viewer may see it.
+ */
+initial_view: any, 
+/**
+ * What setup did (e.g. opening rolls), as the viewer may see it.
+ */
+setup_events: Array<any>, 
+/**
+ * Every accepted action in order.
+ */
+actions: Array<ReplayAction>, 
+/**
+ * How it ended, once it has.
+ */
+outcome: { winner: number, reason: string } | null, };
+
+export type ClientMsg = { "type": "hello", 
+/**
+ * The bearer token of a guest identity.
+ */
+token: string | null, } | { "type": "join", 
+/**
+ * Which room.
+ */
+room: RoomId, 
+/**
+ * A private room's invite code.
+ */
+invite: string | null, 
+/**
+ * The last `seq` this client saw: the server sends only what came after it.
+ */
+last_seq: number | null, } | { "type": "take_seat", 
+/**
+ * Which room.
+ */
+room: RoomId, 
+/**
+ * The seat wanted.
+ */
+seat: number | null, } | { "type": "leave_seat", 
+/**
+ * Which room.
+ */
+room: RoomId, } | { "type": "action", 
+/**
+ * Which room.
+ */
+room: RoomId, 
+/**
+ * A client-chosen id: resending it never applies the action twice.
+ */
+id: string, 
+/**
+ * The ruleset's action JSON.
+ */
+action: any, } | { "type": "leave", 
+/**
+ * Which room.
+ */
+room: RoomId, } | { "type": "ping" };
+
+export type ServerMsg = { "type": "welcome", 
+/**
+ * Who the server takes this connection for (`null`: anonymous).
+ */
+identity: Identity | null, } | { "type": "room", 
+/**
+ * The room as this connection may see it.
+ */
+room: Room, } | { "type": "snapshot", 
+/**
+ * Which room.
+ */
+room: RoomId, 
+/**
+ * Accepted actions so far (0: just after setup).
+ */
+seq: number, 
+/**
+ * The seat this connection plays, if any.
+ */
+seat: number | null, 
+/**
+ * The ruleset's view for this connection.
+ */
+view: any, 
+/**
+ * Whose decision the match waits for.
+ */
+to_act: number | null, 
+/**
+ * How it ended, once it has.
+ */
+outcome: { winner: number, reason: string } | null, 
+/**
+ * SHA-256 of the match seed.
+ */
+seed_commitment: string, 
+/**
+ * The seed, once the match is over.
+ */
+seed?: string, 
+/**
+ * Every action this connection's seat may take now (only when it is to act).
+ */
+legal_actions?: Array<any>, } | { "type": "applied", 
+/**
+ * Which room.
+ */
+room: RoomId, 
+/**
+ * The action's sequence number, from 1.
+ */
+seq: number, 
+/**
+ * Who played it.
+ */
+seat: number, 
+/**
+ * The ruleset's action JSON.
+ */
+action: any, 
+/**
+ * The events it caused, redacted for this connection.
+ */
+events: Array<any>, 
+/**
+ * The view after it, for this connection.
+ */
+view: any, 
+/**
+ * Whose decision the match waits for now.
+ */
+to_act: number | null, 
+/**
+ * How it ended, once it has.
+ */
+outcome: { winner: number, reason: string } | null, 
+/**
+ * Every action this connection's seat may take now (only when it is to act).
+ */
+legal_actions?: Array<any>, } | { "type": "ack", 
+/**
+ * Which room.
+ */
+room: RoomId, 
+/**
+ * The client's id for the action.
+ */
+id: string, 
+/**
+ * Its sequence number.
+ */
+seq: number, } | { "type": "error", 
+/**
+ * The room concerned, if any.
+ */
+room?: RoomId, 
+/**
+ * The client's action id, for a refused action.
+ */
+id?: string, 
+/**
+ * Stable machine code.
+ */
+code: string, 
+/**
+ * Readable explanation.
+ */
+message: string, } | { "type": "finished", 
+/**
+ * Which room.
+ */
+room: RoomId, 
+/**
+ * How it ended.
+ */
+outcome: { winner: number, reason: string } | null, 
+/**
+ * The seed, 64 hex digits.
+ */
+seed: string, } | { "type": "pong" };
+

@@ -1,0 +1,194 @@
+//! The lobby: public rooms with live updates (polled), a form to create a room with every option
+//! of its ruleset, joining by invite link, and finished matches to replay.
+
+import { h, replaceChildren } from '../lib/dom.js';
+import { t, tMaybe } from '../lib/i18n.js';
+import * as api from '../lib/api.js';
+import { roomLink, replayLink } from '../lib/router.js';
+import { seatColor } from '../lib/colors.js';
+import { rulesetUi } from '../rulesets/index.js';
+import { optionInputs } from './options.js';
+
+/** @typedef {import('../app.js').Session} Session */
+/** @typedef {import('../lib/protocol.js').Room} Room */
+/** @typedef {import('../lib/protocol.js').RulesetInfo} RulesetInfo */
+
+const POLL_MS = 2000;
+
+/** @param {string} ruleset */
+export function rulesetName(ruleset) {
+  return tMaybe(`ruleset_${ruleset}`) ?? ruleset;
+}
+
+/** @param {Session} session @returns {{element: HTMLElement, dispose: () => void}} */
+export function lobby(session) {
+  const roomList = h('div', { class: 'room-list', 'data-testid': 'rooms' }, h('p', { class: 'muted' }, t('loading')));
+  const finishedList = h('div', { class: 'match-list' });
+  const createCard = h('form', { class: 'card create-room', 'data-testid': 'create-room' }, h('p', { class: 'muted' }, t('loading')));
+  let stopped = false;
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let timer;
+
+  async function poll() {
+    try {
+      const rooms = await api.rooms();
+      if (stopped) return;
+      replaceChildren(roomList, rooms.length === 0 ? h('p', { class: 'muted' }, t('no_rooms')) : rooms.map((room) => roomRow(room, session)));
+    } catch (error) {
+      if (stopped) return;
+      replaceChildren(roomList, h('p', { class: 'problem' }, t('lobby_unreachable')));
+    }
+    timer = setTimeout(poll, POLL_MS);
+  }
+
+  async function loadFinished() {
+    try {
+      const matches = await api.matches({ state: 'finished' });
+      if (stopped) return;
+      replaceChildren(
+        finishedList,
+        matches.length === 0
+          ? h('p', { class: 'muted' }, t('no_finished'))
+          : h(
+              'ul',
+              { class: 'plain' },
+              matches.slice(0, 30).map((match) =>
+                h(
+                  'li',
+                  {},
+                  h(
+                    'a',
+                    { href: replayLink(match.id), 'data-match': match.id },
+                    `${rulesetName(match.ruleset)} · ${match.seats.map((seat) => seat.player?.name ?? '?').join(' – ')}`,
+                  ),
+                  match.finished_at ? h('span', { class: 'muted' }, ` ${new Date(match.finished_at).toLocaleString()}`) : null,
+                ),
+              ),
+            ),
+      );
+    } catch {
+      replaceChildren(finishedList, h('p', { class: 'muted' }, t('no_finished')));
+    }
+  }
+
+  api
+    .rulesets()
+    .then((infos) => !stopped && buildCreateForm(createCard, infos, session))
+    .catch(() => replaceChildren(createCard, h('p', { class: 'problem' }, t('lobby_unreachable'))));
+  poll();
+  loadFinished();
+
+  const inviteInput = h('input', { placeholder: t('invite_placeholder'), 'aria-label': t('invite_placeholder') });
+  const inviteForm = h('form', { class: 'inline' }, inviteInput, h('button', { type: 'submit' }, t('join')));
+  inviteForm.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const text = inviteInput.value.trim();
+    const hash = text.includes('#') ? text.slice(text.indexOf('#')) : `#/room/${text}`;
+    location.hash = hash;
+  });
+
+  const element = h(
+    'section',
+    { class: 'screen lobby' },
+    h('div', { class: 'column' }, h('h2', {}, t('public_rooms')), roomList, h('h3', {}, t('join_by_invite')), inviteForm),
+    h('div', { class: 'column' }, h('h2', {}, t('create_room')), createCard, h('h2', {}, t('finished_matches')), finishedList),
+  );
+  return {
+    element,
+    dispose: () => {
+      stopped = true;
+      clearTimeout(timer);
+    },
+  };
+}
+
+/** @param {Room} room @param {Session} session */
+function roomRow(room, session) {
+  const taken = room.seats.filter((seat) => seat.player).length;
+  const mine = room.seats.some((seat) => seat.player?.id === session.guest?.id);
+  const label = room.state === 'waiting' && !mine ? t('join') : mine ? t('open') : t('watch');
+  return h(
+    'div',
+    { class: `room-row ${room.state}`, 'data-room': room.id, 'data-ruleset': room.ruleset },
+    h('span', { class: 'ruleset-tag' }, rulesetName(room.ruleset)),
+    h(
+      'span',
+      { class: 'seats' },
+      room.seats.map((seat) =>
+        h(
+          'span',
+          { class: `seat-chip ${seat.player ? '' : 'free'}`, style: `--seat:${seatColor(seat.seat)}` },
+          seat.player?.name ?? t('free_seat'),
+        ),
+      ),
+    ),
+    h('span', { class: 'muted' }, `${taken}/${room.seats.length}`),
+    h('span', { class: `state ${room.state}` }, tMaybe(`state_${room.state}`) ?? room.state),
+    room.spectators > 0 ? h('span', { class: 'muted' }, t('spectator_count', { n: room.spectators })) : null,
+    h('a', { class: 'button', href: roomLink(room.id, room.invite_code) }, label),
+  );
+}
+
+/**
+ * @param {HTMLFormElement} form
+ * @param {RulesetInfo[]} infos
+ * @param {Session} session
+ */
+function buildCreateForm(form, infos, session) {
+  const rulesetSelect = h(
+    'select',
+    { name: 'ruleset', id: 'create-ruleset' },
+    infos.map((info) => h('option', { value: info.id }, rulesetName(info.id))),
+  );
+  const seatsInput = h('input', { type: 'number', name: 'seats', id: 'create-seats' });
+  const privateBox = h('input', { type: 'checkbox', name: 'private', id: 'create-private' });
+  const optionsBox = h('div', { class: 'options' });
+  const problem = h('p', { class: 'problem', role: 'alert' });
+  /** @type {() => Record<string, any>} */
+  let readOptions = () => ({});
+
+  function onRuleset() {
+    const info = infos.find((candidate) => candidate.id === rulesetSelect.value) ?? infos[0];
+    seatsInput.min = String(info.seats.min);
+    seatsInput.max = String(info.seats.max);
+    seatsInput.value = String(info.seats.min);
+    seatsInput.disabled = info.seats.min === info.seats.max;
+    const ui = rulesetUi(info.id);
+    const built = optionInputs(info.id, ui.fields(info.default_options), info.default_options);
+    replaceChildren(optionsBox, built.element);
+    readOptions = built.read;
+  }
+  rulesetSelect.addEventListener('change', onRuleset);
+
+  replaceChildren(
+    form,
+    h('label', { for: 'create-ruleset' }, t('ruleset')),
+    rulesetSelect,
+    h('label', { for: 'create-seats' }, t('seats')),
+    seatsInput,
+    optionsBox,
+    h('label', { class: 'check' }, privateBox, ` ${t('private_room')}`),
+    h('button', { type: 'submit', class: 'primary', id: 'create-submit' }, t('create')),
+    problem,
+  );
+  onRuleset();
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    problem.textContent = '';
+    if (!session.guest) return;
+    try {
+      const room = await api.createRoom(session.guest.token, {
+        ruleset: rulesetSelect.value,
+        options: readOptions(),
+        seats: Number(seatsInput.value),
+        private: privateBox.checked,
+      });
+      location.hash = roomLink(room.id, room.invite_code);
+    } catch (error) {
+      problem.textContent =
+        error instanceof api.ApiError
+          ? (tMaybe(`error_${error.code}`) ?? error.message)
+          : /** @type {Error} */ (error).message;
+    }
+  });
+}
