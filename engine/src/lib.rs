@@ -8,6 +8,7 @@
 //! the [`RulesetId`] enum. Each ruleset module has the same shape: `state`, `action`, `event`,
 //! `error`, `check`/`execute`, `view`, `setup` and its tests.
 
+pub mod bot;
 pub mod capitals;
 pub mod classic;
 mod core;
@@ -16,6 +17,7 @@ pub mod hexdice;
 pub mod replay;
 pub mod rng;
 
+pub use crate::bot::{Bot, BotLevel, BotRng, random_legal};
 pub use crate::core::{
     Outcome, RuleError, Ruleset, RulesetId, Seat, SetupError, UnknownRuleset, Viewer,
 };

@@ -1,7 +1,7 @@
 //! End to end: whole matches played by WebSocket clients to their end, spectated, fetched as
 //! replays over REST and rechecked with `warroom verify`; hidden cards never reach anyone else.
 
-mod common;
+use crate::common;
 
 use std::process::Command;
 

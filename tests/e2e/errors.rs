@@ -1,7 +1,7 @@
 //! End to end: every refused message gets its stable code and changes nothing; limits hold
 //! (frame size, binary frames, rate, connections per room, slow clients).
 
-mod common;
+use crate::common;
 
 use serde_json::{Value, json};
 use tokio_tungstenite::tungstenite::Message;

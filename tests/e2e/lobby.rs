@@ -1,6 +1,6 @@
 //! End to end: identity and the lobby over REST against a real server and database.
 
-mod common;
+use crate::common;
 
 use serde_json::json;
 

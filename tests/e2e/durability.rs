@@ -1,7 +1,7 @@
 //! End to end: a client that drops and reconnects gets exactly what it missed; a server killed
 //! with SIGKILL mid-match loses no acknowledged action, and the match goes on to its end.
 
-mod common;
+use crate::common;
 
 use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;

@@ -1,0 +1,11 @@
+//! The end-to-end tests, one binary (each test binary costs a link on a cold CI machine): real
+//! servers on ephemeral ports over real databases, real WebSocket clients, the real binary for
+//! the crash tests. Each module covers one area.
+
+#[macro_use]
+mod common;
+
+mod durability;
+mod errors;
+mod lobby;
+mod play;
