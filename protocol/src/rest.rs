@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use warroom_engine::{Outcome, RulesetId, Seat, Viewer};
 
+use crate::chat::ChatLine;
 use crate::ids::{IdentityId, MatchId, RoomId};
 
 /// The body of `GET /healthz`.
@@ -279,4 +280,8 @@ pub struct Replay {
     /// How it ended, once it has.
     #[cfg_attr(test, ts(type = "{ winner: number, reason: string } | null"))]
     pub outcome: Option<Outcome>,
+    /// The chat of the match the viewer may read, oldest first; each line's `seq` places it
+    /// between actions. Not part of what `warroom verify` checks.
+    #[serde(default)]
+    pub chat: Vec<ChatLine>,
 }

@@ -5,9 +5,11 @@
 #[macro_use]
 mod common;
 
+mod chat;
 mod durability;
 mod errors;
 mod lobby;
 mod play;
 mod players;
 mod quick_play;
+mod rematch;

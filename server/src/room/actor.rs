@@ -12,6 +12,8 @@ use warroom_protocol::{
     Identity, MatchId, MatchState, Room, RoomState, SeatInfo, ServerMsg, codes,
 };
 
+use super::chat::{Chat, Mutes, Reader, may_read};
+use super::rematch::{RematchVotes, rematch_room};
 use super::{ConnId, Outbox, RoomCmd};
 use crate::config::Limits;
 use crate::error::ApiError;
@@ -44,6 +46,8 @@ struct Follower {
     identity: Option<Identity>,
     /// Where its messages go.
     outbox: Outbox,
+    /// Whose chat it does not read.
+    mutes: Mutes,
 }
 
 /// The room task's state.
@@ -64,6 +68,10 @@ pub struct RoomActor {
     pub limits: Limits,
     /// The lobby's copy of the room.
     summary: watch::Sender<Room>,
+    /// Its chat (the registry fills in the stored lines).
+    pub chat: Chat,
+    /// Its rematch, once the match is over.
+    pub rematch: RematchVotes,
 }
 
 impl RoomActor {
@@ -85,6 +93,8 @@ impl RoomActor {
             writer,
             limits,
             summary: watch::Sender::new(placeholder_room()),
+            chat: Chat::default(),
+            rematch: RematchVotes::default(),
         };
         let initial = actor.room_for(None);
         actor.summary = watch::Sender::new(initial);
@@ -114,13 +124,27 @@ impl RoomActor {
                 conn,
                 identity,
                 outbox,
+                mutes,
                 invite,
                 last_seq,
                 reply,
             } => {
-                let result = self.join(conn, identity, outbox, invite.as_deref(), last_seq);
+                let follower = Follower {
+                    identity,
+                    outbox,
+                    mutes,
+                };
+                let result = self.join(conn, follower, invite.as_deref(), last_seq);
                 let _ = reply.send(result);
-                self.publish();
+                if self.record.state == RoomState::Waiting
+                    && self.game.is_none()
+                    && self.record.seats.iter().all(Option::is_some)
+                {
+                    // A rematch room is stored with its seats taken: it starts once joined.
+                    self.start_match().await;
+                } else {
+                    self.publish();
+                }
             }
             RoomCmd::TakeSeat { conn, seat, reply } => {
                 let result = self.take_seat(conn, seat).await;
@@ -150,9 +174,162 @@ impl RoomActor {
             RoomCmd::Leave { conn } => {
                 if self.followers.remove(&conn).is_some() {
                     self.publish();
+                    // A player who never answered the rematch is gone: the others may agree.
+                    self.open_rematch_if_agreed().await;
+                }
+            }
+            RoomCmd::Chat { conn, text, reply } => {
+                let result = self.chat(conn, &text).await;
+                let _ = reply.send(result);
+            }
+            RoomCmd::Rematch {
+                conn,
+                accept,
+                reply,
+            } => {
+                let result = self.answer_rematch(conn, accept);
+                let answered = result.is_ok();
+                let _ = reply.send(result);
+                if answered {
+                    self.open_rematch_if_agreed().await;
+                    self.send_rematch();
                 }
             }
         }
+    }
+
+    fn match_over(&self) -> bool {
+        self.game
+            .as_ref()
+            .is_some_and(|game| game.runner.outcome().is_some())
+    }
+
+    /// Checks, stores and sends a line of chat to everyone who may read it.
+    async fn chat(&mut self, conn: ConnId, text: &str) -> Result<(), ApiError> {
+        let speaker = self
+            .follower(conn)?
+            .identity
+            .clone()
+            .ok_or_else(ApiError::unauthorized)?;
+        let seated = self.seat_of(Some(&speaker)).is_some();
+        let seq = self.game.as_ref().map_or(0, |game| game.runner.seq());
+        let at = now_ms();
+        let line = self
+            .chat
+            .line(&speaker, seated, text, seq, at, tokio::time::Instant::now())?;
+        if let Err(error) = self
+            .store
+            .add_chat_line(self.record.id, self.record.match_id, &line, at)
+            .await
+        {
+            self.chat.not_stored(&line);
+            return Err(error.into());
+        }
+        self.chat.stored(line.clone());
+        let over = self.match_over();
+        let message = ServerMsg::Chat {
+            room: self.record.id,
+            line,
+        };
+        let mut gone = Vec::new();
+        for (conn, follower) in &self.followers {
+            let reader = self.reader(follower);
+            let ServerMsg::Chat { line, .. } = &message else {
+                continue;
+            };
+            if may_read(line, &reader, over) && follower.outbox.send(&message).is_err() {
+                gone.push(*conn);
+            }
+        }
+        if !gone.is_empty() {
+            for conn in gone {
+                self.followers.remove(&conn);
+            }
+            self.publish();
+        }
+        Ok(())
+    }
+
+    /// How `follower` reads chat.
+    fn reader<'a>(&self, follower: &'a Follower) -> Reader<'a> {
+        Reader {
+            seated: self.seat_of(follower.identity.as_ref()).is_some(),
+            mutes: follower.identity.as_ref().map(|_| &follower.mutes),
+        }
+    }
+
+    fn answer_rematch(&mut self, conn: ConnId, accept: bool) -> Result<(), ApiError> {
+        let identity = self.follower(conn)?.identity.clone();
+        let seat = self
+            .seat_of(identity.as_ref())
+            .ok_or_else(|| ApiError::forbidden(codes::NOT_SEATED, "you hold no seat here"))?;
+        let over = self.match_over();
+        self.rematch.answer(seat, accept, over)
+    }
+
+    /// Opens the rematch room once the players agree, and tells everyone where it is.
+    async fn open_rematch_if_agreed(&mut self) {
+        if !self.match_over() {
+            return;
+        }
+        let present = |seat: Seat| {
+            self.record
+                .seats
+                .get(seat.index())
+                .cloned()
+                .flatten()
+                .is_some_and(|holder| {
+                    self.followers
+                        .values()
+                        .any(|f| f.identity.as_ref().is_some_and(|i| i.id == holder.id))
+                })
+        };
+        let Some(order) = self.rematch.agreed(self.record.seats.len(), present) else {
+            return;
+        };
+        match self.open_rematch(&order).await {
+            Ok(room) => {
+                self.rematch.opened(room);
+                self.send_rematch();
+            }
+            Err(error) => {
+                tracing::error!("room {} cannot open its rematch: {error}", self.record.id)
+            }
+        }
+    }
+
+    async fn open_rematch(&mut self, order: &[Seat]) -> Result<warroom_protocol::RoomId, ApiError> {
+        let invite_code = hex::encode(&random_bytes()?[..8]);
+        let record = rematch_room(
+            &self.record,
+            self.rules,
+            order,
+            warroom_protocol::RoomId::random(),
+            invite_code,
+            now_ms(),
+        )?;
+        self.store.create_room(&record).await?;
+        for (seat, holder) in record.seats.iter().enumerate() {
+            if let Some(holder) = holder {
+                let seat = Seat(u8::try_from(seat).map_err(ApiError::internal)?);
+                self.store
+                    .set_seat(record.id, seat, Some(holder.id))
+                    .await?;
+            }
+        }
+        self.store
+            .set_rematch_room(self.record.id, record.id)
+            .await?;
+        Ok(record.id)
+    }
+
+    /// Sends every follower the rematch as it stands.
+    fn send_rematch(&mut self) {
+        let message = ServerMsg::Rematch {
+            room: self.record.id,
+            rematch: self.rematch.state(),
+        };
+        self.broadcast(|_| message.clone());
     }
 
     fn seat_of(&self, identity: Option<&Identity>) -> Option<Seat> {
@@ -274,11 +451,12 @@ impl RoomActor {
     fn join(
         &mut self,
         conn: ConnId,
-        identity: Option<Identity>,
-        outbox: Outbox,
+        follower: Follower,
         invite: Option<&str>,
         last_seq: Option<u64>,
     ) -> Result<(), ApiError> {
+        let identity = follower.identity.clone();
+        let outbox = follower.outbox.clone();
         let insider = identity.as_ref().is_some_and(|identity| {
             identity.id == self.record.creator || self.seat_of(Some(identity)).is_some()
         });
@@ -333,7 +511,22 @@ impl RoomActor {
                 });
             }
         }
-        self.followers.insert(conn, Follower { identity, outbox });
+        let lines = self
+            .chat
+            .history(&self.reader(&follower), self.match_over());
+        if !lines.is_empty() {
+            let _ = outbox.send(&ServerMsg::ChatHistory {
+                room: self.record.id,
+                lines,
+            });
+        }
+        if !self.rematch.is_empty() {
+            let _ = outbox.send(&ServerMsg::Rematch {
+                room: self.record.id,
+                rematch: self.rematch.state(),
+            });
+        }
+        self.followers.insert(conn, follower);
         Ok(())
     }
 

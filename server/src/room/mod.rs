@@ -3,8 +3,10 @@
 //! `oneshot` replies, and a `watch` of the room's public summary for the lobby.
 
 mod actor;
+pub mod chat;
 mod outbox;
 mod registry;
+pub mod rematch;
 
 use serde_json::Value;
 use tokio::sync::{mpsc, oneshot, watch};
@@ -13,6 +15,7 @@ use warroom_protocol::{Identity, Room, RoomId};
 
 use crate::error::ApiError;
 
+pub use chat::Mutes;
 pub use outbox::{Gone, Outbox};
 pub use registry::Rooms;
 
@@ -30,6 +33,8 @@ pub enum RoomCmd {
         identity: Option<Identity>,
         /// Where its messages go.
         outbox: Outbox,
+        /// Whose chat it does not read (kept current by the connection).
+        mutes: Mutes,
         /// A private room's invite code.
         invite: Option<String>,
         /// The last seq the client saw.
@@ -68,6 +73,24 @@ pub enum RoomCmd {
     Leave {
         /// The connection.
         conn: ConnId,
+    },
+    /// Say a line of chat.
+    Chat {
+        /// The connection (must follow the room, authenticated).
+        conn: ConnId,
+        /// What it says.
+        text: String,
+        /// Done (the line is stored and sent), or why not.
+        reply: oneshot::Sender<Result<(), ApiError>>,
+    },
+    /// After the end: a seated player's answer to a rematch.
+    Rematch {
+        /// The connection (must follow the room, seated).
+        conn: ConnId,
+        /// `false` declines.
+        accept: bool,
+        /// Done, or why not.
+        reply: oneshot::Sender<Result<(), ApiError>>,
     },
 }
 

@@ -12,6 +12,8 @@ use warroom_protocol::{Room, RoomId, RoomState};
 
 use super::RoomHandle;
 use super::actor::{Game, RoomActor};
+use super::chat::Chat;
+use super::rematch::RematchVotes;
 use crate::config::Limits;
 use crate::error::ApiError;
 use crate::runner::rules;
@@ -155,14 +157,18 @@ impl Rooms {
                 })
             }
         };
-        Ok(RoomActor::new(
+        let id = record.id;
+        let (mut actor, summary) = RoomActor::new(
             record,
             rules,
             game,
             self.store.clone(),
             self.writer.clone(),
             self.limits.clone(),
-        ))
+        );
+        actor.chat = Chat::new(self.store.room_chat(id).await?);
+        actor.rematch = RematchVotes::new(self.store.rematch_room(id).await?);
+        Ok((actor, summary))
     }
 
     /// Registers a built room unless another task registered it meanwhile.

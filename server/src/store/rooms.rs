@@ -1,4 +1,4 @@
-//! Stored rooms and their seats, and the start of a room's match.
+//! Stored rooms and their seats, the start of a room's match, and the room of its rematch.
 
 use sqlx::Row;
 use sqlx::any::AnyRow;
@@ -163,5 +163,29 @@ impl Store {
             created_at: row.try_get("created_at")?,
             seats,
         })
+    }
+}
+
+impl Store {
+    /// Records the room a finished room's rematch is played in.
+    pub async fn set_rematch_room(&self, room: RoomId, rematch: RoomId) -> sqlx::Result<()> {
+        sqlx::query("UPDATE rooms SET rematch_room = $1 WHERE id = $2")
+            .bind(rematch.to_string())
+            .bind(room.to_string())
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// The room a finished room's rematch is played in, if its players agreed to one.
+    pub async fn rematch_room(&self, room: RoomId) -> sqlx::Result<Option<RoomId>> {
+        let row = sqlx::query("SELECT rematch_room FROM rooms WHERE id = $1")
+            .bind(room.to_string())
+            .fetch_optional(&self.pool)
+            .await?;
+        let Some(row) = row else { return Ok(None) };
+        row.try_get::<Option<String>, _>("rematch_room")?
+            .map(|id| parse_column("rematch_room", &id))
+            .transpose()
     }
 }
