@@ -104,6 +104,8 @@ pub enum RoomState {
     Playing,
     /// The match is over.
     Finished,
+    /// Nobody was connected to the waiting room for too long: it is closed.
+    Expired,
 }
 
 impl RoomState {
@@ -113,14 +115,20 @@ impl RoomState {
             RoomState::Waiting => "waiting",
             RoomState::Playing => "playing",
             RoomState::Finished => "finished",
+            RoomState::Expired => "expired",
         }
     }
 
     /// Parses a stored name.
     pub fn parse(text: &str) -> Option<RoomState> {
-        [RoomState::Waiting, RoomState::Playing, RoomState::Finished]
-            .into_iter()
-            .find(|state| state.as_str() == text)
+        [
+            RoomState::Waiting,
+            RoomState::Playing,
+            RoomState::Finished,
+            RoomState::Expired,
+        ]
+        .into_iter()
+        .find(|state| state.as_str() == text)
     }
 }
 

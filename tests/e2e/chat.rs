@@ -163,7 +163,9 @@ async fn chat_channels_limits_mutes_and_replay(db: TestDb) {
     assert!(seen.contains(&"bob here".to_owned()), "{seen:?}");
     assert!(!seen.iter().any(|t| t == tip), "{seen:?}");
     assert!(
-        !seen.iter().any(|t| t == "good luck" || t == "can you hear me"),
+        !seen
+            .iter()
+            .any(|t| t == "good luck" || t == "can you hear me"),
         "Bob muted Ada: {seen:?}"
     );
     let mut watcher = Client::connect(server.addr).await;

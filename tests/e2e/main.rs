@@ -8,6 +8,7 @@ mod common;
 mod chat;
 mod durability;
 mod errors;
+mod expiry;
 mod lobby;
 mod play;
 mod players;

@@ -13,6 +13,7 @@ use warroom_protocol::{
 };
 
 use super::chat::{Chat, Mutes, Reader, may_read};
+use super::expiry::Abandonment;
 use super::rematch::{RematchVotes, rematch_room};
 use super::{ConnId, Outbox, RoomCmd};
 use crate::config::Limits;
@@ -72,6 +73,8 @@ pub struct RoomActor {
     pub chat: Chat,
     /// Its rematch, once the match is over.
     pub rematch: RematchVotes,
+    /// The countdown of a waiting room nobody is connected to.
+    abandonment: Abandonment,
 }
 
 impl RoomActor {
@@ -84,6 +87,7 @@ impl RoomActor {
         writer: Writer,
         limits: Limits,
     ) -> (RoomActor, watch::Receiver<Room>) {
+        let expiry = std::time::Duration::from_secs(limits.waiting_room_expiry);
         let mut actor = RoomActor {
             record,
             rules,
@@ -95,7 +99,9 @@ impl RoomActor {
             summary: watch::Sender::new(placeholder_room()),
             chat: Chat::default(),
             rematch: RematchVotes::default(),
+            abandonment: Abandonment::new(expiry),
         };
+        actor.observe_presence();
         let initial = actor.room_for(None);
         actor.summary = watch::Sender::new(initial);
         let receiver = actor.summary.subscribe();
@@ -106,6 +112,7 @@ impl RoomActor {
     /// hand is finished, so an action being stored is acknowledged).
     pub async fn run(mut self, mut commands: mpsc::Receiver<RoomCmd>, stop: CancellationToken) {
         loop {
+            let expires = self.abandonment.deadline();
             let command = tokio::select! {
                 biased;
                 () = stop.cancelled() => break,
@@ -113,9 +120,36 @@ impl RoomActor {
                     Some(command) => command,
                     None => break,
                 },
+                () = sleep_until_some(expires) => {
+                    self.expire().await;
+                    continue;
+                }
             };
             self.handle(command).await;
+            self.observe_presence();
         }
+    }
+
+    /// Starts or stops the countdown of an abandoned waiting room.
+    fn observe_presence(&mut self) {
+        let waiting = self.record.state == RoomState::Waiting;
+        self.abandonment
+            .observe(waiting, self.followers.len(), tokio::time::Instant::now());
+    }
+
+    /// Nobody came back to the waiting room in time: it is closed, and says so.
+    async fn expire(&mut self) {
+        if !self.abandonment.is_due(tokio::time::Instant::now()) {
+            return;
+        }
+        if let Err(error) = self.store.expire_room(self.record.id).await {
+            tracing::error!("room {} cannot expire: {error}", self.record.id);
+            return;
+        }
+        tracing::info!("room {} expired: nobody was connected", self.record.id);
+        self.record.state = RoomState::Expired;
+        self.observe_presence();
+        self.publish();
     }
 
     async fn handle(&mut self, command: RoomCmd) {
@@ -455,6 +489,9 @@ impl RoomActor {
         invite: Option<&str>,
         last_seq: Option<u64>,
     ) -> Result<(), ApiError> {
+        if self.record.state == RoomState::Expired {
+            return Err(room_expired());
+        }
         let identity = follower.identity.clone();
         let outbox = follower.outbox.clone();
         let insider = identity.as_ref().is_some_and(|identity| {
@@ -733,6 +770,22 @@ impl RoomActor {
             });
         }
     }
+}
+
+/// Waits until `deadline`, or forever when there is none.
+async fn sleep_until_some(deadline: Option<tokio::time::Instant>) {
+    match deadline {
+        Some(deadline) => tokio::time::sleep_until(deadline).await,
+        None => std::future::pending().await,
+    }
+}
+
+fn room_expired() -> ApiError {
+    ApiError::new(
+        axum::http::StatusCode::GONE,
+        codes::ROOM_EXPIRED,
+        "this room waited too long with nobody in it and is closed",
+    )
 }
 
 /// The whole visible state of a match for one viewer.

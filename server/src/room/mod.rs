@@ -4,6 +4,7 @@
 
 mod actor;
 pub mod chat;
+mod expiry;
 mod outbox;
 mod registry;
 pub mod rematch;

@@ -91,13 +91,16 @@ impl Rooms {
         Ok(self.insert(id, actor))
     }
 
-    /// The public rooms that are waiting or playing, newest first.
+    /// The public rooms that are waiting or playing, newest first (what can be joined or
+    /// watched: not finished or expired ones).
     pub fn public_rooms(&self) -> Vec<Room> {
         let mut rooms: Vec<Room> = self
             .lock()
             .values()
             .map(RoomHandle::summary)
-            .filter(|room| !room.private && room.state != RoomState::Finished)
+            .filter(|room| {
+                !room.private && matches!(room.state, RoomState::Waiting | RoomState::Playing)
+            })
             .collect();
         // RFC 3339 times of one format sort as text.
         rooms.sort_by(|a, b| b.created_at.cmp(&a.created_at));
