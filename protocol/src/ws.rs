@@ -276,6 +276,31 @@ mod tests {
             })
         );
         assert_eq!(ClientMsg::parse(r#"{"type":"ping"}"#), Ok(ClientMsg::Ping));
+        let text = format!(r#"{{"type":"chat","room":"{room}","text":"gg"}}"#);
+        assert_eq!(
+            ClientMsg::parse(&text),
+            Ok(ClientMsg::Chat {
+                room,
+                text: "gg".into()
+            })
+        );
+        let text = format!(r#"{{"type":"rematch","room":"{room}","accept":false}}"#);
+        assert_eq!(
+            ClientMsg::parse(&text),
+            Ok(ClientMsg::Rematch {
+                room,
+                accept: false
+            })
+        );
+        let player = IdentityId::random();
+        let text = format!(r#"{{"type":"mute","player":"{player}","muted":true}}"#);
+        assert_eq!(
+            ClientMsg::parse(&text),
+            Ok(ClientMsg::Mute {
+                player,
+                muted: true
+            })
+        );
         assert_eq!(
             ClientMsg::parse(r#"{"type":"hello","token":null}"#),
             Ok(ClientMsg::Hello { token: None })

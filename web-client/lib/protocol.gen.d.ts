@@ -100,7 +100,7 @@ seats: number | null,
  */
 private: boolean, };
 
-export type RoomState = "waiting" | "playing" | "finished";
+export type RoomState = "waiting" | "playing" | "finished" | "expired";
 
 export type SeatInfo = { 
 /**

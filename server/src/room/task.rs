@@ -1,0 +1,351 @@
+//! The room loop: the thin async half of a room. It owns the command channel, the timer
+//! (`tokio::time`, so tests can pause time), the followers' outboxes, the store and the batching
+//! writer; it feeds the [`RoomCore`] one input at a time and carries out what it asks.
+//!
+//! Order matters and is kept here: a command's messages are queued to the outboxes before its
+//! reply is sent (so a reply, or anything the connection sends after it, never overtakes them),
+//! and an action's `applied` messages before its acknowledgement.
+
+use std::collections::HashMap;
+use std::future::pending;
+
+use tokio::sync::{mpsc, oneshot, watch};
+use tokio::time::{Instant, sleep_until};
+use tokio_util::sync::CancellationToken;
+use warroom_engine::Seed;
+use warroom_protocol::{MatchId, Room, RoomId};
+
+use super::core::{RoomCore, Submitted};
+use super::output::Output;
+use super::{ConnId, Outbox, RoomCmd};
+use crate::error::ApiError;
+use crate::identity::random_bytes;
+use crate::store::writer::{Append, Writer};
+use crate::store::{RoomRecord, Store, now_ms};
+
+/// A room's task: its core and the IO around it.
+pub struct RoomTask {
+    /// The room's state and rules.
+    core: RoomCore,
+    /// Where each follower's messages go.
+    outboxes: HashMap<ConnId, Outbox>,
+    /// The lobby's copy of the room.
+    summary: watch::Sender<Room>,
+    /// For seats and the match start.
+    store: Store,
+    /// For accepted actions.
+    writer: Writer,
+    /// The append the core queued, to store next.
+    to_store: Option<Append>,
+    /// Replies waiting for the commit of their action, by seq.
+    waiting: HashMap<u64, oneshot::Sender<Result<u64, ApiError>>>,
+}
+
+impl RoomTask {
+    /// A room task over its core; the lobby's copy of the room is published at once.
+    pub fn new(core: RoomCore, store: Store, writer: Writer) -> (RoomTask, watch::Receiver<Room>) {
+        let summary = watch::Sender::new(core.summary());
+        let receiver = summary.subscribe();
+        let task = RoomTask {
+            core,
+            outboxes: HashMap::new(),
+            summary,
+            store,
+            writer,
+            to_store: None,
+            waiting: HashMap::new(),
+        };
+        (task, receiver)
+    }
+
+    /// Serves until the channel closes or `stop` is cancelled (after the input in hand is
+    /// finished, so an action being stored is acknowledged).
+    pub async fn run(mut self, mut commands: mpsc::Receiver<RoomCmd>, stop: CancellationToken) {
+        loop {
+            let wake = self.core.next_wake();
+            tokio::select! {
+                biased;
+                () = stop.cancelled() => break,
+                command = commands.recv() => match command {
+                    Some(command) => self.handle(command).await,
+                    None => break,
+                },
+                () = sleep_until_some(wake) => {
+                    self.core.tick(Instant::now());
+                    self.expire_if_due().await;
+                }
+            }
+            self.drive(&stop).await;
+        }
+    }
+
+    async fn handle(&mut self, command: RoomCmd) {
+        match command {
+            RoomCmd::Join {
+                conn,
+                identity,
+                outbox,
+                mutes,
+                invite,
+                last_seq,
+                reply,
+            } => {
+                let fresh = self.outboxes.insert(conn, outbox).is_none();
+                self.core.set_mutes(conn, mutes);
+                let result =
+                    self.core
+                        .join(conn, identity, invite.as_deref(), last_seq, Instant::now());
+                if result.is_err() && fresh {
+                    self.outboxes.remove(&conn);
+                    self.core.leave(conn, Instant::now());
+                }
+                self.answer(reply, result);
+                if self.core.ready_to_start() {
+                    // A rematch room is stored with its seats taken: it starts once joined.
+                    self.start_match().await;
+                }
+            }
+            RoomCmd::TakeSeat { conn, seat, reply } => {
+                let result = match self.core.check_take_seat(conn, seat) {
+                    Ok(change) => self.store_seat(change).await,
+                    Err(error) => Err(error),
+                };
+                self.answer(reply, result);
+                if self.core.ready_to_start() {
+                    self.start_match().await;
+                }
+            }
+            RoomCmd::LeaveSeat { conn, reply } => {
+                let result = match self.core.check_leave_seat(conn) {
+                    Ok(change) => self.store_seat(change).await.map(|_| ()),
+                    Err(error) => Err(error),
+                };
+                self.answer(reply, result);
+            }
+            RoomCmd::Action {
+                conn,
+                client_id,
+                action,
+                reply,
+            } => match self.core.action(conn, client_id, &action, Instant::now()) {
+                Ok(Submitted::Pending(seq)) => {
+                    self.waiting.insert(seq, reply);
+                }
+                Ok(Submitted::Known(seq)) => self.answer(reply, Ok(seq)),
+                Err(error) => self.answer(reply, Err(error)),
+            },
+            RoomCmd::Leave { conn } => {
+                self.outboxes.remove(&conn);
+                self.core.leave(conn, Instant::now());
+                // A player who never answered the rematch is gone: the others may agree now.
+                self.open_rematch_if_agreed().await;
+            }
+            RoomCmd::Chat { conn, text, reply } => {
+                let result = self.chat(conn, &text).await;
+                self.answer(reply, result);
+            }
+            RoomCmd::Rematch {
+                conn,
+                accept,
+                reply,
+            } => {
+                let result = self.core.answer_rematch(conn, accept);
+                self.answer(reply, result);
+                self.open_rematch_if_agreed().await;
+            }
+        }
+    }
+
+    /// Checks a line of chat, stores it, then lets the core deliver it.
+    async fn chat(&mut self, conn: ConnId, text: &str) -> Result<(), ApiError> {
+        let at = now_ms();
+        let line = self.core.chat(conn, text, at, Instant::now())?;
+        let stored = self
+            .store
+            .add_chat_line(self.core.id(), self.core.match_id(), &line, at)
+            .await;
+        match stored {
+            Ok(()) => {
+                self.core.chat_stored(line);
+                Ok(())
+            }
+            Err(error) => {
+                self.core.chat_not_stored(&line);
+                Err(error.into())
+            }
+        }
+    }
+
+    /// Opens the rematch room once the players agree: stored with its seats and linked from
+    /// this room, then announced.
+    async fn open_rematch_if_agreed(&mut self) {
+        let invite_code = match random_bytes() {
+            Ok(bytes) => hex::encode(&bytes[..8]),
+            Err(error) => {
+                tracing::error!("no randomness for a rematch invite: {error}");
+                return;
+            }
+        };
+        let agreed = self
+            .core
+            .rematch_agreed(RoomId::random(), invite_code, now_ms());
+        let record = match agreed {
+            None => return,
+            Some(Ok(record)) => record,
+            Some(Err(error)) => {
+                tracing::error!("room {} cannot make its rematch: {error}", self.core.id());
+                return;
+            }
+        };
+        match store_rematch(&self.store, self.core.id(), &record).await {
+            Ok(()) => self.core.rematch_opened(record.id),
+            Err(error) => {
+                tracing::error!("room {} cannot open its rematch: {error}", self.core.id());
+            }
+        }
+        self.deliver();
+    }
+
+    /// Closes the room if it has waited empty long enough.
+    async fn expire_if_due(&mut self) {
+        if !self.core.expiry_due(Instant::now()) {
+            return;
+        }
+        match self.store.expire_room(self.core.id()).await {
+            Ok(()) => {
+                tracing::info!("room {} expired: nobody was connected", self.core.id());
+                self.core.expired(Instant::now());
+            }
+            Err(error) => tracing::error!("room {} cannot expire: {error}", self.core.id()),
+        }
+        self.deliver();
+    }
+
+    /// Delivers what the command made the core say, then replies.
+    fn answer<T>(
+        &mut self,
+        reply: oneshot::Sender<Result<T, ApiError>>,
+        result: Result<T, ApiError>,
+    ) {
+        self.deliver();
+        let _ = reply.send(result);
+    }
+
+    /// Stores a checked seat change, then lets the core apply it.
+    async fn store_seat(
+        &mut self,
+        change: super::seats::SeatChange,
+    ) -> Result<warroom_engine::Seat, ApiError> {
+        let seat = change.seat;
+        self.store
+            .set_seat(self.core.id(), seat, change.holder.as_ref().map(|h| h.id))
+            .await?;
+        self.core.seat_stored(change);
+        Ok(seat)
+    }
+
+    /// Every seat is taken: seed from the OS RNG, store the match, let it run.
+    async fn start_match(&mut self) {
+        let prepared = random_bytes()
+            .map(Seed)
+            .and_then(|seed| self.core.prepare_start(seed, MatchId::random(), now_ms()));
+        let stored = match prepared {
+            Ok(record) => self
+                .store
+                .start_match(&record)
+                .await
+                .map_err(ApiError::from),
+            Err(error) => Err(error),
+        };
+        match stored {
+            Ok(()) => self.core.started(Instant::now()),
+            Err(error) => self.core.start_failed(&error),
+        }
+        self.deliver();
+    }
+
+    /// Stores what the core accepted, one append at a time, feeding each commit's result back
+    /// and answering the action's sender after its `applied` went out.
+    async fn drive(&mut self, stop: &CancellationToken) {
+        loop {
+            self.deliver();
+            let Some(append) = self.to_store.take() else {
+                return;
+            };
+            let seq = append.seq;
+            let stored = self
+                .writer
+                .append(append)
+                .await
+                .map_err(|error| error.to_string());
+            let answer = self.core.committed(seq, stored, Instant::now());
+            self.deliver();
+            if let Some(reply) = self.waiting.remove(&seq) {
+                let _ = reply.send(answer);
+            }
+            if stop.is_cancelled() {
+                // Whatever the core queued next was told to no one; it ends with the task.
+                return;
+            }
+        }
+    }
+
+    /// Carries out the core's outputs except storing (kept in `to_store` for [`Self::drive`]).
+    fn deliver(&mut self) {
+        while let Some(output) = self.core.poll_output() {
+            match output {
+                Output::Send { to, message } => self.transmit(&to, &message),
+                Output::Summary(room) => {
+                    self.summary.send_replace(room);
+                }
+                Output::Append(append) => {
+                    debug_assert!(self.to_store.is_none(), "one append in flight at a time");
+                    self.to_store = Some(append);
+                }
+            }
+        }
+    }
+
+    /// Queues one message (serialised once) to each connection; a connection whose queue is
+    /// full or closed is gone, and the core hears of it.
+    fn transmit(&mut self, to: &[ConnId], message: &warroom_protocol::ServerMsg) {
+        let text = match serde_json::to_string(message) {
+            Ok(text) => text,
+            Err(error) => {
+                tracing::error!("cannot serialise a server message: {error}");
+                return;
+            }
+        };
+        for conn in to {
+            let gone = self
+                .outboxes
+                .get(conn)
+                .is_some_and(|outbox| outbox.send_text(text.clone()).is_err());
+            if gone {
+                self.outboxes.remove(conn);
+                self.core.leave(*conn, Instant::now());
+            }
+        }
+    }
+}
+
+/// Stores a rematch room with its seats taken, and links it from the room `from`.
+async fn store_rematch(store: &Store, from: RoomId, record: &RoomRecord) -> Result<(), ApiError> {
+    store.create_room(record).await?;
+    for (seat, holder) in record.seats.iter().enumerate() {
+        if let Some(holder) = holder {
+            let seat = warroom_engine::Seat(u8::try_from(seat).map_err(ApiError::internal)?);
+            store.set_seat(record.id, seat, Some(holder.id)).await?;
+        }
+    }
+    store.set_rematch_room(from, record.id).await?;
+    Ok(())
+}
+
+/// Sleeps until `at`, or forever without one.
+async fn sleep_until_some(at: Option<Instant>) {
+    match at {
+        Some(at) => sleep_until(at).await,
+        None => pending().await,
+    }
+}
