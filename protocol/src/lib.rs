@@ -10,6 +10,7 @@ pub mod codes;
 #[cfg(any(test, feature = "fuzz"))]
 pub mod fuzz;
 mod ids;
+mod players;
 mod rest;
 pub mod verify;
 mod ws;
@@ -18,6 +19,10 @@ mod ws;
 mod typescript;
 
 pub use ids::{IdParseError, IdentityId, MatchId, RoomId};
+pub use players::{
+    MatchPage, MatchResult, Me, PlayerMatch, PlayerProfile, QuickPlay, QuickPlayRoom, Recover,
+    RecoveryCode, Rename, RulesetRecord,
+};
 pub use rest::{
     GuestCreated, Health, Identity, MatchSeat, MatchState, MatchSummary, NewGuest, NewRoom, Replay,
     ReplayAction, Room, RoomState, RulesetInfo, SeatInfo, SeatRange,

@@ -23,7 +23,7 @@ after(async () => {
 
 test('classic: three players start a match and the first attacks by clicking', async () => {
   const clients = await Promise.all([0, 1, 2].map(() => openClient(browser, server.url)));
-  const names = ['Ada', 'Bob', 'Cy'];
+  const names = ['Ada', 'Bob', 'Cyd'];
   for (const [index, client] of clients.entries()) await enterName(client.page, names[index]);
   const { invite } = await createRoom(clients[0].page, 'classic', {
     seats: 3,

@@ -57,7 +57,7 @@ test('the interface switches language and remembers it', async () => {
 
 test('a room refused by the rules says why, in words', async () => {
   const { page, context } = await openClient(browser, server.url);
-  await enterName(page, 'Ada');
+  await enterName(page, 'Ann');
   await page.waitForSelector('#create-ruleset option', { state: 'attached' });
   await page.selectOption('#create-ruleset', 'hexdice');
   // A custom board of 3 cells breaks H-BOARD-1 (an even count from 8 to 36).
@@ -74,8 +74,8 @@ test('a room refused by the rules says why, in words', async () => {
 test('a private room stays out of the lobby and is joined by its invite link', async () => {
   const ada = await openClient(browser, server.url);
   const bob = await openClient(browser, server.url);
-  await enterName(ada.page, 'Ada');
-  await enterName(bob.page, 'Bob');
+  await enterName(ada.page, 'Amy');
+  await enterName(bob.page, 'Ben');
   await ada.page.waitForSelector('#create-ruleset option', { state: 'attached' });
   await ada.page.check('#create-private');
   await ada.page.click('#create-submit');
@@ -89,6 +89,6 @@ test('a private room stays out of the lobby and is joined by its invite link', a
   await bob.page.goto(invite);
   await bob.page.waitForSelector('.seat-list button[data-seat]');
   await bob.page.click('.seat-list button[data-seat]');
-  await bob.page.waitForFunction(() => document.querySelector('.seat-list')?.textContent?.includes('Bob') ?? false);
+  await bob.page.waitForFunction(() => document.querySelector('.seat-list')?.textContent?.includes('Ben') ?? false);
   await Promise.all([ada.context.close(), bob.context.close()]);
 });

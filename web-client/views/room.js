@@ -4,7 +4,8 @@
 
 import { h, replaceChildren } from '../lib/dom.js';
 import { t, tMaybe } from '../lib/i18n.js';
-import { roomLink, replayLink } from '../lib/router.js';
+import { roomLink, replayLink, playLink } from '../lib/router.js';
+import * as api from '../lib/api.js';
 import { toast } from '../lib/toast.js';
 import { rulesetUi } from '../rulesets/index.js';
 import { MatchView } from './match_view.js';
@@ -28,9 +29,10 @@ export function refusalText(error) {
  * @param {Session} session
  * @param {string} roomId
  * @param {string | null} invite
+ * @param {boolean} [play] "Play now": take a free seat as soon as the room is known
  * @returns {{element: HTMLElement, dispose: () => void}}
  */
-export function roomScreen(session, roomId, invite) {
+export function roomScreen(session, roomId, invite, play = false) {
   const { connection } = session;
   const header = h('div', { class: 'room-header' });
   const body = h('div', { class: 'room-body' }, h('p', { class: 'muted' }, t('loading')));
@@ -50,6 +52,9 @@ export function roomScreen(session, roomId, invite) {
   };
   /** @type {MatchView | null} */
   let matchView = null;
+  /** "Play now" still has to take a seat here. */
+  let seatWanted = play;
+  let seatAsked = false;
 
   const unfollow = connection.follow(roomId, {
     invite,
@@ -62,6 +67,7 @@ export function roomScreen(session, roomId, invite) {
     switch (msg.type) {
       case 'room':
         room = msg.room;
+        if (seatWanted) takeSeatNow(msg.room);
         render();
         break;
       case 'snapshot':
@@ -93,6 +99,12 @@ export function roomScreen(session, roomId, invite) {
         render();
         break;
       case 'error':
+        if (seatWanted && ['room_full', 'match_started', 'seat_taken'].includes(msg.code)) {
+          // Someone took the last seat first: "Play now" looks for another room.
+          seatWanted = false;
+          playElsewhere();
+          break;
+        }
         toast(refusalText(msg), 'error');
         if (room === null && (msg.code === 'room_not_found' || msg.code === 'invalid_invite')) {
           replaceChildren(body, h('p', { class: 'problem' }, refusalText(msg)), h('a', { href: '#/' }, t('back_to_lobby')));
@@ -101,6 +113,31 @@ export function roomScreen(session, roomId, invite) {
       default:
         break;
     }
+  }
+
+  /** Sends `take_seat` once; "Play now" is done when the room shows this player seated. @param {Room} current */
+  function takeSeatNow(current) {
+    const me = session.guest?.id;
+    if (current.seats.some((seat) => seat.player?.id === me)) {
+      seatWanted = false;
+    } else if (current.state !== 'waiting') {
+      seatWanted = false;
+      playElsewhere();
+    } else if (!seatAsked) {
+      seatAsked = true;
+      connection.takeSeat(current.id, null);
+    }
+  }
+
+  function playElsewhere() {
+    const ruleset = room?.ruleset;
+    if (!ruleset || !session.guest) return;
+    api
+      .quickPlay(session.guest.token, ruleset)
+      .then((found) => {
+        location.hash = playLink(found.room.id);
+      })
+      .catch((error) => toast(error instanceof api.ApiError ? refusalText(error) : String(error), 'error'));
   }
 
   function ensureMatchView() {
