@@ -156,7 +156,9 @@ fn mutate_node(node: &mut Value, bytes: &mut ByteSource<'_>) {
 
 /// A number one step away from `n` (or its negation, or a huge one).
 fn nudge(n: &Number, how: u8) -> Value {
-    let Some(v) = n.as_i64().or_else(|| n.as_u64().map(|u| i64::try_from(u).unwrap_or(i64::MAX)))
+    let Some(v) = n
+        .as_i64()
+        .or_else(|| n.as_u64().map(|u| i64::try_from(u).unwrap_or(i64::MAX)))
     else {
         return Value::from(0);
     };
@@ -204,11 +206,7 @@ pub const HEXDICE: FuzzSetup = FuzzSetup {
 
 /// The capitals setups: every map size.
 pub const CAPITALS: FuzzSetup = FuzzSetup {
-    options: &[
-        r#"{"map_size": "small"}"#,
-        "{}",
-        r#"{"map_size": "large"}"#,
-    ],
+    options: &[r#"{"map_size": "small"}"#, "{}", r#"{"map_size": "large"}"#],
     lists_every_accepted_action: false,
 };
 
@@ -311,9 +309,7 @@ struct Try<'a, R: Ruleset> {
 impl<R: Ruleset> Try<'_, R> {
     /// Sends the action and checks the contract whatever the answer.
     fn check(&self, setup: &FuzzSetup, state: &mut R) {
-        let Try {
-            sender, action, ..
-        } = *self;
+        let Try { sender, action, .. } = *self;
         let before = state.clone();
         let to_act = state.to_act();
         let mut events = self.earlier_events.to_vec();
@@ -478,6 +474,9 @@ mod tests {
             mutate_json(&mut json, &mut ByteSource::new(&[first, 0, 7, 9]));
             changed += usize::from(json != original);
         }
-        assert!(changed > 200, "only {changed} of 256 mutations changed anything");
+        assert!(
+            changed > 200,
+            "only {changed} of 256 mutations changed anything"
+        );
     }
 }

@@ -12,8 +12,8 @@ use std::sync::OnceLock;
 use serde_json::Value;
 use warroom_engine::fuzz::{ByteSource, mutate_json};
 use warroom_engine::{
-    BotRng, Ruleset, Seat, Seed, Viewer, capitals::Capitals, classic::Classic,
-    hexdice::Hexdice, random_legal,
+    BotRng, Ruleset, Seat, Seed, Viewer, capitals::Capitals, classic::Classic, hexdice::Hexdice,
+    random_legal,
 };
 
 use crate::verify::verify_replay;
@@ -29,7 +29,10 @@ pub fn client_msg(data: &[u8]) {
                 Err(error) => panic!("{message:?} does not serialise: {error}"),
             };
             if let Err(error) = ClientMsg::parse(&written) {
-                panic!("{written} (from {text:?}) does not parse back: {}", error.message);
+                panic!(
+                    "{written} (from {text:?}) does not parse back: {}",
+                    error.message
+                );
             }
         }
         Err(error) => {
@@ -57,7 +60,7 @@ pub fn corrupted_replay(data: &[u8]) {
     };
     let mutations = bytes.u8() % 4;
     // Cut the actions short first, sometimes (the seed and the outcome then disagree).
-    if bytes.u8() % 4 == 0
+    if bytes.u8().is_multiple_of(4)
         && let Some(Value::Array(actions)) = json.get_mut("actions")
     {
         let keep = bytes.below(actions.len() + 1);
@@ -72,7 +75,11 @@ pub fn corrupted_replay(data: &[u8]) {
     };
     let report = verify_replay(&replay);
     if untouched {
-        assert!(report.ok(), "a valid replay fails: {:?}", report.first_difference);
+        assert!(
+            report.ok(),
+            "a valid replay fails: {:?}",
+            report.first_difference
+        );
     }
 }
 
@@ -193,7 +200,12 @@ mod tests {
     fn every_generated_replay_verifies_and_a_changed_event_does_not() {
         for replay in valid_replays() {
             let report = verify_replay(replay);
-            assert!(report.ok(), "{}: {:?}", replay.ruleset, report.first_difference);
+            assert!(
+                report.ok(),
+                "{}: {:?}",
+                replay.ruleset,
+                report.first_difference
+            );
             let mut changed = replay.clone();
             let last = changed.actions.last_mut().expect("a match has actions");
             last.events.push(Value::Null);
