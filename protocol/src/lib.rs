@@ -8,9 +8,12 @@
 
 mod chat;
 pub mod codes;
+#[cfg(any(test, feature = "fuzz"))]
+pub mod fuzz;
 mod ids;
 mod players;
 mod rest;
+pub mod verify;
 mod ws;
 
 #[cfg(test)]
@@ -26,6 +29,7 @@ pub use rest::{
     GuestCreated, Health, Identity, MatchSeat, MatchState, MatchSummary, NewGuest, NewRoom, Replay,
     ReplayAction, Room, RoomState, RulesetInfo, SeatInfo, SeatRange,
 };
+pub use verify::{VerifyReport, verify_replay};
 pub use ws::{ClientMsg, ServerMsg};
 
 use serde::{Deserialize, Serialize};

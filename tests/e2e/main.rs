@@ -10,6 +10,7 @@ mod durability;
 mod errors;
 mod expiry;
 mod lobby;
+mod ops;
 mod play;
 mod players;
 mod quick_play;
