@@ -34,6 +34,7 @@ use serde::{Deserialize, Serialize};
 
 /// An error as every client sees it, on REST and on the WebSocket alike.
 #[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ErrorBody {
     /// Stable machine code, e.g. `not_your_turn`.

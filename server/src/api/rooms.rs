@@ -5,7 +5,7 @@ use axum::body::Bytes;
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use warroom_engine::RulesetId;
-use warroom_protocol::{Identity, NewRoom, Room, RoomId, RoomState, RulesetInfo, codes};
+use warroom_protocol::{ErrorBody, Identity, NewRoom, Room, RoomId, RoomState, RulesetInfo, codes};
 
 use super::body::{json, path_id};
 use crate::error::ApiError;
@@ -15,6 +15,12 @@ use crate::state::AppState;
 use crate::store::{RoomRecord, now_ms};
 
 /// Every ruleset this build offers.
+#[utoipa::path(
+    get, path = "/api/rulesets", tag = "rooms",
+    responses(
+        (status = 200, description = "every ruleset this build offers", body = Vec<RulesetInfo>)
+    )
+)]
 pub async fn rulesets() -> Json<Vec<RulesetInfo>> {
     Json(
         RulesetId::ALL
@@ -30,6 +36,14 @@ pub async fn rulesets() -> Json<Vec<RulesetInfo>> {
 }
 
 /// Opens a room; its creator sees the invite code.
+#[utoipa::path(
+    post, path = "/api/rooms", tag = "rooms", request_body = NewRoom, security(("bearer" = [])),
+    responses(
+        (status = 201, description = "the room, with its invite code (its creator only)", body = Room),
+        (status = 400, description = "`invalid_request` and the other codes of a refused request", body = ErrorBody),
+        (status = 401, description = "`unauthorized`: a valid bearer token is required", body = ErrorBody)
+    )
+)]
 pub async fn create(
     State(state): State<AppState>,
     headers: HeaderMap,
@@ -78,11 +92,25 @@ pub(super) async fn open_room(
 }
 
 /// Public rooms that are waiting or playing, newest first.
+#[utoipa::path(
+    get, path = "/api/rooms", tag = "rooms",
+    responses(
+        (status = 200, description = "public rooms that are waiting or playing, newest first", body = Vec<Room>)
+    )
+)]
 pub async fn list(State(state): State<AppState>) -> Json<Vec<Room>> {
     Json(state.rooms.public_rooms())
 }
 
 /// One room (private ones too: their id is as secret as a link).
+#[utoipa::path(
+    get, path = "/api/rooms/{id}", tag = "rooms", security((), ("bearer" = [])), params(("id" = String, Path, description = "the room id")),
+    responses(
+        (status = 200, description = "the room", body = Room),
+        (status = 401, description = "`unauthorized`: a valid bearer token is required", body = ErrorBody),
+        (status = 404, description = "`room_not_found`", body = ErrorBody)
+    )
+)]
 pub async fn show(
     State(state): State<AppState>,
     headers: HeaderMap,
