@@ -1,15 +1,17 @@
 //! The web client's entry point: restores the guest identity, opens the one WebSocket, and
 //! draws the screen the URL hash names (lobby, room, replay), redrawing on language change.
 
-import { LANGUAGES, language, setLanguage, t } from './lib/i18n.js';
+import { LANGUAGES, language, loadLanguage, t } from './lib/i18n.js';
 import { h, replaceChildren } from './lib/dom.js';
 import * as identity from './lib/identity.js';
 import * as router from './lib/router.js';
 import { Connection } from './lib/socket.js';
+import * as attention from './lib/attention.js';
 import { namePicker } from './views/name.js';
 import { lobby } from './views/lobby.js';
 import { roomScreen } from './views/room.js';
 import { replayScreen } from './views/replay.js';
+import { rulesScreen } from './views/rules.js';
 
 /** @typedef {import('./lib/protocol.js').Guest} Guest */
 
@@ -25,7 +27,7 @@ let teardown = () => {};
 let session = null;
 
 async function start() {
-  setLanguage(language());
+  await loadLanguage(language());
   setUpLanguagePicker();
   const guest = await identity.restore();
   if (guest) {
@@ -68,27 +70,26 @@ function begin(guest) {
 function show() {
   if (!session) return;
   teardown();
+  attention.setTitle('warroom', t('title_your_turn'));
   const route = router.current();
   /** @type {{element: Node, dispose: () => void}} */
   let screen;
   if (route.name === 'room') screen = roomScreen(session, route.id, route.invite);
   else if (route.name === 'replay') screen = replayScreen(session, route.id, route.step);
+  else if (route.name === 'rules') screen = rulesScreen(route.ruleset);
   else screen = lobby(session);
   teardown = screen.dispose;
   replaceChildren(main, screen.element);
-  document.title = `warroom`;
 }
 
 function setUpLanguagePicker() {
   const select = /** @type {HTMLSelectElement} */ (document.getElementById('language'));
   replaceChildren(
     select,
-    Object.entries(LANGUAGES).map(([code, { name }]) =>
-      h('option', { value: code, selected: code === language() }, name),
-    ),
+    Object.entries(LANGUAGES).map(([code, name]) => h('option', { value: code, selected: code === language() }, name)),
   );
-  select.addEventListener('change', () => {
-    setLanguage(select.value);
+  select.addEventListener('change', async () => {
+    await loadLanguage(select.value);
     if (session) show();
     else showNamePicker();
   });

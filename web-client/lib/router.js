@@ -1,10 +1,12 @@
-//! Hash routes: `#/` lobby, `#/room/<id>?invite=<code>`, `#/replay/<match id>?step=<n>`. The hash
+//! Hash routes: `#/` lobby, `#/room/<id>?invite=<code>`, `#/replay/<match id>?step=<n>`,
+//! `#/rules/<ruleset>`. The hash
 //! keeps every screen a plain link (invites, spectating, replays) with one served page.
 
 /**
  * @typedef {{name: 'lobby'}
  *   | {name: 'room', id: string, invite: string | null}
- *   | {name: 'replay', id: string, step: number | null}} Route
+ *   | {name: 'replay', id: string, step: number | null}
+ *   | {name: 'rules', ruleset: string}} Route
  */
 
 /** @returns {Route} */
@@ -18,7 +20,13 @@ export function current() {
     const step = Number(params.get('step'));
     return { name: 'replay', id: parts[1], step: params.has('step') && Number.isFinite(step) ? step : null };
   }
+  if (parts[0] === 'rules' && parts[1]) return { name: 'rules', ruleset: parts[1] };
   return { name: 'lobby' };
+}
+
+/** @param {string} ruleset */
+export function rulesLink(ruleset) {
+  return `#/rules/${encodeURIComponent(ruleset)}`;
 }
 
 /** @param {string} room @param {string | null | undefined} invite */
