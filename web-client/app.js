@@ -1,5 +1,6 @@
 //! The web client's entry point: restores the guest identity, opens the one WebSocket, and
-//! draws the screen the URL hash names (lobby, room, replay), redrawing on language change.
+//! draws the screen the URL hash names (lobby, room, replay, player page, recovery, rules),
+//! redrawing on language change (only the chosen language's strings are downloaded).
 
 import { LANGUAGES, language, loadLanguage, t } from './lib/i18n.js';
 import { h, replaceChildren } from './lib/dom.js';
@@ -11,6 +12,8 @@ import { namePicker } from './views/name.js';
 import { lobby } from './views/lobby.js';
 import { roomScreen } from './views/room.js';
 import { replayScreen } from './views/replay.js';
+import { playerScreen } from './views/player.js';
+import { recoverScreen } from './views/recover.js';
 import { rulesScreen } from './views/rules.js';
 
 /** @typedef {import('./lib/protocol.js').Guest} Guest */
@@ -29,12 +32,24 @@ let session = null;
 async function start() {
   await loadLanguage(language());
   setUpLanguagePicker();
+  window.addEventListener('hashchange', show);
   const guest = await identity.restore();
   if (guest) {
     begin(guest);
   } else {
-    showNamePicker();
+    show();
   }
+}
+
+/**
+ * Takes the identity of a recovery code onto this browser and starts over as it (a reload, so
+ * no socket or screen of the previous identity lives on).
+ * @param {string} code
+ */
+async function recoverIdentity(code) {
+  await identity.recover(code);
+  location.hash = '#/';
+  location.reload();
 }
 
 function showNamePicker() {
@@ -53,31 +68,48 @@ function showNamePicker() {
 function begin(guest) {
   const connection = new Connection(guest.token);
   session = { guest, connection };
-  const whoami = /** @type {HTMLElement} */ (document.getElementById('whoami'));
-  whoami.textContent = guest.name;
-  whoami.title = t('whoami_title');
+  showWhoami(guest);
   const badge = /** @type {HTMLElement} */ (document.getElementById('connection'));
   connection.onStatus((status) => {
     badge.hidden = status === 'open';
     badge.textContent = status === 'open' ? '' : t('reconnecting');
     badge.className = `connection ${status}`;
   });
-  window.addEventListener('hashchange', show);
   show();
+}
+
+/** The top bar's name: a link to one's own player page. @param {Guest} guest */
+function showWhoami(guest) {
+  const whoami = /** @type {HTMLAnchorElement} */ (document.getElementById('whoami'));
+  whoami.textContent = guest.name;
+  whoami.href = router.playerLink(guest.id);
+  whoami.title = t('whoami_title');
 }
 
 /** Draws the screen the hash names. */
 function show() {
-  if (!session) return;
-  teardown();
   attention.setTitle('warroom', t('title_your_turn'));
   const route = router.current();
+  if (route.name === 'recover') {
+    teardown();
+    teardown = () => {};
+    replaceChildren(main, recoverScreen(route.code, session?.guest ?? null, recoverIdentity));
+    return;
+  }
+  if (!session) {
+    showNamePicker();
+    return;
+  }
+  teardown();
+  const current = session;
   /** @type {{element: Node, dispose: () => void}} */
   let screen;
-  if (route.name === 'room') screen = roomScreen(session, route.id, route.invite);
-  else if (route.name === 'replay') screen = replayScreen(session, route.id, route.step);
+  if (route.name === 'room') screen = roomScreen(current, route.id, route.invite, route.play);
+  else if (route.name === 'replay') screen = replayScreen(current, route.id, route.step);
   else if (route.name === 'rules') screen = rulesScreen(route.ruleset);
-  else screen = lobby(session);
+  else if (route.name === 'player') {
+    screen = playerScreen(current, route.id, () => current.guest && showWhoami(current.guest));
+  } else screen = lobby(current);
   teardown = screen.dispose;
   replaceChildren(main, screen.element);
 }
@@ -90,8 +122,7 @@ function setUpLanguagePicker() {
   );
   select.addEventListener('change', async () => {
     await loadLanguage(select.value);
-    if (session) show();
-    else showNamePicker();
+    show();
   });
 }
 

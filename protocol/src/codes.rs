@@ -43,6 +43,12 @@ pub const UNKNOWN_ACTION: &str = "unknown_action";
 pub const INVALID_ACTION_ID: &str = "invalid_action_id";
 /// A display name outside the allowed length or characters.
 pub const INVALID_NAME: &str = "invalid_name";
+/// A name another identity already has (names are unique, case-insensitively).
+pub const NAME_TAKEN: &str = "name_taken";
+/// A recovery code that belongs to no identity (or was replaced by a newer one).
+pub const INVALID_RECOVERY_CODE: &str = "invalid_recovery_code";
+/// No player with this id or name.
+pub const PLAYER_NOT_FOUND: &str = "player_not_found";
 /// A request body that is not the expected JSON.
 pub const INVALID_REQUEST: &str = "invalid_request";
 /// Room options or seat count the ruleset refuses (rulesets may use more precise codes).

@@ -8,6 +8,7 @@
 
 pub mod codes;
 mod ids;
+mod players;
 mod rest;
 mod ws;
 
@@ -15,6 +16,10 @@ mod ws;
 mod typescript;
 
 pub use ids::{IdParseError, IdentityId, MatchId, RoomId};
+pub use players::{
+    MatchPage, MatchResult, Me, PlayerMatch, PlayerProfile, QuickPlay, QuickPlayRoom, Recover,
+    RecoveryCode, Rename, RulesetRecord,
+};
 pub use rest::{
     GuestCreated, Health, Identity, MatchSeat, MatchState, MatchSummary, NewGuest, NewRoom, Replay,
     ReplayAction, Room, RoomState, RulesetInfo, SeatInfo, SeatRange,

@@ -21,7 +21,8 @@ pub struct Health {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct NewGuest {
-    /// The display name (1–24 characters: letters, digits, spaces, `_`, `-`, `.`; trimmed).
+    /// The name: 3–24 characters (letters, digits, spaces, `_`, `-`, `.`; trimmed, inner spaces
+    /// collapsed), unique on the server case-insensitively.
     pub name: String,
 }
 

@@ -11,9 +11,10 @@
 use ts_rs::TS;
 
 use crate::{
-    ClientMsg, ErrorBody, GuestCreated, Health, Identity, IdentityId, MatchId, MatchSeat,
-    MatchState, MatchSummary, NewGuest, NewRoom, Replay, ReplayAction, Room, RoomId, RoomState,
-    RulesetInfo, SeatInfo, SeatRange, ServerMsg,
+    ClientMsg, ErrorBody, GuestCreated, Health, Identity, IdentityId, MatchId, MatchPage,
+    MatchResult, MatchSeat, MatchState, MatchSummary, Me, NewGuest, NewRoom, PlayerMatch,
+    PlayerProfile, QuickPlay, QuickPlayRoom, Recover, RecoveryCode, Rename, Replay, ReplayAction,
+    Room, RoomId, RoomState, RulesetInfo, RulesetRecord, SeatInfo, SeatRange, ServerMsg,
 };
 
 /// Where the client reads the declarations.
@@ -44,6 +45,17 @@ fn declarations() -> String {
         MatchSummary::decl(),
         ReplayAction::decl(),
         Replay::decl(),
+        Me::decl(),
+        Rename::decl(),
+        RecoveryCode::decl(),
+        Recover::decl(),
+        RulesetRecord::decl(),
+        PlayerProfile::decl(),
+        MatchResult::decl(),
+        PlayerMatch::decl(),
+        MatchPage::decl(),
+        QuickPlay::decl(),
+        QuickPlayRoom::decl(),
         ClientMsg::decl(),
         ServerMsg::decl(),
     ];

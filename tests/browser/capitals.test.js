@@ -55,8 +55,8 @@ test('the lobby and a match fit a phone-sized screen', async () => {
   const phone = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
   const ada = await openClient(browser, server.url, phone);
   const bob = await openClient(browser, server.url, phone);
-  await enterName(ada.page, 'Ada');
-  await enterName(bob.page, 'Bob');
+  await enterName(ada.page, 'Amy');
+  await enterName(bob.page, 'Ben');
   await screenshot(ada.page, 'phone-lobby');
   const { invite } = await createRoom(ada.page, 'hexdice', { options: { board: 'Small (10 cells)' } });
   await joinByInvite(bob.page, invite);

@@ -42,9 +42,9 @@ async function clickNth(page, selector) {
 }
 
 test('capitals: many orders by clicking, every one accepted; a refusal keeps the built order', async () => {
-  const clients = await Promise.all(['Ada', 'Bob', 'Cy'].map(() => openClient(browser, server.url)));
+  const clients = await Promise.all(['Ada', 'Bob', 'Cyd'].map(() => openClient(browser, server.url)));
   const pages = clients.map((client) => client.page);
-  await Promise.all(pages.map((page, i) => enterName(page, ['Ada', 'Bob', 'Cy'][i])));
+  await Promise.all(pages.map((page, i) => enterName(page, ['Ada', 'Bob', 'Cyd'][i])));
   // A refusal is provoked once, by bending one order on its way out (as a stale client might).
   let bend = false;
   for (const page of pages) {
@@ -134,8 +134,8 @@ test('capitals on a phone: the board zooms with buttons and the wheel, and the p
   const phone = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
   const ada = await openClient(browser, server.url, phone);
   const bob = await openClient(browser, server.url, phone);
-  await enterName(ada.page, 'Ada');
-  await enterName(bob.page, 'Bob');
+  await enterName(ada.page, 'Amy');
+  await enterName(bob.page, 'Ben');
   const { invite } = await createRoom(ada.page, 'capitals', { seats: 2, options: { map_size: 'large' } });
   await joinByInvite(bob.page, invite);
   await ada.page.waitForSelector('.match .board');

@@ -25,7 +25,7 @@ after(async () => {
 
 test('classic: three players start a match and the first attacks by clicking', async () => {
   const clients = await Promise.all([0, 1, 2].map(() => openClient(browser, server.url)));
-  const names = ['Ada', 'Bob', 'Cy'];
+  const names = ['Ada', 'Bob', 'Cyd'];
   for (const [index, client] of clients.entries()) await enterName(client.page, names[index]);
   const { invite } = await createRoom(clients[0].page, 'classic', {
     seats: 3,
@@ -94,7 +94,7 @@ const overlap = (a, b) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.
 test('classic: names never overlap, continents show with their bonuses, one click places one unit', async () => {
   const desk = { viewport: { width: 1280, height: 800 } };
   const clients = await Promise.all([0, 1, 2].map(() => openClient(browser, server.url, desk)));
-  for (const [index, client] of clients.entries()) await enterName(client.page, ['Ada', 'Bob', 'Cy'][index]);
+  for (const [index, client] of clients.entries()) await enterName(client.page, ['Amy', 'Ben', 'Cal'][index]);
   const { invite } = await createRoom(clients[0].page, 'classic', { seats: 3 });
   for (const client of clients.slice(1)) await joinByInvite(client.page, invite);
   for (const client of clients) await client.page.waitForSelector('.match .board');
@@ -136,7 +136,7 @@ test('classic: names never overlap, continents show with their bonuses, one clic
 test('classic on a phone: zooming shows more names, and "place for me" does the claim setup', async () => {
   const phone = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
   const clients = await Promise.all([0, 1, 2].map(() => openClient(browser, server.url, phone)));
-  for (const [index, client] of clients.entries()) await enterName(client.page, ['Ada', 'Bob', 'Cy'][index]);
+  for (const [index, client] of clients.entries()) await enterName(client.page, ['Dee', 'Eve', 'Fay'][index]);
   const { invite } = await createRoom(clients[0].page, 'classic', { seats: 3, options: { setup: 'claim territories in turn' } });
   for (const client of clients.slice(1)) await joinByInvite(client.page, invite);
   for (const client of clients) await client.page.waitForSelector('.match .board');

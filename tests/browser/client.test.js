@@ -75,7 +75,7 @@ test('the log shows the whole match: from the setup, after a reload, for a late 
 
   // A spectator arriving now sees the match from its beginning.
   const cy = await openClient(browser, server.url);
-  await enterName(cy.page, 'Cy');
+  await enterName(cy.page, 'Cyd');
   await cy.page.goto(`${server.url}/#/room/${room}`);
   await cy.page.waitForSelector('.match .board');
   await logReaches(cy.page, live.length);
@@ -97,8 +97,8 @@ test('the log shows the whole match: from the setup, after a reload, for a late 
 test('a refusal is worded in the reader’s language, with the cell it speaks of', async () => {
   const ada = await openClient(browser, server.url);
   const bob = await openClient(browser, server.url);
-  await enterName(ada.page, 'Ada');
-  await enterName(bob.page, 'Bob');
+  await enterName(ada.page, 'Amy');
+  await enterName(bob.page, 'Ben');
   for (const page of [ada.page, bob.page]) {
     await page.selectOption('#language', 'fr');
     await page.waitForSelector('text=Salles publiques');
@@ -138,8 +138,8 @@ test('a refusal is worded in the reader’s language, with the cell it speaks of
 test('the creator is seated and the invite box reads links, hashes and ids', async () => {
   const ada = await openClient(browser, server.url);
   const bob = await openClient(browser, server.url);
-  await enterName(ada.page, 'Ada');
-  await enterName(bob.page, 'Bob');
+  await enterName(ada.page, 'Cal');
+  await enterName(bob.page, 'Dee');
   const { room, invite } = await createRoom(ada.page, 'capitals', { seats: 3 });
   // One seat taken by the creator, two to take, nobody only watching.
   assert.equal(await ada.page.locator('.seat-list button[data-seat]').count(), 0, 'the creator is not offered another seat');
@@ -164,8 +164,8 @@ test('the creator is seated and the invite box reads links, hashes and ids', asy
 test('a hexdice turn is played with the keyboard alone', async () => {
   const ada = await openClient(browser, server.url);
   const bob = await openClient(browser, server.url);
-  await enterName(ada.page, 'Ada');
-  await enterName(bob.page, 'Bob');
+  await enterName(ada.page, 'Eve');
+  await enterName(bob.page, 'Fay');
   const { invite } = await createRoom(ada.page, 'hexdice', { options: { board: 'Small (10 cells)' } });
   await joinByInvite(bob.page, invite);
   await ada.page.waitForSelector('.match .board');

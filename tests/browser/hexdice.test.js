@@ -93,7 +93,7 @@ test('two players play hexdice to the end by clicking while a third spectates, t
   const cy = await openClient(browser, server.url);
   await enterName(ada.page, 'Ada');
   await enterName(bob.page, 'Bob');
-  await enterName(cy.page, 'Cy');
+  await enterName(cy.page, 'Cyd');
 
   const { room, invite } = await createRoom(ada.page, 'hexdice', {
     options: { board: 'Small (10 cells)', conquest: 'the attacker may stay' },

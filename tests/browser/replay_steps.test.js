@@ -91,7 +91,7 @@ test('capitals: the replay’s last step equals the live board', async () => {
 
 test('classic: the replay’s last step equals the live board', async () => {
   const clients = await Promise.all([0, 1, 2].map(() => openClient(browser, server.url)));
-  for (const [index, client] of clients.entries()) await enterName(client.page, ['Ada', 'Bob', 'Cy'][index]);
+  for (const [index, client] of clients.entries()) await enterName(client.page, ['Amy', 'Ben', 'Cal'][index]);
   const pages = clients.map((client) => client.page);
   const { room, invite } = await createRoom(pages[0], 'classic', { seats: 3 });
   for (const page of pages.slice(1)) await joinByInvite(page, invite);

@@ -57,7 +57,7 @@ test('the interface switches language and remembers it', async () => {
 
 test('a room refused by the rules says why, in words', async () => {
   const { page, context } = await openClient(browser, server.url);
-  await enterName(page, 'Ada');
+  await enterName(page, 'Ann');
   await page.waitForSelector('#create-ruleset option', { state: 'attached' });
   await page.selectOption('#create-ruleset', 'hexdice');
   // A custom board of 3 cells breaks H-BOARD-1 (an even count from 8 to 36).
@@ -74,8 +74,8 @@ test('a room refused by the rules says why, in words', async () => {
 test('a private room stays out of the lobby and is joined by its invite link', async () => {
   const ada = await openClient(browser, server.url);
   const bob = await openClient(browser, server.url);
-  await enterName(ada.page, 'Ada');
-  await enterName(bob.page, 'Bob');
+  await enterName(ada.page, 'Amy');
+  await enterName(bob.page, 'Ben');
   await ada.page.waitForSelector('#create-ruleset option', { state: 'attached' });
   await ada.page.check('#create-private');
   await ada.page.click('#create-submit');
@@ -97,7 +97,7 @@ test('a private room stays out of the lobby and is joined by its invite link', a
 
 test('the landing shows the three games with a picture each, and each has a rules page in every language', async () => {
   const { page, context, errors } = await openClient(browser, server.url, { viewport: { width: 1280, height: 800 } });
-  await enterName(page, 'Ada');
+  await enterName(page, 'Lea');
   assert.equal(await page.locator('[data-testid=games] .game-card').count(), 3);
   assert.equal(await page.locator('[data-testid=games] .game-card svg.game-picture').count(), 3);
   await screenshot(page, 'landing-1280');
@@ -118,7 +118,7 @@ test('the landing shows the three games with a picture each, and each has a rule
     }
   }
   const phone = await openClient(browser, server.url, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
-  await enterName(phone.page, 'Bo');
+  await enterName(phone.page, 'Bea');
   await screenshot(phone.page, 'landing-390');
   await phone.page.click('[data-testid=rules-capitals]');
   await phone.page.waitForSelector('.screen.rules [data-section]');
@@ -131,7 +131,7 @@ test('the landing shows the three games with a picture each, and each has a rule
 
 test('a reload revalidates the client instead of downloading it again, and only one language is loaded', async () => {
   const { page, context } = await openClient(browser, server.url);
-  await enterName(page, 'Ada');
+  await enterName(page, 'Ida');
   /** @type {{url: string, status: number, body: number}[]} */
   const seen = [];
   page.on('requestfinished', async (request) => {

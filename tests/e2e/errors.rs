@@ -124,7 +124,7 @@ async fn seats_and_private_rooms_are_guarded(db: TestDb) {
     let http = server.http();
     let (_, ada) = http.guest("Ada").await;
     let (_, bob) = http.guest("Bob").await;
-    let (_, cy) = http.guest("Cy").await;
+    let (_, cy) = http.guest("Cyd").await;
     let room = http
         .room(&ada, &json!({"ruleset": "hexdice", "private": true}))
         .await;

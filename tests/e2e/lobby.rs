@@ -25,7 +25,10 @@ async fn health_and_guest_identity(db: TestDb) {
     let token = guest["token"].as_str().unwrap();
     let (status, me) = http.get("/api/me", Some(token)).await;
     assert_eq!(status, 200);
-    assert_eq!(me, json!({"id": guest["id"], "name": "Ada"}));
+    assert_eq!(
+        me,
+        json!({"id": guest["id"], "name": "Ada", "recovery_created_at": null})
+    );
 
     for bad in ["", "<b>", "x".repeat(25).as_str()] {
         let (status, body) = http.post("/api/guests", None, &json!({"name": bad})).await;

@@ -9,3 +9,5 @@ mod durability;
 mod errors;
 mod lobby;
 mod play;
+mod players;
+mod quick_play;

@@ -7,6 +7,11 @@
 /** @typedef {import('./protocol.js').Replay} Replay */
 /** @typedef {import('./protocol.js').Guest} Guest */
 /** @typedef {import('./protocol.js').Identity} Identity */
+/** @typedef {import('./protocol.js').Me} Me */
+/** @typedef {import('./protocol.js').RecoveryCode} RecoveryCode */
+/** @typedef {import('./protocol.js').PlayerProfile} PlayerProfile */
+/** @typedef {import('./protocol.js').MatchPage} MatchPage */
+/** @typedef {import('./protocol.js').QuickPlayRoom} QuickPlayRoom */
 
 /** A refusal or failure, with the server's stable code. */
 export class ApiError extends Error {
@@ -60,7 +65,7 @@ async function call(method, path, { token, body } = {}) {
 
 /** @param {string} name @returns {Promise<Guest>} */
 export const createGuest = (name) => call('POST', '/api/guests', { body: { name } });
-/** @param {string} token @returns {Promise<Identity>} */
+/** @param {string} token @returns {Promise<Me>} */
 export const me = (token) => call('GET', '/api/me', { token });
 /** @returns {Promise<RulesetInfo[]>} */
 export const rulesets = () => call('GET', '/api/rulesets');
@@ -84,3 +89,27 @@ export const match = (id) => call('GET', `/api/matches/${encodeURIComponent(id)}
 /** @param {string} id @param {string | null} token @returns {Promise<Replay>} */
 export const replay = (id, token) =>
   call('GET', `/api/matches/${encodeURIComponent(id)}/replay`, { token });
+/** @param {string} token @param {string} name @returns {Promise<Me>} */
+export const rename = (token, name) => call('PATCH', '/api/me', { token, body: { name } });
+/** @param {string} token @returns {Promise<RecoveryCode>} */
+export const newRecoveryCode = (token) => call('POST', '/api/me/recovery', { token });
+/** @param {string} code @returns {Promise<Guest>} */
+export const recover = (code) => call('POST', '/api/recover', { body: { code } });
+/** @param {string} id @returns {Promise<PlayerProfile>} */
+export const player = (id) => call('GET', `/api/players/${encodeURIComponent(id)}`);
+/**
+ * One page of a player's matches (newest first); `query` holds `ruleset`, `result`, `limit`, `before`.
+ * @param {string} id
+ * @param {Record<string, string>} query
+ * @param {string | null} token
+ * @returns {Promise<MatchPage>}
+ */
+export const playerMatches = (id, query, token) =>
+  call('GET', `/api/players/${encodeURIComponent(id)}/matches?${new URLSearchParams(query)}`, { token });
+/**
+ * "Play now": a waiting room of the ruleset to take a seat in, or a new one.
+ * @param {string} token
+ * @param {string} ruleset
+ * @returns {Promise<QuickPlayRoom>}
+ */
+export const quickPlay = (token, ruleset) => call('POST', '/api/quick-play', { token, body: { ruleset } });

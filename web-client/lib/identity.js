@@ -1,5 +1,6 @@
-//! The guest identity of this browser: created once from a display name, kept in localStorage
-//! so it survives a reload, and checked against the server on start.
+//! The guest identity of this browser: created once from a name (or brought over from another
+//! device with a recovery code), kept in localStorage so it survives a reload, and checked
+//! against the server on start.
 
 import * as api from './api.js';
 
@@ -52,4 +53,28 @@ export async function create(name) {
   const guest = await api.createGuest(name.trim());
   localStorage.setItem(STORAGE_KEY, JSON.stringify(guest));
   return guest;
+}
+
+/**
+ * Takes an identity onto this browser with its recovery code, replacing the one kept here.
+ * @param {string} code
+ * @returns {Promise<Guest>}
+ */
+export async function recover(code) {
+  const guest = await api.recover(code.trim());
+  localStorage.setItem(STORAGE_KEY, JSON.stringify(guest));
+  return guest;
+}
+
+/**
+ * Renames the kept identity on the server and here.
+ * @param {Guest} guest
+ * @param {string} name
+ * @returns {Promise<Guest>}
+ */
+export async function rename(guest, name) {
+  const me = await api.rename(guest.token, name);
+  const renamed = { ...guest, name: me.name };
+  localStorage.setItem(STORAGE_KEY, JSON.stringify(renamed));
+  return renamed;
 }

@@ -34,7 +34,8 @@ version: string, };
 
 export type NewGuest = { 
 /**
- * The display name (1–24 characters: letters, digits, spaces, `_`, `-`, `.`; trimmed).
+ * The name: 3–24 characters (letters, digits, spaces, `_`, `-`, `.`; trimmed, inner spaces
+ * collapsed), unique on the server case-insensitively.
  */
 name: string, };
 
@@ -283,6 +284,132 @@ actions: Array<ReplayAction>,
  * How it ended, once it has.
  */
 outcome: { winner: number, reason: string } | null, };
+
+export type Me = { 
+/**
+ * The identity's id.
+ */
+id: IdentityId, 
+/**
+ * Its name, unique on this server (case-insensitively).
+ */
+name: string, 
+/**
+ * When its current recovery code was made (RFC 3339); `null`: it has none.
+ */
+recovery_created_at: string | null, };
+
+export type Rename = { 
+/**
+ * The new name (3–24 characters: letters, digits, spaces, `_`, `-`, `.`; trimmed).
+ */
+name: string, };
+
+export type RecoveryCode = { 
+/**
+ * The code, e.g. `K7QD-9M2X-HV3C-TR8W-ZP4N`; it replaces any earlier one.
+ */
+code: string, 
+/**
+ * When it was made (RFC 3339).
+ */
+created_at: string, };
+
+export type Recover = { 
+/**
+ * A recovery code (case, spaces and dashes do not matter).
+ */
+code: string, };
+
+export type RulesetRecord = { 
+/**
+ * Which ruleset.
+ */
+ruleset: "hexdice" | "capitals" | "classic", 
+/**
+ * Finished matches.
+ */
+played: number, 
+/**
+ * Finished matches this player won.
+ */
+won: number, 
+/**
+ * Finished matches this player did not win.
+ */
+lost: number, 
+/**
+ * Matches still being played.
+ */
+playing: number, };
+
+export type PlayerProfile = { 
+/**
+ * The identity's id.
+ */
+id: IdentityId, 
+/**
+ * Its name.
+ */
+name: string, 
+/**
+ * When it was created (RFC 3339).
+ */
+created_at: string, 
+/**
+ * Its record per ruleset it has played (rulesets in their stable order).
+ */
+records: Array<RulesetRecord>, };
+
+export type MatchResult = "won" | "lost" | "playing";
+
+export type PlayerMatch = { 
+/**
+ * The match.
+ */
+match: MatchSummary, 
+/**
+ * The seat the player played.
+ */
+seat: number, 
+/**
+ * How it went for the player.
+ */
+result: MatchResult, };
+
+export type MatchPage = { 
+/**
+ * At most `limit` matches.
+ */
+matches: Array<PlayerMatch>, 
+/**
+ * Pass as `before` for the next (older) page; `null` on the last page.
+ */
+next: string | null, 
+/**
+ * How many matches the filter selects in all.
+ */
+total: number, };
+
+export type QuickPlay = { 
+/**
+ * The ruleset to play.
+ */
+ruleset: "hexdice" | "capitals" | "classic", 
+/**
+ * Only rooms with this many seats (a new room gets it); any when absent.
+ */
+seats: number | null, };
+
+export type QuickPlayRoom = { 
+/**
+ * The room (the bearer takes a seat in it over the socket).
+ */
+room: Room, 
+/**
+ * True when no waiting room fitted and this one was opened.
+ */
+created: boolean, };
 
 export type ClientMsg = { "type": "hello", 
 /**

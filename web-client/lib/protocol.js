@@ -14,6 +14,13 @@
  * @typedef {import('./protocol.gen').MatchSummary} MatchSummary
  * @typedef {import('./protocol.gen').ReplayAction} ReplayAction
  * @typedef {import('./protocol.gen').Replay} Replay
+ * @typedef {import('./protocol.gen').Me} Me
+ * @typedef {import('./protocol.gen').RecoveryCode} RecoveryCode
+ * @typedef {import('./protocol.gen').PlayerProfile} PlayerProfile
+ * @typedef {import('./protocol.gen').RulesetRecord} RulesetRecord
+ * @typedef {import('./protocol.gen').PlayerMatch} PlayerMatch
+ * @typedef {import('./protocol.gen').MatchPage} MatchPage
+ * @typedef {import('./protocol.gen').QuickPlayRoom} QuickPlayRoom
  * @typedef {import('./protocol.gen').ServerMsg} ServerMsg
  * @typedef {import('./protocol.gen').ClientMsg} ClientMsg
  * @typedef {{winner: number, reason: string}} Outcome

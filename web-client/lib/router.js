@@ -1,11 +1,13 @@
-//! Hash routes: `#/` lobby, `#/room/<id>?invite=<code>`, `#/replay/<match id>?step=<n>`,
-//! `#/rules/<ruleset>`. The hash
-//! keeps every screen a plain link (invites, spectating, replays) with one served page.
+//! Hash routes: `#/` lobby, `#/room/<id>?invite=<code>&play=1`, `#/replay/<match id>?step=<n>`,
+//! `#/player/<id>`, `#/recover?code=<code>`, `#/rules/<ruleset>`. The hash keeps every screen a
+//! plain link (invites, spectating, replays, player pages, recovery, rules) with one served page.
 
 /**
  * @typedef {{name: 'lobby'}
- *   | {name: 'room', id: string, invite: string | null}
+ *   | {name: 'room', id: string, invite: string | null, play: boolean}
  *   | {name: 'replay', id: string, step: number | null}
+ *   | {name: 'player', id: string}
+ *   | {name: 'recover', code: string}
  *   | {name: 'rules', ruleset: string}} Route
  */
 
@@ -15,11 +17,15 @@ export function current() {
   const [path, query = ''] = hash.split('?');
   const params = new URLSearchParams(query);
   const parts = path.split('/').filter(Boolean).map(decodeURIComponent);
-  if (parts[0] === 'room' && parts[1]) return { name: 'room', id: parts[1], invite: params.get('invite') };
+  if (parts[0] === 'room' && parts[1]) {
+    return { name: 'room', id: parts[1], invite: params.get('invite'), play: params.get('play') === '1' };
+  }
   if (parts[0] === 'replay' && parts[1]) {
     const step = Number(params.get('step'));
     return { name: 'replay', id: parts[1], step: params.has('step') && Number.isFinite(step) ? step : null };
   }
+  if (parts[0] === 'player' && parts[1]) return { name: 'player', id: parts[1] };
+  if (parts[0] === 'recover') return { name: 'recover', code: params.get('code') ?? '' };
   if (parts[0] === 'rules' && parts[1]) return { name: 'rules', ruleset: parts[1] };
   return { name: 'lobby' };
 }
@@ -35,7 +41,22 @@ export function roomLink(room, invite) {
   return invite ? `${base}?invite=${encodeURIComponent(invite)}` : base;
 }
 
+/** A room the client takes a free seat in as soon as it has joined ("Play now"). @param {string} room */
+export function playLink(room) {
+  return `#/room/${encodeURIComponent(room)}?play=1`;
+}
+
 /** @param {string} match */
 export function replayLink(match) {
   return `#/replay/${encodeURIComponent(match)}`;
+}
+
+/** @param {string} player */
+export function playerLink(player) {
+  return `#/player/${encodeURIComponent(player)}`;
+}
+
+/** The link that takes an identity onto another device. @param {string} code */
+export function recoverLink(code) {
+  return `#/recover?code=${encodeURIComponent(code)}`;
 }

@@ -1,16 +1,18 @@
-//! The lobby: public rooms with live updates (polled), a form to create a room with every option
-//! of its ruleset, joining by invite link, and finished matches to replay.
+//! The lobby: "Play now" per ruleset, public rooms with live updates (polled; a waiting room says
+//! how long it has waited), a form to create a room with every option of its ruleset, joining by
+//! invite link, and finished matches to replay.
 
 import { h, replaceChildren } from '../lib/dom.js';
-import { t, tMaybe } from '../lib/i18n.js';
+import { language, t, tMaybe } from '../lib/i18n.js';
 import * as api from '../lib/api.js';
-import { roomLink, replayLink, rulesLink } from '../lib/router.js';
+import { roomLink, replayLink, playLink, playerLink, rulesLink } from '../lib/router.js';
 import { gamePicture } from '../lib/pictures.js';
 import { GAMES } from './rules.js';
 import { isRoomId } from './room.js';
 import { seatColor } from '../lib/colors.js';
 import { rulesetUi } from '../rulesets/index.js';
 import { optionInputs, help } from './options.js';
+import { toast } from '../lib/toast.js';
 
 /** @typedef {import('../app.js').Session} Session */
 /** @typedef {import('../lib/protocol.js').Room} Room */
@@ -75,9 +77,14 @@ export function lobby(session) {
     }
   }
 
+  const playNow = h('div', { class: 'play-now', 'data-testid': 'play-now' });
   api
     .rulesets()
-    .then((infos) => !stopped && buildCreateForm(createCard, infos, session))
+    .then((infos) => {
+      if (stopped) return;
+      buildCreateForm(createCard, infos, session);
+      replaceChildren(playNow, infos.map((info) => playNowButton(info.id, session)));
+    })
     .catch(() => replaceChildren(createCard, h('p', { class: 'problem' }, t('lobby_unreachable'))));
   poll();
   loadFinished();
@@ -96,7 +103,19 @@ export function lobby(session) {
     'section',
     { class: 'screen lobby' },
     games(),
-    h('div', { class: 'column' }, h('h2', {}, t('public_rooms')), roomList, h('h3', {}, t('join_by_invite')), inviteForm, inviteProblem),
+    h(
+      'div',
+      { class: 'column' },
+      h('h2', {}, t('play_now')),
+      h('p', { class: 'muted' }, t('play_now_text')),
+      playNow,
+      h('h2', {}, t('public_rooms')),
+      roomList,
+      h('h3', {}, t('join_by_invite')),
+      inviteForm,
+      inviteProblem,
+      session.guest ? h('p', {}, h('a', { href: playerLink(session.guest.id), 'data-testid': 'my-page' }, t('my_page'))) : null,
+    ),
     h('div', { class: 'column' }, h('h2', {}, t('create_room')), createCard, h('h2', {}, t('finished_matches')), finishedList),
   );
   return {
@@ -162,6 +181,38 @@ export function inviteTarget(input) {
   return roomLink(id, invite);
 }
 
+/**
+ * "Play now" for one ruleset: a waiting room to take a seat in, or a new one.
+ * @param {string} ruleset
+ * @param {Session} session
+ */
+function playNowButton(ruleset, session) {
+  const button = h('button', { class: 'primary', 'data-ruleset': ruleset }, rulesetName(ruleset));
+  button.addEventListener('click', async () => {
+    if (!session.guest) return;
+    button.disabled = true;
+    try {
+      const found = await api.quickPlay(session.guest.token, ruleset);
+      location.hash = playLink(found.room.id);
+    } catch (error) {
+      button.disabled = false;
+      toast(error instanceof api.ApiError ? (tMaybe(`error_${error.code}`) ?? error.message) : String(error), 'error');
+    }
+  });
+  return button;
+}
+
+/**
+ * How long a room has waited, in the reader's language ("5 min").
+ * @param {string} since RFC 3339
+ */
+export function waitedFor(since) {
+  const seconds = Math.max(0, (Date.now() - new Date(since).getTime()) / 1000);
+  /** @type {[number, string]} */
+  const [amount, unit] = seconds < 60 ? [seconds, 'second'] : seconds < 3600 ? [seconds / 60, 'minute'] : [seconds / 3600, 'hour'];
+  return new Intl.NumberFormat(language(), { style: 'unit', unit, unitDisplay: 'short', maximumFractionDigits: 0 }).format(Math.floor(amount));
+}
+
 /** @param {Room} room @param {Session} session */
 function roomRow(room, session) {
   const taken = room.seats.filter((seat) => seat.player).length;
@@ -184,6 +235,9 @@ function roomRow(room, session) {
     ),
     h('span', { class: 'muted' }, `${taken}/${room.seats.length}`),
     h('span', { class: `state ${room.state}` }, tMaybe(`state_${room.state}`) ?? room.state),
+    room.state === 'waiting' && taken < room.seats.length
+      ? h('span', { class: 'muted waited', 'data-testid': 'waited' }, t('waiting_for_time', { time: waitedFor(room.created_at) }))
+      : null,
     room.spectators > 0 ? h('span', { class: 'muted' }, t('spectator_count', { n: room.spectators })) : null,
     h('a', { class: 'button', href: roomLink(room.id, room.invite_code) }, label),
   );

@@ -1,4 +1,5 @@
-//! The first screen of a new browser: pick a display name to get a guest identity.
+//! The first screen of a new browser: pick a name to get a guest identity (or bring one over
+//! from another device with its recovery code).
 
 import { h } from '../lib/dom.js';
 import { t } from '../lib/i18n.js';
@@ -28,6 +29,7 @@ export function namePicker(onName) {
     input,
     button,
     problem,
+    h('p', { class: 'muted' }, h('a', { href: '#/recover', 'data-testid': 'have-recovery' }, t('have_recovery_code'))),
   );
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
@@ -37,7 +39,11 @@ export function namePicker(onName) {
       await onName(input.value);
     } catch (error) {
       problem.textContent =
-        error instanceof ApiError && error.code === 'invalid_name' ? t('invalid_name') : String(/** @type {Error} */ (error).message);
+        error instanceof ApiError && error.code === 'invalid_name'
+          ? t('invalid_name')
+          : error instanceof ApiError && error.code === 'name_taken'
+            ? t('error_name_taken')
+            : String(/** @type {Error} */ (error).message);
       button.disabled = false;
     }
   });

@@ -6,7 +6,8 @@
 
 import { h, replaceChildren } from '../lib/dom.js';
 import { t, tMaybe } from '../lib/i18n.js';
-import { roomLink, replayLink, rulesLink } from '../lib/router.js';
+import { roomLink, replayLink, playLink, rulesLink } from '../lib/router.js';
+import * as api from '../lib/api.js';
 import { toast } from '../lib/toast.js';
 import { MatchLog } from '../lib/match_log.js';
 import { rulesetUi } from '../rulesets/index.js';
@@ -78,9 +79,10 @@ export function isRoomId(text) {
  * @param {Session} session
  * @param {string} roomId
  * @param {string | null} invite
+ * @param {boolean} [play] "Play now": take a free seat as soon as the room is known
  * @returns {{element: HTMLElement, dispose: () => void}}
  */
-export function roomScreen(session, roomId, invite) {
+export function roomScreen(session, roomId, invite, play = false) {
   const { connection } = session;
   const header = h('div', { class: 'room-header' });
   const body = h('div', { class: 'room-body' }, h('p', { class: 'muted' }, t('loading')));
@@ -100,6 +102,9 @@ export function roomScreen(session, roomId, invite) {
   /** Whether the log is being filled in from the replay. */
   let filling = false;
   let disposed = false;
+  /** "Play now" still has to take a seat here. */
+  let seatWanted = play;
+  let seatAsked = false;
 
   const unfollow = connection.follow(roomId, {
     invite,
@@ -113,6 +118,7 @@ export function roomScreen(session, roomId, invite) {
       case 'room':
         room = msg.room;
         memory.room = room;
+        if (seatWanted) takeSeatNow(msg.room);
         render();
         backfill();
         break;
@@ -160,6 +166,12 @@ export function roomScreen(session, roomId, invite) {
         render();
         break;
       case 'error': {
+        if (seatWanted && ['room_full', 'match_started', 'seat_taken'].includes(msg.code)) {
+          // Someone took the last seat first: "Play now" looks for another room.
+          seatWanted = false;
+          playElsewhere();
+          break;
+        }
         const names = room ? seatNames(room) : [];
         const text = refusalText(msg, { ruleset: room ? rulesetUi(room.ruleset) : undefined, view: match.view, names });
         toast(text, 'error');
@@ -200,6 +212,31 @@ export function roomScreen(session, roomId, invite) {
     } finally {
       filling = false;
     }
+  }
+
+  /** Sends `take_seat` once; "Play now" is done when the room shows this player seated. @param {Room} current */
+  function takeSeatNow(current) {
+    const me = session.guest?.id;
+    if (current.seats.some((seat) => seat.player?.id === me)) {
+      seatWanted = false;
+    } else if (current.state !== 'waiting') {
+      seatWanted = false;
+      playElsewhere();
+    } else if (!seatAsked) {
+      seatAsked = true;
+      connection.takeSeat(current.id, null);
+    }
+  }
+
+  function playElsewhere() {
+    const ruleset = room?.ruleset;
+    if (!ruleset || !session.guest) return;
+    api
+      .quickPlay(session.guest.token, ruleset)
+      .then((found) => {
+        location.hash = playLink(found.room.id);
+      })
+      .catch((error) => toast(error instanceof api.ApiError ? refusalText(error) : String(error), 'error'));
   }
 
   function ensureMatchView() {

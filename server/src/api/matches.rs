@@ -89,7 +89,7 @@ pub async fn replay(
     Ok(Json(rules.replay(&record, &actions, viewer)?))
 }
 
-fn summary(record: &MatchRecord) -> MatchSummary {
+pub(super) fn summary(record: &MatchRecord) -> MatchSummary {
     MatchSummary {
         id: record.id,
         room_id: record.room_id,

@@ -1,8 +1,11 @@
-//! The REST API (JSON): identity, rulesets, the lobby's rooms, finished matches and replays.
+//! The REST API (JSON): identity, players' pages, rulesets, the lobby's rooms and quick play,
+//! matches and replays.
 
 mod body;
 mod identity;
 mod matches;
+mod players;
+mod quick_play;
 mod rooms;
 
 use axum::Router;
@@ -14,7 +17,13 @@ use crate::state::AppState;
 pub fn routes() -> Router<AppState> {
     Router::new()
         .route("/api/guests", post(identity::create_guest))
-        .route("/api/me", get(identity::me))
+        .route("/api/me", get(identity::me).patch(identity::rename))
+        .route("/api/me/recovery", post(identity::new_recovery))
+        .route("/api/recover", post(identity::recover))
+        .route("/api/players", get(players::find))
+        .route("/api/players/{id}", get(players::show))
+        .route("/api/players/{id}/matches", get(players::matches))
+        .route("/api/quick-play", post(quick_play::quick_play))
         .route("/api/rulesets", get(rooms::rulesets))
         .route("/api/rooms", post(rooms::create).get(rooms::list))
         .route("/api/rooms/{id}", get(rooms::show))

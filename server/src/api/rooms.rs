@@ -5,7 +5,7 @@ use axum::body::Bytes;
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use warroom_engine::RulesetId;
-use warroom_protocol::{NewRoom, Room, RoomId, RoomState, RulesetInfo, codes};
+use warroom_protocol::{Identity, NewRoom, Room, RoomId, RoomState, RulesetInfo, codes};
 
 use super::body::{json, path_id};
 use crate::error::ApiError;
@@ -37,6 +37,16 @@ pub async fn create(
 ) -> Result<(StatusCode, Json<Room>), ApiError> {
     let creator = state.required_identity(&headers).await?;
     let request: NewRoom = json(&body)?;
+    let room = open_room(&state, &creator, request).await?;
+    Ok((StatusCode::CREATED, Json(room)))
+}
+
+/// Checks a room request, stores the room and starts its task; the room as its creator sees it.
+pub(super) async fn open_room(
+    state: &AppState,
+    creator: &Identity,
+    request: NewRoom,
+) -> Result<Room, ApiError> {
     let rules = rules(request.ruleset).ok_or_else(|| {
         ApiError::bad_request(
             codes::UNKNOWN_RULESET,
@@ -81,7 +91,7 @@ pub async fn create(
     let handle = state.rooms.open(record)?;
     let mut room = handle.summary();
     room.invite_code = Some(invite_code);
-    Ok((StatusCode::CREATED, Json(room)))
+    Ok(room)
 }
 
 /// Public rooms that are waiting or playing, newest first.

@@ -8,7 +8,7 @@ use warroom_protocol::{MatchId, MatchState};
 use super::identities::{identity_from, parse_column};
 use super::{ActionRecord, MatchFilter, MatchRecord, Store};
 
-const MATCH_COLUMNS: &str = "m.id, m.room_id, m.ruleset, m.options, m.seed, m.seed_commitment, \
+pub(super) const MATCH_COLUMNS: &str = "m.id, m.room_id, m.ruleset, m.options, m.seed, m.seed_commitment, \
                              m.state, m.winner, m.reason, m.action_count, m.started_at, m.finished_at";
 
 /// The most matches one listing returns.
@@ -79,7 +79,7 @@ impl Store {
             .collect()
     }
 
-    async fn match_from(&self, row: &AnyRow) -> sqlx::Result<MatchRecord> {
+    pub(super) async fn match_from(&self, row: &AnyRow) -> sqlx::Result<MatchRecord> {
         let id: MatchId = parse_column("id", &row.try_get::<String, _>("id")?)?;
         let state = match row.try_get::<String, _>("state")?.as_str() {
             "finished" => MatchState::Finished,

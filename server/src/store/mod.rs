@@ -6,6 +6,7 @@
 
 mod identities;
 mod matches;
+mod players;
 mod records;
 mod rooms;
 pub mod writer;
@@ -15,6 +16,8 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use sqlx::AnyPool;
 use sqlx::any::AnyPoolOptions;
 
+pub use identities::{IdentityRecord, is_unique_violation};
+pub use players::{PlayerMatchQuery, PlayerMatchRows, result_for};
 pub use records::{ActionRecord, MatchFilter, MatchRecord, RoomRecord};
 
 /// The database.
@@ -43,7 +46,12 @@ impl Store {
         } else {
             sqlx::migrate!("../migrations/postgres").run(&pool).await?;
         }
-        Ok(Store { pool })
+        let store = Store { pool };
+        let renamed = store.key_unkeyed_names().await?;
+        if renamed > 0 {
+            tracing::warn!("{renamed} identities shared a name and were given a suffix");
+        }
+        Ok(store)
     }
 
     /// The pool, for the writer.

@@ -133,11 +133,32 @@ pub async fn seat_everyone(
     spectator_client.hello(None).await;
     spectator_client.join(&room_id, None).await;
     let mut spectator = participant(spectator_client, None, None, &room_id);
+    let players = seat_players(addr, &room_id, None, &tokens).await;
+    spectator
+        .until("snapshot", |m| m["type"] == "snapshot")
+        .await;
+    (room_id, players, spectator)
+}
+
+/// Seats the holders of `tokens` in `room` (seat i for token i; a private room's `invite`), each
+/// on its own socket; returns them in seat order once every one has the opening snapshot.
+pub async fn seat_players(
+    addr: std::net::SocketAddr,
+    room_id: &str,
+    invite: Option<&str>,
+    tokens: &[String],
+) -> Vec<Participant> {
     let mut players = Vec::new();
     for (seat, token) in tokens.iter().enumerate() {
         let mut client = Client::connect(addr).await;
         client.hello(Some(token)).await;
-        client.join(&room_id, None).await;
+        client
+            .send(&json!({"type": "join", "room": room_id, "invite": invite}))
+            .await;
+        let joined = client
+            .until("room", |m| m["type"] == "room" || m["type"] == "error")
+            .await;
+        assert_eq!(joined["type"], "room", "{joined}");
         client
             .send(&json!({"type": "take_seat", "room": room_id, "seat": seat}))
             .await;
@@ -145,16 +166,13 @@ pub async fn seat_everyone(
             client,
             Some(seat as u64),
             Some(token.clone()),
-            &room_id,
+            room_id,
         ));
     }
     for player in &mut players {
         player.until("snapshot", |m| m["type"] == "snapshot").await;
     }
-    spectator
-        .until("snapshot", |m| m["type"] == "snapshot")
-        .await;
-    (room_id, players, spectator)
+    players
 }
 
 /// A participant over a socket that already follows `room`.

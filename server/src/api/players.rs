@@ -1,0 +1,157 @@
+//! A player's public page: `GET /api/players?name=`, `GET /api/players/{id}` (name and record
+//! per ruleset) and `GET /api/players/{id}/matches` (their matches, filtered, a page at a time).
+
+use axum::Json;
+use axum::extract::{Path, Query, State};
+use axum::http::{HeaderMap, StatusCode};
+use serde::Deserialize;
+use warroom_engine::RulesetId;
+use warroom_protocol::{IdentityId, MatchPage, MatchResult, PlayerMatch, PlayerProfile, codes};
+
+use super::body::path_id;
+use super::matches::summary;
+use crate::error::ApiError;
+use crate::state::AppState;
+use crate::store::{IdentityRecord, PlayerMatchQuery, result_for, rfc3339};
+
+/// Matches on a page when the client does not say.
+const DEFAULT_PAGE: u32 = 20;
+/// Most matches on one page.
+const MAX_PAGE: u32 = 100;
+
+fn player_not_found() -> ApiError {
+    ApiError::new(
+        StatusCode::NOT_FOUND,
+        codes::PLAYER_NOT_FOUND,
+        "there is no player with this id or name",
+    )
+}
+
+fn bad(message: impl Into<String>) -> ApiError {
+    ApiError::bad_request(codes::INVALID_REQUEST, message)
+}
+
+/// The query of `GET /api/players`.
+#[derive(Debug, Deserialize)]
+pub struct FindQuery {
+    name: Option<String>,
+}
+
+/// The player with this name (any case).
+pub async fn find(
+    State(state): State<AppState>,
+    Query(query): Query<FindQuery>,
+) -> Result<Json<PlayerProfile>, ApiError> {
+    let name = query.name.ok_or_else(|| bad("name is required"))?;
+    let record = state
+        .store
+        .identity_by_name(&name)
+        .await?
+        .ok_or_else(player_not_found)?;
+    Ok(Json(profile(&state, record).await?))
+}
+
+/// One player's page.
+pub async fn show(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Json<PlayerProfile>, ApiError> {
+    let id: IdentityId = path_id(&id, player_not_found)?;
+    let record = state
+        .store
+        .identity(id)
+        .await?
+        .ok_or_else(player_not_found)?;
+    Ok(Json(profile(&state, record).await?))
+}
+
+async fn profile(state: &AppState, record: IdentityRecord) -> Result<PlayerProfile, ApiError> {
+    Ok(PlayerProfile {
+        records: state.store.player_records(record.identity.id).await?,
+        id: record.identity.id,
+        name: record.identity.name,
+        created_at: rfc3339(record.created_at),
+    })
+}
+
+/// The query of `GET /api/players/{id}/matches`.
+#[derive(Debug, Deserialize)]
+pub struct MatchesQuery {
+    ruleset: Option<String>,
+    result: Option<String>,
+    limit: Option<String>,
+    before: Option<String>,
+}
+
+/// One page of the player's matches, newest first. A private room's matches are listed only to
+/// a bearer who played in them.
+pub async fn matches(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+    Query(query): Query<MatchesQuery>,
+) -> Result<Json<MatchPage>, ApiError> {
+    let viewer = state.optional_identity(&headers).await?;
+    let player: IdentityId = path_id(&id, player_not_found)?;
+    if state.store.identity(player).await?.is_none() {
+        return Err(player_not_found());
+    }
+    let limit = match query.limit {
+        None => DEFAULT_PAGE,
+        Some(text) => text
+            .parse()
+            .ok()
+            .filter(|limit| (1..=MAX_PAGE).contains(limit))
+            .ok_or_else(|| bad(format!("limit is a number from 1 to {MAX_PAGE}")))?,
+    };
+    let request = PlayerMatchQuery {
+        player,
+        viewer: viewer.map(|v| v.id),
+        ruleset: query
+            .ruleset
+            .filter(|r| !r.is_empty())
+            .map(|r| r.parse::<RulesetId>().map_err(|e| bad(e.to_string())))
+            .transpose()?,
+        result: query
+            .result
+            .filter(|r| !r.is_empty())
+            .map(|r| MatchResult::parse(&r).ok_or_else(|| bad("result is won, lost or playing")))
+            .transpose()?,
+        before: query.before.map(|c| parse_cursor(&c)).transpose()?,
+        limit,
+    };
+    let rows = state.store.player_matches(&request).await?;
+    let next = if rows.more {
+        rows.matches
+            .last()
+            .map(|(record, _)| cursor(record.started_at, &record.id.to_string()))
+    } else {
+        None
+    };
+    Ok(Json(MatchPage {
+        matches: rows
+            .matches
+            .iter()
+            .map(|(record, seat)| PlayerMatch {
+                summary: summary(record),
+                seat: *seat,
+                result: result_for(record, *seat),
+            })
+            .collect(),
+        next,
+        total: rows.total,
+    }))
+}
+
+/// The opaque cursor of the page after the match that started at `started_at` with id `id`.
+fn cursor(started_at: i64, id: &str) -> String {
+    format!("{started_at}.{id}")
+}
+
+fn parse_cursor(text: &str) -> Result<(i64, String), ApiError> {
+    let invalid = || bad("before is the `next` value of a previous page");
+    let (time, id) = text.split_once('.').ok_or_else(invalid)?;
+    let time: i64 = time.parse().map_err(|_| invalid())?;
+    let id: warroom_protocol::MatchId = id.parse().map_err(|_| invalid())?;
+    Ok((time, id.to_string()))
+}

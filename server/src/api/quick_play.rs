@@ -1,0 +1,162 @@
+//! `POST /api/quick-play`: "Play now". The bearer gets the oldest waiting public room of the
+//! ruleset that fits, or a new one with the default options; the client then takes a seat in it
+//! over the socket (and asks again if someone else took the last seat first).
+
+use axum::Json;
+use axum::body::Bytes;
+use axum::extract::State;
+use axum::http::{HeaderMap, StatusCode};
+use warroom_protocol::{Identity, NewRoom, QuickPlay, QuickPlayRoom, Room, RoomState};
+
+use super::body::json;
+use super::rooms::open_room;
+use crate::error::ApiError;
+use crate::state::AppState;
+
+/// Finds or opens a room to play `ruleset` in now.
+pub async fn quick_play(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<(StatusCode, Json<QuickPlayRoom>), ApiError> {
+    let player = state.required_identity(&headers).await?;
+    let request: QuickPlay = json(&body)?;
+    let rooms = state.rooms.public_rooms();
+    if let Some(room) = pick(&rooms, &request, &player) {
+        return Ok((
+            StatusCode::OK,
+            Json(QuickPlayRoom {
+                room: room.clone(),
+                created: false,
+            }),
+        ));
+    }
+    let room = open_room(
+        &state,
+        &player,
+        NewRoom {
+            ruleset: request.ruleset,
+            options: None,
+            seats: request.seats,
+            private: false,
+            // The client takes a seat as it joins (`#/room/<id>?play=1`).
+            creator_seat: None,
+        },
+    )
+    .await?;
+    Ok((
+        StatusCode::CREATED,
+        Json(QuickPlayRoom {
+            room,
+            created: true,
+        }),
+    ))
+}
+
+/// The room quick play sends `player` to, among the public rooms: one it already waits in, else
+/// the oldest waiting room of the ruleset (with the seat count asked for) that has a free seat
+/// and in which everyone seated is present, so nobody is matched with a player who left.
+fn pick<'a>(rooms: &'a [Room], request: &QuickPlay, player: &Identity) -> Option<&'a Room> {
+    let waiting = rooms.iter().filter(|room| {
+        room.state == RoomState::Waiting
+            && room.ruleset == request.ruleset
+            && request
+                .seats
+                .is_none_or(|seats| room.seats.len() == usize::from(seats))
+    });
+    let holds_seat = |room: &Room| {
+        room.seats
+            .iter()
+            .any(|seat| seat.player.as_ref().is_some_and(|p| p.id == player.id))
+    };
+    if let Some(mine) = waiting.clone().find(|room| holds_seat(room)) {
+        return Some(mine);
+    }
+    waiting
+        .filter(|room| {
+            room.seats.iter().any(|seat| seat.player.is_none())
+                && room
+                    .seats
+                    .iter()
+                    .all(|seat| seat.player.is_none() || seat.connected)
+        })
+        // RFC 3339 times of one format sort as text.
+        .min_by(|a, b| a.created_at.cmp(&b.created_at))
+}
+
+#[cfg(test)]
+mod tests {
+    use warroom_engine::{RulesetId, Seat};
+    use warroom_protocol::{IdentityId, RoomId, SeatInfo};
+
+    use super::*;
+
+    fn room(created_at: &str, seats: &[(Option<&Identity>, bool)]) -> Room {
+        Room {
+            id: RoomId::random(),
+            ruleset: RulesetId::Hexdice,
+            options: serde_json::Value::Null,
+            private: false,
+            invite_code: None,
+            state: RoomState::Waiting,
+            seats: seats
+                .iter()
+                .enumerate()
+                .map(|(seat, (player, connected))| SeatInfo {
+                    seat: Seat(u8::try_from(seat).unwrap()),
+                    player: player.cloned(),
+                    connected: *connected,
+                })
+                .collect(),
+            spectators: 0,
+            match_id: None,
+            created_at: created_at.into(),
+        }
+    }
+
+    fn someone(name: &str) -> Identity {
+        Identity {
+            id: IdentityId::random(),
+            name: name.into(),
+        }
+    }
+
+    #[test]
+    fn quick_play_picks_the_oldest_fitting_room_with_everyone_present() {
+        let (ada, bob, cyd) = (someone("Ada"), someone("Bob"), someone("Cyd"));
+        let hexdice = QuickPlay {
+            ruleset: RulesetId::Hexdice,
+            seats: None,
+        };
+        let newer = room(
+            "2026-01-01T10:05:00.000Z",
+            &[(Some(&ada), true), (None, false)],
+        );
+        let older = room(
+            "2026-01-01T10:01:00.000Z",
+            &[(Some(&bob), true), (None, false)],
+        );
+        let absent = room(
+            "2026-01-01T10:00:00.000Z",
+            &[(Some(&cyd), false), (None, false)],
+        );
+        let mut full = room(
+            "2026-01-01T09:00:00.000Z",
+            &[(Some(&ada), true), (Some(&bob), true)],
+        );
+        full.state = RoomState::Waiting;
+        let mut other = older.clone();
+        other.ruleset = RulesetId::Capitals;
+        other.created_at = "2026-01-01T08:00:00.000Z".into();
+        let rooms = vec![newer.clone(), older.clone(), absent, full, other];
+        let me = someone("Dee");
+        assert_eq!(pick(&rooms, &hexdice, &me).map(|r| r.id), Some(older.id));
+        // Someone already waiting in a room is sent back to it.
+        assert_eq!(pick(&rooms, &hexdice, &ada).map(|r| r.id), Some(newer.id));
+        let three = QuickPlay {
+            ruleset: RulesetId::Hexdice,
+            seats: Some(3),
+        };
+        assert_eq!(pick(&rooms, &three, &me), None);
+    }
+}
