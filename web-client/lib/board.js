@@ -103,6 +103,9 @@ const HATCHES = [
   'M1 0V4M3 0V4',
 ];
 
+/** The decoration classes drawn as a region outline over the board. */
+const MARKS = new Set(['selected', 'target', 'source', 'partner', 'friendly', 'path', 'recent']);
+
 /** A name's size on screen (px), whatever the zoom. */
 const NAME_PX = 11;
 
@@ -144,6 +147,10 @@ export class Board {
     this.titles = new Map();
     /** @type {Map<number, SVGElement>} */
     this.hatches = new Map();
+    /** Each region's outline (path data), reused to mark it. @type {Map<number, string>} */
+    this.outlineOf = new Map();
+    /** The marked regions' outlines, drawn over every plain outline. */
+    this.marks = s('g', { class: 'marks', 'aria-hidden': 'true' });
     /** The region that keeps the board's one tab stop (arrow keys move it). */
     this.focusId = regions[0]?.id ?? 0;
     const cells = s('g', { class: 'cells' });
@@ -167,7 +174,9 @@ export class Board {
       const hatch = s('g', { 'data-hatch': region.id }, region.cells.map((cell) => s('polygon', { points: hexPoints(cell) })));
       this.hatches.set(region.id, hatch);
       hatchLayer.append(hatch);
-      outlines.append(s('path', { d: outlinePath(region), 'data-outline': region.id }));
+      const outline = outlinePath(region);
+      this.outlineOf.set(region.id, outline);
+      outlines.append(s('path', { d: outline, 'data-outline': region.id }));
     }
     this.links = s('g', { class: 'links', 'aria-hidden': 'true' });
     /** The links drawn, so they are drawn once. */
@@ -199,6 +208,7 @@ export class Board {
       cells,
       hatchLayer,
       outlines,
+      this.marks,
       this.overlay,
       this.arrows,
       this.labels,
@@ -299,7 +309,8 @@ export class Board {
         return s(
           'g',
           { class: 'continent', 'data-continent': group.name },
-          s('path', { d: outlinePath({ id: -1, cells }) }),
+          s('path', { class: 'continent-casing', d: outlinePath({ id: -1, cells }) }),
+          s('path', { class: 'continent-line', d: outlinePath({ id: -1, cells }) }),
           s('text', { x: fmt(at[0]), y: fmt(at[1] - SIZE * 1.6), 'text-anchor': 'middle' }, group.name),
         );
       }),
@@ -318,6 +329,8 @@ export class Board {
    */
   update(decorate, arrows = []) {
     this.labels.replaceChildren();
+    /** @type {SVGElement[]} */
+    const marks = [];
     /** @type {Decoration[]} */
     this.decorations = [];
     for (const region of this.regions) {
@@ -325,6 +338,8 @@ export class Board {
       const decoration = decorate(region.id);
       this.decorations[region.id] = decoration;
       group.setAttribute('class', ['region', ...(decoration.classes ?? [])].join(' '));
+      const marked = (decoration.classes ?? []).filter((name) => MARKS.has(name) || name.startsWith('target-'));
+      if (marked.length > 0) marks.push(s('path', { d: this.outlineOf.get(region.id) ?? '', class: marked.join(' '), 'data-mark': region.id }));
       group.style.setProperty('--fill', decoration.fill ?? '#d8d2c4');
       const speech = decoration.speech ?? decoration.title ?? region.name ?? `#${region.id}`;
       group.setAttribute('aria-label', `${speech}${stateWords(decoration.classes ?? [])}`);
@@ -346,6 +361,9 @@ export class Board {
       if (decoration.name) this.nameOf.set(region.id, decoration.name);
       else this.nameOf.delete(region.id);
     }
+    // Sources under targets under the selection, so the strongest mark wins on shared edges.
+    const rank = (/** @type {SVGElement} */ mark) => ['recent', 'source', 'partner', 'friendly', 'path', 'target', 'selected'].findIndex((name) => mark.classList.contains(name));
+    this.marks.replaceChildren(...marks.sort((a, b) => rank(a) - rank(b)));
     this.arrows.replaceChildren(
       ...arrows.flatMap((arrow) => {
         const from = this.anchors.get(arrow.from);
@@ -400,9 +418,11 @@ export class Board {
       const text = /** @type {SVGTextElement} */ (s('text', { x: fmt(x), y: fmt(y + SIZE * 1.25 + size), 'text-anchor': 'middle', 'data-name': id }, this.nameOf.get(id) ?? ''));
       this.names.append(text);
       const box = text.getBBox();
-      const rect = { x1: box.x, y1: box.y, x2: box.x + box.width, y2: box.y + box.height };
-      const outside = rect.x2 < view.x || rect.x1 > view.x + view.width || rect.y2 < view.y || rect.y1 > view.y + view.height;
-      if (outside || placed.some((other) => overlaps(rect, other))) {
+      // A little room around each name, so that neighbours never touch.
+      const gap = size * 0.35;
+      const rect = { x1: box.x - gap, y1: box.y, x2: box.x + box.width + gap, y2: box.y + box.height };
+      const clipped = box.x < view.x || box.x + box.width > view.x + view.width || box.y < view.y || box.y + box.height > view.y + view.height;
+      if (clipped || placed.some((other) => overlaps(rect, other))) {
         text.remove();
         continue;
       }

@@ -221,6 +221,12 @@ export class MatchView {
     const rolls = [];
     // One die per event (capitals) reads better as one row per side: merge neighbouring rows.
     for (const roll of this.lastEvents.flatMap((event) => this.ruleset.dice(event, state.names))) {
+      // A total without dice (capitals' battle sums) joins its side's row.
+      const side = roll.dice.length === 0 && roll.total !== undefined ? rolls.find((row) => row.label === roll.label && row.total === undefined && !row.pairs) : undefined;
+      if (side) {
+        side.total = roll.total;
+        continue;
+      }
       const last = rolls[rolls.length - 1];
       if (last && last.label === roll.label && last.seat === roll.seat && !last.pairs && !roll.pairs) {
         last.dice.push(...roll.dice);

@@ -13,7 +13,7 @@ import { MatchLog } from '../lib/match_log.js';
 import { rulesetUi } from '../rulesets/index.js';
 import { MatchView } from './match_view.js';
 import { rulesetName } from './lobby.js';
-import { seatColor, seatSymbol } from '../lib/colors.js';
+import { seatColor, seatInk, seatSymbol } from '../lib/colors.js';
 import * as attention from '../lib/attention.js';
 
 /** @typedef {import('../app.js').Session} Session */
@@ -313,7 +313,7 @@ export function roomScreen(session, roomId, invite, play = false) {
         current.seats.map((seat) =>
           h(
             'li',
-            { style: `--seat:${seatColor(seat.seat)}`, 'data-seat-row': seat.seat },
+            { style: `--seat:${seatColor(seat.seat)};--seat-ink:${seatInk(seat.seat)}`, 'data-seat-row': seat.seat },
             h('span', { class: 'swatch', 'aria-hidden': 'true' }, seatSymbol(seat.seat)),
             h('span', {}, seat.player ? seat.player.name : t('free_seat')),
             seat.player && seat.player.id === me ? h('span', { class: 'muted you' }, ` (${t('you')})`) : null,
