@@ -12,6 +12,8 @@ pub mod bot;
 pub mod capitals;
 pub mod classic;
 mod core;
+#[cfg(any(test, feature = "fuzz"))]
+pub mod fuzz;
 pub mod hex;
 pub mod hexdice;
 pub mod replay;

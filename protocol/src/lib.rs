@@ -7,9 +7,12 @@
 //! docs/PROTOCOL.md documents every message with an example.
 
 pub mod codes;
+#[cfg(any(test, feature = "fuzz"))]
+pub mod fuzz;
 mod ids;
 mod players;
 mod rest;
+pub mod verify;
 mod ws;
 
 #[cfg(test)]
@@ -24,6 +27,7 @@ pub use rest::{
     GuestCreated, Health, Identity, MatchSeat, MatchState, MatchSummary, NewGuest, NewRoom, Replay,
     ReplayAction, Room, RoomState, RulesetInfo, SeatInfo, SeatRange,
 };
+pub use verify::{VerifyReport, verify_replay};
 pub use ws::{ClientMsg, ServerMsg};
 
 use std::collections::BTreeMap;

@@ -1,10 +1,28 @@
-//! Rooms as tasks: one tokio task per room owns the room and its match (the actor). Connections
-//! and REST handlers talk to it through a [`RoomHandle`]: commands over a bounded channel with
-//! `oneshot` replies, and a `watch` of the room's public summary for the lobby.
+//! Rooms: one tokio task per room owns the room and its match. Connections and REST handlers
+//! talk to it through a [`RoomHandle`]: commands over a bounded channel with `oneshot` replies,
+//! and a `watch` of the room's public summary for the lobby.
+//!
+//! A room is two halves (the sans-IO shape): [`core::RoomCore`] holds seats, followers and the
+//! match and turns each input into outputs without awaiting anything; [`task::RoomTask`] is the
+//! loop that owns the channels, the timer, the store and the writer and feeds the core. Beside
+//! them, one module per concern: `seats` (taking seats before the start), `followers` (who
+//! follows, grouped by what they may see), `summary` (the room as one identity sees it),
+//! `messages` (snapshot/applied/finished per viewer), `catch_up` (what a joining connection
+//! missed), `game` (a started match and its accepted client ids).
 
-mod actor;
+mod catch_up;
+pub mod core;
+mod followers;
+mod game;
+mod messages;
 mod outbox;
+pub mod output;
 mod registry;
+mod seats;
+mod summary;
+mod task;
+#[cfg(test)]
+mod tests;
 
 use serde_json::Value;
 use tokio::sync::{mpsc, oneshot, watch};
@@ -13,8 +31,10 @@ use warroom_protocol::{Identity, Room, RoomId};
 
 use crate::error::ApiError;
 
+pub use game::Game;
 pub use outbox::{Gone, Outbox};
 pub use registry::Rooms;
+pub use seats::SeatChange;
 
 /// A connection's id, unique within the server process.
 pub type ConnId = u64;

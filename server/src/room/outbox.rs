@@ -26,13 +26,18 @@ impl Outbox {
 
     /// Queues a message without waiting. When the queue is full the connection is disconnected.
     pub fn send(&self, message: &ServerMsg) -> Result<(), Gone> {
-        let text = match serde_json::to_string(message) {
-            Ok(text) => text,
+        match serde_json::to_string(message) {
+            Ok(text) => self.send_text(text),
             Err(error) => {
                 tracing::error!("cannot serialise a server message: {error}");
-                return Ok(());
+                Ok(())
             }
-        };
+        }
+    }
+
+    /// Queues an already serialised message (rooms serialise once per viewer class), like
+    /// [`Outbox::send`].
+    pub fn send_text(&self, text: String) -> Result<(), Gone> {
         match self.queue.try_send(text) {
             Ok(()) => Ok(()),
             Err(mpsc::error::TrySendError::Full(_)) => {

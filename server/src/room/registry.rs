@@ -4,14 +4,16 @@
 use std::collections::HashMap;
 use std::sync::Mutex;
 
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, watch};
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 use warroom_engine::Seed;
 use warroom_protocol::{Room, RoomId, RoomState};
 
 use super::RoomHandle;
-use super::actor::{Game, RoomActor};
+use super::core::RoomCore;
+use super::game::Game;
+use super::task::RoomTask;
 use crate::config::Limits;
 use crate::error::ApiError;
 use crate::runner::rules;
@@ -53,8 +55,8 @@ impl Rooms {
         let count = records.len();
         for record in records {
             let id = record.id;
-            let actor = self.actor_for(record).await?;
-            self.insert(id, actor);
+            let core = self.core_for(record).await?;
+            self.insert(id, core);
         }
         Ok(count)
     }
@@ -64,15 +66,8 @@ impl Rooms {
         let rules =
             rules(record.ruleset).ok_or_else(|| ApiError::internal("ruleset not built in"))?;
         let id = record.id;
-        let (actor, summary) = RoomActor::new(
-            record,
-            rules,
-            None,
-            self.store.clone(),
-            self.writer.clone(),
-            self.limits.clone(),
-        );
-        Ok(self.spawn(id, actor, summary))
+        let core = RoomCore::new(record, rules, None, self.limits.max_connections_per_room);
+        Ok(self.spawn(id, self.task(core)))
     }
 
     /// The room with this id, loading a stored one (e.g. finished before a restart) on first use.
@@ -85,8 +80,8 @@ impl Rooms {
             .room(id)
             .await?
             .ok_or_else(ApiError::room_not_found)?;
-        let actor = self.actor_for(record).await.map_err(ApiError::internal)?;
-        Ok(self.insert(id, actor))
+        let core = self.core_for(record).await.map_err(ApiError::internal)?;
+        Ok(self.insert(id, core))
     }
 
     /// The public rooms that are waiting or playing, newest first.
@@ -117,10 +112,7 @@ impl Rooms {
     }
 
     /// Builds the state of a stored room, replaying its match if it has one.
-    async fn actor_for(
-        &self,
-        record: RoomRecord,
-    ) -> anyhow::Result<(RoomActor, tokio::sync::watch::Receiver<Room>)> {
+    async fn core_for(&self, record: RoomRecord) -> anyhow::Result<RoomCore> {
         let rules = rules(record.ruleset).ok_or_else(|| {
             anyhow::anyhow!(
                 "room {} uses ruleset {}, not built in",
@@ -147,42 +139,33 @@ impl Rooms {
                     .into_iter()
                     .map(|action| ((action.seat, action.client_id), action.seq))
                     .collect();
-                Some(Game {
-                    match_id,
-                    seed,
-                    runner,
-                    client_ids,
-                })
+                let mut game = Game::new(match_id, seed, runner);
+                game.client_ids = client_ids;
+                Some(game)
             }
         };
-        Ok(RoomActor::new(
+        Ok(RoomCore::new(
             record,
             rules,
             game,
-            self.store.clone(),
-            self.writer.clone(),
-            self.limits.clone(),
+            self.limits.max_connections_per_room,
         ))
     }
 
+    /// The task around a room core.
+    fn task(&self, core: RoomCore) -> (RoomTask, watch::Receiver<Room>) {
+        RoomTask::new(core, self.store.clone(), self.writer.clone())
+    }
+
     /// Registers a built room unless another task registered it meanwhile.
-    fn insert(
-        &self,
-        id: RoomId,
-        (actor, summary): (RoomActor, tokio::sync::watch::Receiver<Room>),
-    ) -> RoomHandle {
+    fn insert(&self, id: RoomId, core: RoomCore) -> RoomHandle {
         if let Some(handle) = self.lock().get(&id) {
             return handle.clone();
         }
-        self.spawn(id, actor, summary)
+        self.spawn(id, self.task(core))
     }
 
-    fn spawn(
-        &self,
-        id: RoomId,
-        actor: RoomActor,
-        summary: tokio::sync::watch::Receiver<Room>,
-    ) -> RoomHandle {
+    fn spawn(&self, id: RoomId, (task, summary): (RoomTask, watch::Receiver<Room>)) -> RoomHandle {
         let mut running = self.lock();
         if let Some(handle) = running.get(&id) {
             return handle.clone();
@@ -193,7 +176,7 @@ impl Rooms {
             commands,
             summary,
         };
-        self.tasks.spawn(actor.run(inbox, self.stop.child_token()));
+        self.tasks.spawn(task.run(inbox, self.stop.child_token()));
         running.insert(id, handle.clone());
         handle
     }

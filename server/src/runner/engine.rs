@@ -4,10 +4,10 @@ use std::marker::PhantomData;
 
 use serde_json::{Map, Value};
 use warroom_engine::{Ruleset, Seed, Viewer};
+use warroom_protocol::verify::{VerifyReport, verify};
 use warroom_protocol::{Replay, ReplayAction, SeatRange, codes};
 
 use super::runner_impl::Runner;
-use super::verify::{VerifyReport, verify};
 use super::{MatchRunner, Rules};
 use crate::error::ApiError;
 use crate::store::{ActionRecord, MatchRecord};

@@ -7,7 +7,6 @@
 
 mod engine;
 mod runner_impl;
-mod verify;
 
 use serde_json::Value;
 use warroom_engine::{Outcome, RulesetId, Seat, Seed, Viewer};
@@ -17,7 +16,7 @@ use crate::error::ApiError;
 use crate::store::{ActionRecord, MatchRecord};
 
 pub use engine::Engine;
-pub use verify::VerifyReport;
+pub use warroom_protocol::VerifyReport;
 
 /// A ruleset, seen through JSON.
 pub trait Rules: Send + Sync {

@@ -1,0 +1,145 @@
+//! Replay verification: recompute a finished match from its revealed seed and compare it with
+//! its replay, event by event, as the replay's viewer may see them. It needs only the engine and
+//! this crate, so any tool can recheck a match (`warroom verify` is one); it never panics, whatever
+//! the replay holds (the `verify_replay` fuzz target checks that).
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use warroom_engine::{Ruleset, RulesetId, Seed};
+
+use crate::Replay;
+
+/// What verification found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VerifyReport {
+    /// Actions recomputed.
+    pub actions: usize,
+    /// The first difference, or `None` when everything matches.
+    pub first_difference: Option<String>,
+}
+
+impl VerifyReport {
+    fn differs(actions: usize, what: impl Into<String>) -> Self {
+        VerifyReport {
+            actions,
+            first_difference: Some(what.into()),
+        }
+    }
+
+    /// True when the replay matches its recomputation.
+    pub fn ok(&self) -> bool {
+        self.first_difference.is_none()
+    }
+}
+
+/// Recomputes `replay` with the ruleset it names.
+pub fn verify_replay(replay: &Replay) -> VerifyReport {
+    match replay.ruleset {
+        RulesetId::Hexdice => verify::<warroom_engine::hexdice::Hexdice>(replay),
+        RulesetId::Capitals => verify::<warroom_engine::capitals::Capitals>(replay),
+        RulesetId::Classic => verify::<warroom_engine::classic::Classic>(replay),
+    }
+}
+
+/// Ruleset values as JSON; they are plain data, so `Null` (which then differs) never happens.
+fn to_json<T: Serialize>(value: &T) -> Value {
+    serde_json::to_value(value).unwrap_or(Value::Null)
+}
+
+/// Recomputes `replay` with ruleset `R`.
+pub fn verify<R: Ruleset>(replay: &Replay) -> VerifyReport {
+    let Some(seed_hex) = &replay.seed else {
+        return VerifyReport::differs(0, "the replay has no seed: the match is not over");
+    };
+    let Ok(seed) = seed_hex.parse::<Seed>() else {
+        return VerifyReport::differs(0, "the seed is not 64 hex digits");
+    };
+    if seed.commitment() != replay.seed_commitment {
+        return VerifyReport::differs(0, "the seed does not match its published commitment");
+    }
+    let Ok(options) = R::Options::deserialize(&replay.options) else {
+        return VerifyReport::differs(0, "the options are not valid for this ruleset");
+    };
+    let Ok(seats) = u8::try_from(replay.seats.len()) else {
+        return VerifyReport::differs(0, "too many seats");
+    };
+    let viewer = replay.viewer;
+    let (mut state, setup_events) = match R::new(&options, seats, seed) {
+        Ok(started) => started,
+        Err(error) => return VerifyReport::differs(0, format!("setup fails: {error}")),
+    };
+    if to_json(&state.view(viewer)) != replay.initial_view {
+        return VerifyReport::differs(0, "the initial view differs");
+    }
+    let redacted = |events: &[R::Event]| -> Vec<Value> {
+        events
+            .iter()
+            .map(|event| to_json(&R::redact_event(event, viewer)))
+            .collect()
+    };
+    if redacted(&setup_events) != replay.setup_events {
+        return VerifyReport::differs(0, "the setup events differ");
+    }
+    let mut events = Vec::new();
+    for (index, recorded) in replay.actions.iter().enumerate() {
+        let expected_seq = u64::try_from(index + 1).unwrap_or(u64::MAX);
+        if recorded.seq != expected_seq {
+            return VerifyReport::differs(
+                index,
+                format!("action #{expected_seq} has seq {}", recorded.seq),
+            );
+        }
+        let action: R::Action = match serde_json::from_value(recorded.action.clone()) {
+            Ok(action) => action,
+            Err(error) => {
+                return VerifyReport::differs(
+                    index,
+                    format!("action #{expected_seq} is not a {} action: {error}", R::ID),
+                );
+            }
+        };
+        events.clear();
+        if let Err(error) = state.apply(recorded.seat, &action, &mut events) {
+            return VerifyReport::differs(
+                index,
+                format!("action #{expected_seq} is refused: {error}"),
+            );
+        }
+        let recomputed = redacted(&events);
+        if recomputed != recorded.events {
+            let position = recomputed
+                .iter()
+                .zip(&recorded.events)
+                .position(|(a, b)| a != b)
+                .unwrap_or(recomputed.len().min(recorded.events.len()));
+            return VerifyReport::differs(
+                index + 1,
+                format!(
+                    "action #{expected_seq}: event {position} differs: recomputed {}, recorded {}",
+                    recomputed
+                        .get(position)
+                        .map_or("nothing".into(), Value::to_string),
+                    recorded
+                        .events
+                        .get(position)
+                        .map_or("nothing".into(), Value::to_string),
+                ),
+            );
+        }
+    }
+    let actions = replay.actions.len();
+    if state.outcome() != replay.outcome {
+        return VerifyReport::differs(
+            actions,
+            format!(
+                "the result differs: recomputed {:?}, recorded {:?}",
+                state.outcome(),
+                replay.outcome
+            ),
+        );
+    }
+    VerifyReport {
+        actions,
+        first_difference: None,
+    }
+}

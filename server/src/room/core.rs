@@ -1,0 +1,404 @@
+//! The room core, sans-IO (the shape of quinn-proto and str0m): it holds the room's seats,
+//! followers and match, and turns each input (a command, "the commit of seq N succeeded or
+//! failed", "time is now T") into [`Output`]s: messages per viewer class, an append to store,
+//! the lobby's copy of the room. It never awaits and never does IO; the room loop
+//! (`task.rs`) owns the channels, the timer, the store and the writer, and feeds it.
+//!
+//! One accepted action is in flight at a time: the core applies it to the match, queues its
+//! append and tells no one until the loop reports the commit (durable before acknowledged); a
+//! failed commit undoes it.
+
+use std::collections::VecDeque;
+
+use serde_json::Value;
+use tokio::time::Instant;
+use warroom_engine::{Seat, Seed, Viewer};
+use warroom_protocol::{Identity, MatchId, MatchState, Room, RoomId, RoomState, ServerMsg, codes};
+
+use super::followers::{Follower, Followers};
+use super::game::Game;
+use super::output::Output;
+use super::seats::{self, SeatChange, seat_of};
+use super::summary::{room_for, sees_invite};
+use super::{ConnId, catch_up, messages};
+use crate::error::ApiError;
+use crate::runner::Rules;
+use crate::store::writer::Append;
+use crate::store::{MatchRecord, RoomRecord};
+
+/// Longest client action id, in bytes.
+pub const MAX_CLIENT_ID_BYTES: usize = 64;
+
+/// The state of one room, driven by its loop.
+pub struct RoomCore {
+    /// The room as stored, kept current.
+    record: RoomRecord,
+    /// Its ruleset.
+    rules: &'static dyn Rules,
+    /// The match, once started.
+    game: Option<Game>,
+    /// Connections following the room.
+    followers: Followers,
+    /// Most followers the room accepts.
+    max_followers: usize,
+    /// The accepted action waiting for its commit.
+    pending: Option<Pending>,
+    /// A match set up and waiting for its record to be stored.
+    starting: Option<Game>,
+    /// What the loop has yet to do, in order.
+    out: VecDeque<Output>,
+}
+
+/// An accepted action whose commit has not been reported yet.
+#[derive(Clone, Debug)]
+struct Pending {
+    /// Its seq.
+    seq: u64,
+    /// Who played it.
+    seat: Seat,
+    /// The client's id for it.
+    client_id: String,
+}
+
+/// What became of a submitted action.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Submitted {
+    /// Its id was accepted before, as this seq: nothing new happens.
+    Known(u64),
+    /// Accepted as this seq and queued for storage: the answer comes with `committed`.
+    Pending(u64),
+}
+
+impl RoomCore {
+    /// A room over its stored record and, once started, its rebuilt match.
+    pub fn new(
+        record: RoomRecord,
+        rules: &'static dyn Rules,
+        game: Option<Game>,
+        max_followers: usize,
+    ) -> RoomCore {
+        RoomCore {
+            record,
+            rules,
+            game,
+            followers: Followers::default(),
+            max_followers,
+            pending: None,
+            starting: None,
+            out: VecDeque::new(),
+        }
+    }
+
+    /// The room's id.
+    pub fn id(&self) -> RoomId {
+        self.record.id
+    }
+
+    /// The room as the lobby shows it (no invite code).
+    pub fn summary(&self) -> Room {
+        room_for(&self.record, &self.followers, None)
+    }
+
+    /// The next thing for the loop to do.
+    pub fn poll_output(&mut self) -> Option<Output> {
+        self.out.pop_front()
+    }
+
+    /// When the loop must call [`RoomCore::tick`] next, if ever.
+    pub fn next_wake(&self) -> Option<Instant> {
+        None
+    }
+
+    /// Time has come to `now`: act on whatever fell due.
+    pub fn tick(&mut self, now: Instant) {
+        let _ = now;
+    }
+
+    /// A connection follows the room; it is sent the room, then what it missed of the match.
+    pub fn join(
+        &mut self,
+        conn: ConnId,
+        identity: Option<Identity>,
+        invite: Option<&str>,
+        last_seq: Option<u64>,
+        now: Instant,
+    ) -> Result<(), ApiError> {
+        let _ = now;
+        let insider = identity.as_ref().is_some_and(|identity| {
+            identity.id == self.record.creator || seat_of(&self.record, Some(identity)).is_some()
+        });
+        if self.record.private && !insider && invite != Some(self.record.invite_code.as_str()) {
+            return Err(ApiError::forbidden(
+                codes::INVALID_INVITE,
+                "this room is private: its invite code is needed",
+            ));
+        }
+        if !self.followers.contains(conn) && self.followers.len() >= self.max_followers {
+            return Err(ApiError::conflict(
+                codes::TOO_MANY_CONNECTIONS,
+                "this room accepts no more connections",
+            ));
+        }
+        let viewer = self.viewer_of(identity.as_ref());
+        let room = room_for(&self.record, &self.followers, identity.as_ref());
+        self.send(vec![conn], ServerMsg::Room { room });
+        if let Some(game) = &self.game {
+            for message in catch_up::catch_up(self.record.id, game, viewer, last_seq) {
+                self.out.push_back(Output::Send {
+                    to: vec![conn],
+                    message,
+                });
+            }
+        }
+        self.followers.insert(conn, Follower { identity });
+        self.publish();
+        Ok(())
+    }
+
+    /// A connection stops following the room (it left, closed, or was too slow).
+    pub fn leave(&mut self, conn: ConnId, now: Instant) {
+        let _ = now;
+        if self.followers.remove(conn).is_some() {
+            self.publish();
+        }
+    }
+
+    /// Checks a request to take a seat; the loop stores the change, then calls
+    /// [`RoomCore::seat_stored`].
+    pub fn check_take_seat(
+        &self,
+        conn: ConnId,
+        wanted: Option<Seat>,
+    ) -> Result<SeatChange, ApiError> {
+        let identity = self
+            .follower(conn)?
+            .identity
+            .clone()
+            .ok_or_else(ApiError::unauthorized)?;
+        seats::check_take(&self.record, identity, wanted)
+    }
+
+    /// Checks a request to give a seat back; stored, then [`RoomCore::seat_stored`].
+    pub fn check_leave_seat(&self, conn: ConnId) -> Result<SeatChange, ApiError> {
+        let identity = self.follower(conn)?.identity.clone();
+        seats::check_leave(&self.record, identity.as_ref())
+    }
+
+    /// A seat change is stored: apply it and tell everyone (unless the match starts now, which
+    /// tells everyone itself).
+    pub fn seat_stored(&mut self, change: SeatChange) {
+        seats::apply(&mut self.record, change);
+        if !self.ready_to_start() {
+            self.publish();
+        }
+    }
+
+    /// True when every seat is taken and the match has not started.
+    pub fn ready_to_start(&self) -> bool {
+        self.record.state == RoomState::Waiting
+            && self.game.is_none()
+            && self.record.seats.iter().all(Option::is_some)
+    }
+
+    /// Sets up the match with `seed` (from the OS RNG); the loop stores the returned record,
+    /// then calls [`RoomCore::started`] (or [`RoomCore::start_failed`]).
+    pub fn prepare_start(
+        &mut self,
+        seed: Seed,
+        match_id: MatchId,
+        started_at: i64,
+    ) -> Result<MatchRecord, ApiError> {
+        let seats: Vec<Identity> = self.record.seats.iter().flatten().cloned().collect();
+        let seat_count = u8::try_from(seats.len()).map_err(ApiError::internal)?;
+        let runner = self.rules.start(&self.record.options, seat_count, seed)?;
+        self.starting = Some(Game::new(match_id, seed, runner));
+        Ok(MatchRecord {
+            id: match_id,
+            room_id: self.record.id,
+            ruleset: self.record.ruleset,
+            options: self.record.options.clone(),
+            seed: seed.to_hex(),
+            seed_commitment: seed.commitment(),
+            state: MatchState::Playing,
+            outcome: None,
+            action_count: 0,
+            started_at,
+            finished_at: None,
+            seats,
+        })
+    }
+
+    /// The match record is stored: the match runs. Everyone gets the room, then their snapshot.
+    pub fn started(&mut self, now: Instant) {
+        let _ = now;
+        let Some(game) = self.starting.take() else {
+            return;
+        };
+        self.record.match_id = Some(game.match_id);
+        self.record.state = RoomState::Playing;
+        self.game = Some(game);
+        self.publish();
+        self.broadcast(messages::snapshot);
+    }
+
+    /// The match could not be set up or stored: the room stays as it was.
+    pub fn start_failed(&mut self, error: &ApiError) {
+        tracing::error!("room {} cannot start its match: {error}", self.record.id);
+        self.starting = None;
+        self.publish();
+    }
+
+    /// A seated player's action. Accepted ones are queued for storage (answered by
+    /// [`RoomCore::committed`]); a resent id is answered with its seq.
+    pub fn action(
+        &mut self,
+        conn: ConnId,
+        client_id: String,
+        action: &Value,
+        now: Instant,
+    ) -> Result<Submitted, ApiError> {
+        let _ = now;
+        let identity = self.follower(conn)?.identity.clone();
+        if client_id.is_empty() || client_id.len() > MAX_CLIENT_ID_BYTES {
+            return Err(ApiError::bad_request(
+                codes::INVALID_ACTION_ID,
+                format!("an action id has 1 to {MAX_CLIENT_ID_BYTES} bytes"),
+            ));
+        }
+        let seat = seat_of(&self.record, identity.as_ref());
+        let Some(game) = self.game.as_mut() else {
+            return Err(ApiError::conflict(
+                codes::MATCH_NOT_STARTED,
+                "the match has not started",
+            ));
+        };
+        let seat = seat.ok_or_else(|| {
+            ApiError::forbidden(codes::NOT_SEATED, "you hold no seat in this match")
+        })?;
+        if let Some(&seq) = game.client_ids.get(&(seat, client_id.clone())) {
+            return Ok(Submitted::Known(seq));
+        }
+        if game.is_over() {
+            return Err(ApiError::conflict(codes::MATCH_OVER, "the match is over"));
+        }
+        if self.pending.is_some() {
+            // The loop waits for each commit before the next input, so this is a loop bug.
+            return Err(ApiError::busy());
+        }
+        let accepted = game.runner.apply(seat, action)?;
+        let append = Append {
+            match_id: game.match_id,
+            room_id: self.record.id,
+            seq: accepted.seq,
+            seat,
+            client_id: client_id.clone(),
+            action: accepted.action.to_string(),
+            events: Value::Array(accepted.events).to_string(),
+            finish: game.runner.outcome(),
+        };
+        self.pending = Some(Pending {
+            seq: accepted.seq,
+            seat,
+            client_id,
+        });
+        self.out.push_back(Output::Append(append));
+        Ok(Submitted::Pending(accepted.seq))
+    }
+
+    /// The loop reports the commit of `seq`: on success everyone hears of the action (each with
+    /// their own view) and the answer is its seq; on failure the action is undone.
+    pub fn committed(
+        &mut self,
+        seq: u64,
+        stored: Result<(), String>,
+        now: Instant,
+    ) -> Result<u64, ApiError> {
+        let _ = now;
+        let pending = match self.pending.take() {
+            Some(pending) if pending.seq == seq => pending,
+            other => {
+                self.pending = other;
+                return Err(ApiError::internal(format!("commit of unknown seq {seq}")));
+            }
+        };
+        let Some(game) = self.game.as_mut() else {
+            return Err(ApiError::internal("commit without a match"));
+        };
+        if let Err(error) = stored {
+            game.runner.undo();
+            return Err(ApiError::internal(error));
+        }
+        game.client_ids
+            .insert((pending.seat, pending.client_id), pending.seq);
+        if game.is_over() {
+            self.record.state = RoomState::Finished;
+        }
+        self.announce_last_action();
+        Ok(seq)
+    }
+
+    /// Sends the last accepted action to every follower, each with its own view (and the end).
+    fn announce_last_action(&mut self) {
+        self.broadcast(
+            |room, game, viewer| match game.runner.last_seen_by(viewer) {
+                Some(seen) => messages::applied(room, seen, game.runner.legal_actions_for(viewer)),
+                None => messages::snapshot(room, game, viewer),
+            },
+        );
+        let room = self.record.id;
+        if let Some(finished) = self
+            .game
+            .as_ref()
+            .and_then(|game| messages::finished(room, game))
+        {
+            // The lobby's copy says `finished` before anyone hears of the end.
+            self.publish();
+            let everyone = self.followers.iter().map(|(conn, _)| conn).collect();
+            self.send(everyone, finished);
+        }
+    }
+
+    fn viewer_of(&self, identity: Option<&Identity>) -> Viewer {
+        seat_of(&self.record, identity).map_or(Viewer::Spectator, Viewer::Seat)
+    }
+
+    fn follower(&self, conn: ConnId) -> Result<&Follower, ApiError> {
+        self.followers
+            .get(conn)
+            .ok_or_else(|| ApiError::bad_request(codes::NOT_JOINED, "join the room first"))
+    }
+
+    fn send(&mut self, to: Vec<ConnId>, message: ServerMsg) {
+        if !to.is_empty() {
+            self.out.push_back(Output::Send { to, message });
+        }
+    }
+
+    /// Sends every follower the room as it may see it, and updates the lobby's copy.
+    fn publish(&mut self) {
+        let record = &self.record;
+        let classes = self
+            .followers
+            .classes(|f| sees_invite(record, f.identity.as_ref()).then(|| f.identity.clone()));
+        // Two followers see the same room unless one may see the invite code (then the room is
+        // built for that identity: the code is the only difference).
+        for (insider, conns) in classes {
+            let room = room_for(&self.record, &self.followers, insider.flatten().as_ref());
+            self.send(conns, ServerMsg::Room { room });
+        }
+        self.out.push_back(Output::Summary(self.summary()));
+    }
+
+    /// Sends every follower the message `build` makes for its viewer (once per viewer class).
+    fn broadcast(&mut self, build: impl Fn(RoomId, &Game, Viewer) -> ServerMsg) {
+        let Some(game) = &self.game else { return };
+        let record = &self.record;
+        let classes = self.followers.classes(|f| {
+            seat_of(record, f.identity.as_ref()).map_or(Viewer::Spectator, Viewer::Seat)
+        });
+        for (viewer, conns) in classes {
+            let message = build(record.id, game, viewer);
+            self.out.push_back(Output::Send { to: conns, message });
+        }
+    }
+}

@@ -1,0 +1,53 @@
+//! The match messages a room sends, built for one viewer: the whole visible state (`snapshot`)
+//! and one accepted action (`applied`).
+
+use serde_json::Value;
+use warroom_engine::Viewer;
+use warroom_protocol::{RoomId, ServerMsg};
+
+use super::game::Game;
+use crate::runner::SeenAction;
+
+/// The whole visible state of a match for one viewer.
+pub fn snapshot(room: RoomId, game: &Game, viewer: Viewer) -> ServerMsg {
+    let outcome = game.runner.outcome();
+    ServerMsg::Snapshot {
+        room,
+        seq: game.runner.seq(),
+        seat: match viewer {
+            Viewer::Seat(seat) => Some(seat),
+            Viewer::Spectator => None,
+        },
+        view: game.runner.view(viewer),
+        to_act: game.runner.to_act(),
+        seed_commitment: game.seed.commitment(),
+        seed: outcome.is_some().then(|| game.seed.to_hex()),
+        outcome,
+        legal_actions: game.runner.legal_actions_for(viewer),
+    }
+}
+
+/// One accepted action as one viewer saw it, with the legal actions it may take next.
+pub fn applied(room: RoomId, seen: SeenAction, legal_actions: Option<Vec<Value>>) -> ServerMsg {
+    ServerMsg::Applied {
+        room,
+        seq: seen.seq,
+        seat: seen.seat,
+        action: seen.action,
+        events: seen.events,
+        view: seen.view,
+        to_act: seen.to_act,
+        outcome: seen.outcome,
+        legal_actions,
+    }
+}
+
+/// The end of a match, with its seed revealed.
+pub fn finished(room: RoomId, game: &Game) -> Option<ServerMsg> {
+    let outcome = game.runner.outcome()?;
+    Some(ServerMsg::Finished {
+        room,
+        outcome,
+        seed: game.seed.to_hex(),
+    })
+}

@@ -1,0 +1,50 @@
+//! The room as one identity may see it (`Room` on the wire and in the lobby): seats with
+//! presence, spectators, and the invite code only for those who may share it.
+
+use warroom_engine::Seat;
+use warroom_protocol::{Identity, Room, SeatInfo};
+
+use super::followers::Followers;
+use super::seats::seat_of;
+use crate::store::RoomRecord;
+
+/// The room as `identity` may see it (the invite code only for its creator and, in a private
+/// room, its seated players).
+pub fn room_for(record: &RoomRecord, followers: &Followers, identity: Option<&Identity>) -> Room {
+    let seats = record
+        .seats
+        .iter()
+        .enumerate()
+        .map(|(seat, holder)| SeatInfo {
+            seat: Seat(u8::try_from(seat).unwrap_or(u8::MAX)),
+            player: holder.clone(),
+            connected: holder
+                .as_ref()
+                .is_some_and(|holder| followers.is_connected(holder.id)),
+        })
+        .collect();
+    let spectators = followers
+        .iter()
+        .filter(|(_, f)| seat_of(record, f.identity.as_ref()).is_none())
+        .count();
+    Room {
+        id: record.id,
+        ruleset: record.ruleset,
+        options: record.options.clone(),
+        private: record.private,
+        invite_code: sees_invite(record, identity).then(|| record.invite_code.clone()),
+        state: record.state,
+        seats,
+        spectators: u32::try_from(spectators).unwrap_or(u32::MAX),
+        match_id: record.match_id,
+        created_at: crate::store::rfc3339(record.created_at),
+    }
+}
+
+/// True when `identity` may see the room's invite code.
+pub fn sees_invite(record: &RoomRecord, identity: Option<&Identity>) -> bool {
+    identity.is_some_and(|identity| {
+        identity.id == record.creator
+            || (record.private && seat_of(record, Some(identity)).is_some())
+    })
+}
