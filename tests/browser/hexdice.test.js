@@ -156,6 +156,12 @@ test('two players play hexdice to the end by clicking while a third spectates, t
   const finalDice = await ada.page.$$eval('.board .die', (dice) => dice.map((d) => d.getAttribute('data-value')).join(','));
   const replayDice = await cy.page.$$eval('.board .die', (dice) => dice.map((d) => d.getAttribute('data-value')).join(','));
   assert.equal(replayDice, finalDice);
+  // And the reserve dice beside the board too (they come from folding the events).
+  const reserves = (/** @type {import('playwright-core').Page} */ page) =>
+    page.$$eval('[data-testid=off-board] .roll', (rows) => rows.map((row) => `${row.getAttribute('data-seat')}:${[...row.querySelectorAll('[data-die]')].map((die) => die.getAttribute('data-die')).join(' ')}`));
+  const liveReserves = await reserves(ada.page);
+  assert.ok(liveReserves.length > 0, 'the reserves are shown');
+  assert.deepEqual(await reserves(cy.page), liveReserves);
   // Jump to a turn: the log then ends with that turn's start.
   const turnInput = cy.page.locator('.replay-bar input[type=number]');
   await turnInput.fill('3');

@@ -57,8 +57,22 @@ export class Zoom {
 
   /** Back to the whole board. */
   reset() {
+    this.svg.classList.remove('zoomed');
     this.box = { ...this.full };
     this.apply();
+  }
+
+  /**
+   * The height/width ratio of the view at `scale`: the board's own at scale 1, else the
+   * element's (a phone gives a zoomed board more height, style.css), so the view fills it.
+   * @param {number} scale
+   */
+  aspect(scale) {
+    this.svg.classList.toggle('zoomed', scale > 1.01);
+    const rect = this.svg.getBoundingClientRect();
+    const own = this.full.height / this.full.width;
+    if (scale <= 1.01 || rect.width === 0 || rect.height === 0) return own;
+    return rect.height / rect.width;
   }
 
   /**
@@ -67,18 +81,19 @@ export class Zoom {
    */
   zoomTo(scale, fixed, from) {
     const width = this.full.width / scale;
-    const height = this.full.height / scale;
+    const height = scale <= 1.01 ? this.full.height : width * this.aspect(scale);
+    if (scale <= 1.01) this.svg.classList.remove('zoomed');
     const fx = (fixed.x - from.x) / from.width;
     const fy = (fixed.y - from.y) / from.height;
     this.box = this.clamp({ x: fixed.x - fx * width, y: fixed.y - fy * height, width, height });
     this.apply();
   }
 
-  /** Keeps the view over the board. @param {Box} box */
+  /** Keeps the view over the board; a view larger than the board in one direction centres it. @param {Box} box */
   clamp(box) {
-    const x = Math.min(Math.max(box.x, this.full.x), this.full.x + this.full.width - box.width);
-    const y = Math.min(Math.max(box.y, this.full.y), this.full.y + this.full.height - box.height);
-    return { ...box, x, y };
+    const axis = (/** @type {number} */ at, /** @type {number} */ size, /** @type {number} */ start, /** @type {number} */ length) =>
+      size >= length ? start + (length - size) / 2 : Math.min(Math.max(at, start), start + length - size);
+    return { ...box, x: axis(box.x, box.width, this.full.x, this.full.width), y: axis(box.y, box.height, this.full.y, this.full.height) };
   }
 
   /** A client point in board units. @param {{x: number, y: number}} point @param {Box} [box] */
