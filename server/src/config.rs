@@ -5,6 +5,8 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
+use crate::logging::LogFormat;
+
 /// The `warroom` command line.
 #[derive(Debug, Parser)]
 #[command(
@@ -16,6 +18,15 @@ pub struct Cli {
     /// What to do; serving is the default.
     #[command(subcommand)]
     pub command: Option<Command>,
+    /// Log line format: `text` (readable) or `json` (one object per line).
+    #[arg(
+        long,
+        env = "WARROOM_LOG_FORMAT",
+        value_enum,
+        default_value_t,
+        global = true
+    )]
+    pub log_format: LogFormat,
     /// Server settings (used when serving).
     #[command(flatten)]
     pub config: Config,

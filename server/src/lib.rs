@@ -9,6 +9,9 @@ pub mod api;
 pub mod config;
 pub mod error;
 pub mod identity;
+pub mod logging;
+pub mod metrics;
+pub mod ops;
 pub mod room;
 pub mod runner;
 pub mod state;
@@ -29,6 +32,7 @@ use warroom_protocol::Health;
 
 use crate::config::Config;
 use crate::error::ApiError;
+use crate::metrics::Metrics;
 use crate::room::Rooms;
 use crate::state::AppState;
 use crate::store::Store;
@@ -39,9 +43,14 @@ pub fn app(state: AppState) -> Router {
     Router::new()
         .route("/healthz", get(healthz))
         .route("/ws", get(ws::upgrade))
+        .route("/metrics", get(ops::metrics))
         .merge(api::routes())
         .merge(web_client::routes())
         .fallback(not_found)
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            ops::observe_request,
+        ))
         .with_state(state)
 }
 
@@ -71,9 +80,14 @@ pub async fn run(
         std::fs::create_dir_all(&config.data_dir)?;
     }
     let store = Store::connect(&url).await?;
+    let metrics = Arc::new(Metrics::default());
     let stop_writer = CancellationToken::new();
-    let (writer, writer_task) =
-        Writer::spawn(store.clone(), config.limits.max_batch, stop_writer.clone());
+    let (writer, writer_task) = Writer::spawn(
+        store.clone(),
+        config.limits.max_batch,
+        metrics.clone(),
+        stop_writer.clone(),
+    );
     let rooms = Arc::new(Rooms::new(store.clone(), writer, config.limits.clone()));
     let rebuilt = rooms.load_unfinished().await?;
     tracing::info!("rebuilt {rebuilt} unfinished rooms");
@@ -83,6 +97,7 @@ pub async fn run(
         rooms.clone(),
         config.limits.clone(),
         stop.clone(),
+        metrics,
     );
     let signal = stop.clone();
     tokio::spawn(async move {

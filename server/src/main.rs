@@ -4,17 +4,11 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use tokio::net::TcpListener;
-use tracing_subscriber::EnvFilter;
 use warroom_server::config::{Cli, Command};
 
 fn main() -> ExitCode {
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info")),
-        )
-        .with_writer(std::io::stderr)
-        .init();
     let cli = Cli::parse();
+    warroom_server::logging::init(cli.log_format);
     match cli.command {
         Some(Command::Verify { replay }) => verify(&replay),
         Some(Command::Serve) | None => match serve(cli.config) {

@@ -10,6 +10,7 @@ use warroom_protocol::Identity;
 use crate::config::Limits;
 use crate::error::ApiError;
 use crate::identity::{bearer_token, token_hash};
+use crate::metrics::Metrics;
 use crate::room::{ConnId, Rooms};
 use crate::store::Store;
 
@@ -24,6 +25,8 @@ pub struct AppState {
     pub limits: Limits,
     /// Cancelled when the server shuts down: sockets close with a reason.
     pub shutdown: CancellationToken,
+    /// What `/metrics` reports.
+    pub metrics: Arc<Metrics>,
     /// Source of connection ids.
     next_conn: Arc<AtomicU64>,
 }
@@ -35,12 +38,14 @@ impl AppState {
         rooms: Arc<Rooms>,
         limits: Limits,
         shutdown: CancellationToken,
+        metrics: Arc<Metrics>,
     ) -> Self {
         AppState {
             store,
             rooms,
             limits,
             shutdown,
+            metrics,
             next_conn: Arc::new(AtomicU64::new(1)),
         }
     }

@@ -8,6 +8,7 @@ mod common;
 mod durability;
 mod errors;
 mod lobby;
+mod ops;
 mod play;
 mod players;
 mod quick_play;

@@ -507,11 +507,12 @@ function controller(ctx) {
   }
 
   /**
-   * The player's cards, three of which can be chosen and traded while reinforcing.
+   * The player's cards, three of which can be chosen and traded while trading is open.
    * @param {PlayState} state @param {ReturnType<typeof analyse>} a @param {CardFace[]} hand
    */
   function handBox(state, a, hand) {
-    const canTrade = state.interactive && (a.step === 'reinforce' || a.step === 'elimination_trade');
+    // The engine says when trading is open (W-CARD-3: also in the attack step before the first attack).
+    const canTrade = state.interactive && a.view.can_trade === true;
     chosenCards = chosenCards.filter((card) => hand.some((face) => face.card === card));
     const chosenFaces = hand.filter((face) => chosenCards.includes(face.card));
     const held = chosenFaces.filter((face) => face.territory !== null && a.own(face.territory));

@@ -8,6 +8,12 @@
 //! Every ruleset implements [`Bot`]; [`random_legal`] is the baseline a bot's strength is
 //! measured against (bench/).
 
+mod capitals;
+mod classic;
+mod hexdice;
+#[cfg(test)]
+mod tests;
+
 use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
 use serde::{Deserialize, Serialize};
@@ -58,6 +64,19 @@ pub trait Bot: Ruleset {
     fn bot_action(&self, level: BotLevel, rng: &mut BotRng) -> Option<Self::Action>;
 }
 
+/// The index of the highest score, ties broken uniformly with `rng` (`None` when empty).
+pub(crate) fn pick_best(scores: &[i64], rng: &mut BotRng) -> Option<usize> {
+    let best = *scores.iter().max()?;
+    let ties = scores.iter().filter(|&&s| s == best).count();
+    let pick = rng.below(ties);
+    scores
+        .iter()
+        .enumerate()
+        .filter(|&(_, &s)| s == best)
+        .nth(pick)
+        .map(|(i, _)| i)
+}
+
 /// A uniformly random legal action for the seat to act (`None` once the match is over).
 pub fn random_legal<R: Ruleset>(state: &R, rng: &mut BotRng) -> Option<R::Action> {
     let mut actions = Vec::new();
@@ -70,57 +89,19 @@ pub fn random_legal<R: Ruleset>(state: &R, rng: &mut BotRng) -> Option<R::Action
 }
 
 impl Bot for crate::hexdice::Hexdice {
-    fn bot_action(&self, _level: BotLevel, rng: &mut BotRng) -> Option<Self::Action> {
-        // Replaced by the real policies (bot/hexdice.rs); random legal play until then.
-        random_legal(self, rng)
+    fn bot_action(&self, level: BotLevel, rng: &mut BotRng) -> Option<Self::Action> {
+        hexdice::choose(self, level, rng)
     }
 }
 
 impl Bot for crate::capitals::Capitals {
-    fn bot_action(&self, _level: BotLevel, rng: &mut BotRng) -> Option<Self::Action> {
-        random_legal(self, rng)
+    fn bot_action(&self, level: BotLevel, rng: &mut BotRng) -> Option<Self::Action> {
+        capitals::choose(self, level, rng)
     }
 }
 
 impl Bot for crate::classic::Classic {
-    fn bot_action(&self, _level: BotLevel, rng: &mut BotRng) -> Option<Self::Action> {
-        random_legal(self, rng)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::Seed;
-    use crate::hexdice::Hexdice;
-
-    #[test]
-    fn random_legal_plays_a_hexdice_match_to_its_end_without_the_match_rng() {
-        let (mut state, _) =
-            Hexdice::new(&Default::default(), 2, Seed::from_u64(11)).expect("starts");
-        let mut rng = BotRng::new(1);
-        let mut actions = 0;
-        while let Some(seat) = state.to_act() {
-            let action = state
-                .bot_action(BotLevel::Easy, &mut rng)
-                .expect("an action");
-            state
-                .play(seat, &action)
-                .expect("bots only play legal actions");
-            actions += 1;
-            assert!(actions < 100_000, "the match never ended");
-        }
-        assert!(state.outcome().is_some());
-    }
-
-    #[test]
-    fn bot_rng_below_stays_in_range() {
-        let mut rng = BotRng::new(3);
-        for n in [1, 2, 3, 7, 1000] {
-            for _ in 0..100 {
-                assert!(rng.below(n) < n);
-            }
-        }
-        assert_eq!(rng.below(0), 0);
+    fn bot_action(&self, level: BotLevel, rng: &mut BotRng) -> Option<Self::Action> {
+        classic::choose(self, level, rng)
     }
 }

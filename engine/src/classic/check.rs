@@ -118,13 +118,7 @@ fn check_trade(
     cards: [Card; 3],
     bonus: Option<TerritoryId>,
 ) -> Result<(), ClassicError> {
-    let open = match state.phase {
-        Phase::Reinforce => true,
-        // W-CARD-5: after an elimination, trading goes on only until 4 or fewer cards are left.
-        Phase::EliminationTrade => state.must_trade(),
-        _ => false,
-    };
-    if !open {
+    if !state.trading_open() {
         return Err(ClassicError::TradeNotAllowed);
     }
     let hand = &state.hands[usize::from(me)];

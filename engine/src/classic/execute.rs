@@ -93,6 +93,11 @@ impl Classic {
         let units = set_value(self.sets_traded);
         self.sets_traded += 1;
         self.reserve += units;
+        // W-CARD-3: a trade in the attack step (before the first attack) reopens placing; the
+        // traded units go on the board before any attack.
+        if self.phase == Phase::Attack {
+            self.phase = Phase::Reinforce;
+        }
         events.push(Event::SetTraded {
             seat: Seat(me),
             cards: cards.map(Card::face),
@@ -127,6 +132,7 @@ impl Classic {
         events: &mut Vec<Event>,
     ) {
         let (f, t) = (usize::from(from), usize::from(to));
+        self.attacked = true;
         let defender = self.owner[t];
         // W-ATK-2: the defender rolls 2 dice with 2 or more units, else 1.
         let defender_dice_count = if self.units[t] >= 2 { 2 } else { 1 };
@@ -270,6 +276,7 @@ impl Classic {
         self.turn += 1;
         self.conquered = false;
         self.bonus_used = false;
+        self.attacked = false;
         self.reserve = self.reinforcements(seat);
         self.phase = Phase::Reinforce;
         events.push(Event::TurnStarted {

@@ -34,8 +34,7 @@ impl Classic {
             }
             Phase::Deploy => self.list_placements(me, 1, out),
             Phase::Reinforce | Phase::EliminationTrade => {
-                let trading_open = self.phase == Phase::Reinforce || self.must_trade();
-                if trading_open {
+                if self.trading_open() {
                     sets_in(&self.hands[usize::from(me)], |cards| {
                         out.push(Action::Trade { cards, bonus: None });
                     });
@@ -48,6 +47,12 @@ impl Classic {
                 }
             }
             Phase::Attack => {
+                // W-CARD-3: sets may still be traded before the turn's first attack.
+                if self.trading_open() {
+                    sets_in(&self.hands[usize::from(me)], |cards| {
+                        out.push(Action::Trade { cards, bonus: None });
+                    });
+                }
                 let held = self.held_mask(me);
                 for from in map::ids(held) {
                     let units = self.units[usize::from(from)];

@@ -69,6 +69,7 @@ pub fn new_match(
         sets_traded: 0,
         conquered: false,
         bonus_used: false,
+        attacked: false,
         winner: None,
         rng,
     };

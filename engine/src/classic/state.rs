@@ -82,6 +82,8 @@ pub struct Classic {
     pub(crate) conquered: bool,
     /// Whether this turn's +2 territory bonus was given (W-CARD-3).
     pub(crate) bonus_used: bool,
+    /// Whether the seat to act has attacked this turn: its first attack closes trading (W-CARD-3).
+    pub(crate) attacked: bool,
     /// The winner, once there is one.
     pub(crate) winner: Option<u8>,
     /// Every random draw of the match (G-RNG-1).
@@ -193,6 +195,18 @@ impl Classic {
         let cards = self.hands[usize::from(self.current)].len();
         match self.phase {
             Phase::Reinforce | Phase::EliminationTrade => cards >= 5,
+            _ => false,
+        }
+    }
+
+    /// True when the seat to act may trade a set now (W-CARD-3, W-CARD-5): while reinforcing, in
+    /// the attack step until its first attack, and after an elimination while it must.
+    pub(crate) fn trading_open(&self) -> bool {
+        match self.phase {
+            Phase::Reinforce => true,
+            Phase::Attack => !self.attacked,
+            // W-CARD-5: after an elimination, trading goes on only until 4 or fewer cards are left.
+            Phase::EliminationTrade => self.must_trade(),
             _ => false,
         }
     }

@@ -38,6 +38,9 @@ pub struct ClassicView {
     pub reserve: u32,
     /// Whether the seat to act must trade a set before placing (W-CARD-4, W-CARD-5).
     pub must_trade: bool,
+    /// Whether the seat to act may trade a set now: while reinforcing, and in the attack step
+    /// until its first attack (W-CARD-3); after an elimination, while it must (W-CARD-5).
+    pub can_trade: bool,
     /// Whether the seat to act has conquered this turn (and so draws a card at its end).
     pub conquered_this_turn: bool,
     /// Whether this turn's +2 territory bonus is spent.
@@ -166,6 +169,7 @@ impl Classic {
             turn: self.turn,
             reserve: self.reserve,
             must_trade: self.must_trade(),
+            can_trade: self.trading_open(),
             conquered_this_turn: self.conquered,
             territory_bonus_used: self.bonus_used,
             sets_traded: self.sets_traded,

@@ -7,7 +7,7 @@
 //! infallible), `legal` (legal actions and the timeout default), `view`.
 
 mod action;
-mod board;
+pub(crate) mod board;
 mod check;
 mod error;
 mod event;
@@ -16,7 +16,7 @@ mod layout;
 mod legal;
 mod options;
 mod setup;
-mod state;
+pub(crate) mod state;
 mod view;
 
 #[cfg(test)]

@@ -7,6 +7,7 @@ use std::sync::Mutex;
 use tokio::sync::{mpsc, watch};
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
+use tracing::Instrument;
 use warroom_engine::Seed;
 use warroom_protocol::{Room, RoomId, RoomState};
 
@@ -97,6 +98,11 @@ impl Rooms {
         rooms
     }
 
+    /// How many rooms are held in memory.
+    pub fn in_memory(&self) -> usize {
+        self.lock().len()
+    }
+
     /// Stops every room after the command in hand, and waits for them.
     pub async fn stop_all(&self) {
         self.stop.cancel();
@@ -176,7 +182,9 @@ impl Rooms {
             commands,
             summary,
         };
-        self.tasks.spawn(task.run(inbox, self.stop.child_token()));
+        let span = tracing::info_span!("room", room = %id);
+        self.tasks
+            .spawn(task.run(inbox, self.stop.child_token()).instrument(span));
         running.insert(id, handle.clone());
         handle
     }

@@ -2,6 +2,9 @@
 //! answering each room once its append is durable. Under load many rooms share one commit (one
 //! fsync), so durability costs little per action; with one room it costs one commit per action.
 
+use std::sync::Arc;
+use std::time::Instant;
+
 use tokio::sync::{mpsc, oneshot};
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
@@ -9,6 +12,7 @@ use warroom_engine::{Outcome, Seat};
 use warroom_protocol::{MatchId, MatchState, RoomId, RoomState};
 
 use super::{Store, now_ms};
+use crate::metrics::Metrics;
 
 /// One accepted action to make durable.
 #[derive(Clone, Debug, PartialEq)]
@@ -57,10 +61,11 @@ impl Writer {
     pub fn spawn(
         store: Store,
         max_batch: usize,
+        metrics: Arc<Metrics>,
         stop: CancellationToken,
     ) -> (Writer, JoinHandle<()>) {
         let (requests, inbox) = mpsc::channel(max_batch.max(1) * 4);
-        let task = tokio::spawn(run(store, inbox, max_batch.max(1), stop));
+        let task = tokio::spawn(run(store, inbox, max_batch.max(1), metrics, stop));
         (Writer { requests }, task)
     }
 
@@ -79,6 +84,7 @@ async fn run(
     store: Store,
     mut inbox: mpsc::Receiver<Request>,
     max_batch: usize,
+    metrics: Arc<Metrics>,
     stop: CancellationToken,
 ) {
     let mut batch = Vec::with_capacity(max_batch);
@@ -92,18 +98,24 @@ async fn run(
         if received == 0 {
             return;
         }
-        commit_batch(&store, &mut batch).await;
+        commit_batch(&store, &mut batch, &metrics).await;
     }
     // Stopping: refuse new appends, flush the queued ones.
     inbox.close();
     while inbox.recv_many(&mut batch, max_batch).await > 0 {
-        commit_batch(&store, &mut batch).await;
+        commit_batch(&store, &mut batch, &metrics).await;
     }
 }
 
-async fn commit_batch(store: &Store, batch: &mut Vec<Request>) {
+async fn commit_batch(store: &Store, batch: &mut Vec<Request>, metrics: &Metrics) {
     let appends: Vec<&Append> = batch.iter().map(|(append, _)| append).collect();
-    match write_all(store, &appends).await {
+    let started = Instant::now();
+    let written = write_all(store, &appends).await;
+    metrics
+        .append_commit_seconds
+        .observe_duration(started.elapsed());
+    metrics.append_batch_size.observe(batch.len() as f64);
+    match written {
         Ok(()) => {
             for (_, reply) in batch.drain(..) {
                 let _ = reply.send(Ok(()));
@@ -119,10 +131,14 @@ async fn commit_batch(store: &Store, batch: &mut Vec<Request>) {
                 let result = write_all(store, &[&append])
                     .await
                     .map_err(|error| AppendError::Database(error.to_string()));
+                if result.is_err() {
+                    metrics.append_failures.inc();
+                }
                 let _ = reply.send(result);
             }
         }
         Err(error) => {
+            metrics.append_failures.add(batch.len() as u64);
             for (_, reply) in batch.drain(..) {
                 let _ = reply.send(Err(AppendError::Database(error.to_string())));
             }

@@ -2,6 +2,7 @@
 //! messages into room commands.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 use std::time::Instant;
 
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, close_code};
@@ -9,10 +10,12 @@ use futures_util::SinkExt;
 use futures_util::stream::{SplitSink, StreamExt};
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
+use tracing::Instrument;
 use warroom_protocol::{ClientMsg, ErrorBody, Identity, RoomId, ServerMsg, codes};
 
 use super::rate::RateLimiter;
 use crate::error::ApiError;
+use crate::metrics::Metrics;
 use crate::room::{ConnId, Outbox, RoomCmd, RoomHandle};
 use crate::state::AppState;
 
@@ -26,26 +29,39 @@ enum CloseReason {
     Client,
 }
 
-/// Serves one socket until the client leaves, is disconnected, or the server stops.
+/// Serves one socket until the client leaves, is disconnected, or the server stops, inside a
+/// `conn` span (its id, and its identity once it said `hello`).
 pub async fn serve(socket: WebSocket, state: AppState) {
+    let id = state.next_conn_id();
+    let span = tracing::info_span!("conn", conn = id, identity = tracing::field::Empty);
+    serve_connection(socket, state, id).instrument(span).await;
+}
+
+async fn serve_connection(socket: WebSocket, state: AppState, id: ConnId) {
+    let metrics = state.metrics.clone();
+    let _open = metrics.connection_opened();
     let (sink, mut stream) = socket.split();
     let (queue, outgoing) = mpsc::channel(state.limits.outgoing_queue.max(1));
     let kick = CancellationToken::new();
     let outbox = Outbox::new(queue, kick.clone());
     let mut connection = Connection {
-        id: state.next_conn_id(),
+        id,
         identity: None,
         rooms: HashMap::new(),
         outbox,
         rate: RateLimiter::new(state.limits.messages_per_second, state.limits.message_burst),
         state: state.clone(),
     };
-    let writer = tokio::spawn(write_loop(
-        sink,
-        outgoing,
-        kick.clone(),
-        state.shutdown.clone(),
-    ));
+    let writer = tokio::spawn(
+        write_loop(
+            sink,
+            outgoing,
+            kick.clone(),
+            state.shutdown.clone(),
+            metrics.clone(),
+        )
+        .in_current_span(),
+    );
     loop {
         let frame = tokio::select! {
             () = kick.cancelled() => break,
@@ -53,7 +69,11 @@ pub async fn serve(socket: WebSocket, state: AppState) {
             frame = stream.next() => frame,
         };
         match frame {
-            Some(Ok(Message::Text(text))) => connection.on_text(text.as_str()).await,
+            Some(Ok(Message::Text(text))) => {
+                metrics.ws_messages_received.inc();
+                metrics.ws_bytes_received.add(text.len() as u64);
+                connection.on_text(text.as_str()).await;
+            }
             Some(Ok(Message::Binary(_))) => connection.refuse(
                 codes::BINARY_NOT_SUPPORTED,
                 "binary frames are not supported: send JSON text",
@@ -78,6 +98,7 @@ async fn write_loop(
     mut outgoing: mpsc::Receiver<String>,
     kick: CancellationToken,
     shutdown: CancellationToken,
+    metrics: Arc<Metrics>,
 ) {
     let reason = loop {
         tokio::select! {
@@ -85,6 +106,8 @@ async fn write_loop(
             () = kick.cancelled() => break CloseReason::Slow,
             message = outgoing.recv() => match message {
                 Some(text) => {
+                    metrics.ws_messages_sent.inc();
+                    metrics.ws_bytes_sent.add(text.len() as u64);
                     // A client that stops reading blocks this send: the kick must still win.
                     tokio::select! {
                         sent = sink.send(Message::Text(text.into())) => {
@@ -100,6 +123,9 @@ async fn write_loop(
             () = shutdown.cancelled() => break CloseReason::Shutdown,
         }
     };
+    if matches!(reason, CloseReason::Slow) {
+        metrics.slow_consumer_kicks.inc();
+    }
     let frame = match reason {
         CloseReason::Slow => Some(CloseFrame {
             code: close_code::POLICY,
@@ -133,6 +159,9 @@ struct Connection {
 
 impl Connection {
     fn send(&self, message: &ServerMsg) {
+        if let ServerMsg::Error { code, .. } = message {
+            self.state.metrics.ws_errors_sent.inc(code);
+        }
         // A full queue disconnects the client; the read loop notices the kick.
         let _ = self.outbox.send(message);
     }
@@ -155,7 +184,10 @@ impl Connection {
             );
         }
         match ClientMsg::parse(text) {
-            Ok(message) => self.on_message(message).await,
+            Ok(message) => {
+                let span = self.message_span(&message);
+                self.on_message(message).instrument(span).await;
+            }
             Err(error) => self.send(&ServerMsg::error(None, None, error)),
         }
     }
@@ -197,6 +229,7 @@ impl Connection {
                 self.report(room, None, result);
             }
             ClientMsg::Action { room, id, action } => {
+                let started = Instant::now();
                 let result = match self.followed(room) {
                     Ok(handle) => {
                         let conn = self.id;
@@ -212,9 +245,17 @@ impl Connection {
                     }
                     Err(error) => Err(error),
                 };
+                let metrics = &self.state.metrics;
+                metrics.action_seconds.observe_duration(started.elapsed());
                 match result {
-                    Ok(seq) => self.send(&ServerMsg::Ack { room, id, seq }),
-                    Err(error) => self.send(&ServerMsg::error(Some(room), Some(id), error.body())),
+                    Ok(seq) => {
+                        metrics.actions_applied.inc();
+                        self.send(&ServerMsg::Ack { room, id, seq });
+                    }
+                    Err(error) => {
+                        metrics.actions_refused.inc(&error.code);
+                        self.send(&ServerMsg::error(Some(room), Some(id), error.body()));
+                    }
                 }
             }
             ClientMsg::Leave { room } => {
@@ -223,6 +264,37 @@ impl Connection {
                 }
             }
         }
+    }
+
+    /// A `msg` span: the message's type, its room, and the seat this identity holds there.
+    fn message_span(&self, message: &ClientMsg) -> tracing::Span {
+        let room = message_room(message);
+        let span = tracing::info_span!(
+            "msg",
+            r#type = message_type(message),
+            room = tracing::field::Empty,
+            seat = tracing::field::Empty,
+        );
+        if span.is_disabled() {
+            return span;
+        }
+        if let Some(room) = room {
+            span.record("room", tracing::field::display(room));
+            let seat =
+                self.rooms
+                    .get(&room)
+                    .zip(self.identity.as_ref())
+                    .and_then(|(handle, identity)| {
+                        handle.summary().seats.iter().find_map(|info| {
+                            (info.player.as_ref().map(|player| player.id) == Some(identity.id))
+                                .then_some(info.seat.0)
+                        })
+                    });
+            if let Some(seat) = seat {
+                span.record("seat", seat);
+            }
+        }
+        span
     }
 
     fn report(&self, room: RoomId, id: Option<String>, result: Result<(), ApiError>) {
@@ -246,6 +318,8 @@ impl Connection {
             }
             Some(token) => match self.state.identity_for_token(&token).await {
                 Ok(identity) => {
+                    tracing::Span::current()
+                        .record("identity", tracing::field::display(identity.id));
                     self.identity = Some(identity.clone());
                     self.send(&ServerMsg::Welcome {
                         identity: Some(identity),
@@ -284,5 +358,30 @@ impl Connection {
         for (_, handle) in self.rooms.drain() {
             handle.tell(RoomCmd::Leave { conn: self.id }).await;
         }
+    }
+}
+
+/// The room a message is about, if any.
+fn message_room(message: &ClientMsg) -> Option<RoomId> {
+    match message {
+        ClientMsg::Join { room, .. }
+        | ClientMsg::TakeSeat { room, .. }
+        | ClientMsg::LeaveSeat { room }
+        | ClientMsg::Action { room, .. }
+        | ClientMsg::Leave { room } => Some(*room),
+        ClientMsg::Hello { .. } | ClientMsg::Ping => None,
+    }
+}
+
+/// The message's `type`, as on the wire.
+fn message_type(message: &ClientMsg) -> &'static str {
+    match message {
+        ClientMsg::Hello { .. } => "hello",
+        ClientMsg::Join { .. } => "join",
+        ClientMsg::TakeSeat { .. } => "take_seat",
+        ClientMsg::LeaveSeat { .. } => "leave_seat",
+        ClientMsg::Action { .. } => "action",
+        ClientMsg::Leave { .. } => "leave",
+        ClientMsg::Ping => "ping",
     }
 }

@@ -235,18 +235,104 @@ fn w_card_3_sets_and_their_escalating_worth() {
             units: 4
         }
     );
-    // Trading belongs to the reinforcement step.
-    let mut s = staged(3);
-    s.hands[0] = cards(&[1, 0, 2]);
+}
+
+#[test]
+fn w_card_3_a_set_may_be_traded_after_the_reserve_is_placed_until_the_first_attack() {
+    let set = Action::Trade {
+        cards: [Card(1), Card(0), Card(2)],
+        bonus: None,
+    };
+    // The whole reserve is placed: the attack step has begun, and no attack was made yet.
+    let mut s = reinforcing(&[1, 0, 2]);
+    ok(
+        &mut s,
+        0,
+        Action::Place {
+            territory: ALASKA,
+            units: 3,
+        },
+    );
+    assert_eq!(s.phase, Phase::Attack);
+    assert!(s.view(Viewer::Seat(Seat(0))).can_trade);
+    let mut legal = Vec::new();
+    s.legal_actions(&mut legal);
+    assert!(legal.contains(&set), "the trade is listed: {legal:?}");
+    let events = ok(&mut s, 0, set);
+    assert!(matches!(events[0], Event::SetTraded { units: 4, .. }));
+    // The traded units are placed before attacking: the step goes back to placing.
+    assert_eq!((s.phase, s.reserve), (Phase::Reinforce, 4));
     refused(
         &mut s,
         0,
-        Action::Trade {
-            cards: [Card(1), Card(0), Card(2)],
-            bonus: None,
+        Action::Attack {
+            from: ALASKA,
+            to: NW_TERRITORY,
+            dice: 1,
         },
-        "trade_not_allowed",
+        "reinforcements_pending",
     );
+    refused(&mut s, 0, Action::EndTurn, "reinforcements_pending");
+    ok(
+        &mut s,
+        0,
+        Action::Place {
+            territory: ALASKA,
+            units: 4,
+        },
+    );
+    assert_eq!(s.phase, Phase::Attack);
+    ok(
+        &mut s,
+        0,
+        Action::Attack {
+            from: ALASKA,
+            to: NW_TERRITORY,
+            dice: 3,
+        },
+    );
+
+    // After the turn's first attack, trading is closed until the next turn.
+    let mut s = staged(3);
+    give(&mut s, 0, &[ALASKA], 10);
+    s.hands[0] = cards(&[1, 0, 2]);
+    ok(
+        &mut s,
+        0,
+        Action::Attack {
+            from: ALASKA,
+            to: NW_TERRITORY,
+            dice: 1,
+        },
+    );
+    if let Phase::MoveIn { min, .. } = s.phase {
+        ok(&mut s, 0, Action::MoveIn { units: min });
+    }
+    refused(&mut s, 0, set, "trade_not_allowed");
+    assert!(!s.view(Viewer::Seat(Seat(0))).can_trade);
+    let mut legal = Vec::new();
+    s.legal_actions(&mut legal);
+    assert!(!legal.iter().any(|a| matches!(a, Action::Trade { .. })));
+    ok(&mut s, 0, Action::EndTurn);
+    // The next turn of seat 0 opens trading again.
+    while s.current != 0 {
+        let seat = s.current;
+        let r = s.reserve;
+        let own = (0..42u8)
+            .find(|&t| s.owner[usize::from(t)] == seat)
+            .unwrap();
+        ok(
+            &mut s,
+            seat,
+            Action::Place {
+                territory: own,
+                units: r,
+            },
+        );
+        ok(&mut s, seat, Action::EndTurn);
+    }
+    assert!(s.view(Viewer::Seat(Seat(0))).can_trade);
+    ok(&mut s, 0, set);
 }
 
 #[test]

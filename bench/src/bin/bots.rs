@@ -1,0 +1,274 @@
+//! Strength and speed of the bots (engine/src/bot): seeded whole matches of every ruleset
+//! between bots and uniformly random legal players, on one thread.
+//!
+//! ```sh
+//! cargo run --release -p warroom-bench --bin bots
+//! ```
+//!
+//! Match-ups (the measured seat rotates through every seat, one match per seed):
+//! - hexdice, default options (20-cell board): `normal` vs random, `hard` vs `normal`, `easy`
+//!   vs random;
+//! - capitals, default (medium) map: one `normal` among three random players (4 seats, fair
+//!   share 1/4), `hard` vs `normal` (2 seats);
+//! - classic, default options (claim setup): one `normal` among five random players (6 seats,
+//!   fair share 1/6), one `hard` among two `normal` (3 seats, fair share 1/3).
+//!
+//! Every bot decision is timed (wall clock around `bot_action`, which lists the legal actions
+//! itself); the run reports p50, p99 and the maximum per ruleset and level, with the load
+//! average before and after. `BOTS_BENCH_GAMES` sets the matches per match-up (default 200) and
+//! `BOTS_BENCH_ONLY` (hexdice, capitals or classic) runs one ruleset. A match that runs past its
+//! action limit counts as not won and is reported.
+
+use std::time::Instant;
+
+use warroom_engine::capitals::Capitals;
+use warroom_engine::classic::Classic;
+use warroom_engine::hexdice::Hexdice;
+use warroom_engine::{Bot, BotLevel, BotRng, Seed, random_legal};
+
+/// Who plays a seat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Player {
+    /// A uniformly random legal action.
+    Random,
+    /// A bot of this level.
+    Bot(BotLevel),
+}
+
+/// Decision times in nanoseconds, per bot level (easy, normal, hard).
+#[derive(Default)]
+struct Timings([Vec<u64>; 3]);
+
+impl Timings {
+    fn record(&mut self, level: BotLevel, nanos: u64) {
+        self.0[level_index(level)].push(nanos);
+    }
+}
+
+fn level_index(level: BotLevel) -> usize {
+    match level {
+        BotLevel::Easy => 0,
+        BotLevel::Normal => 1,
+        BotLevel::Hard => 2,
+    }
+}
+
+/// One finished (or abandoned) match: the winning seat, and how many actions it took.
+struct Played {
+    winner: Option<usize>,
+    actions: u64,
+}
+
+/// Plays one match of `R` with `players` seated in order, to its end or `max_actions`.
+fn play<R: Bot>(
+    options: &R::Options,
+    players: &[Player],
+    seed: u64,
+    max_actions: u64,
+    timings: &mut Timings,
+) -> Played {
+    let seats = u8::try_from(players.len()).expect("few seats");
+    let (mut state, _) = R::new(options, seats, Seed::from_u64(seed)).expect("valid options");
+    let mut rngs: Vec<BotRng> = (0..players.len())
+        .map(|i| BotRng::new(seed.wrapping_mul(31).wrapping_add(i as u64)))
+        .collect();
+    let mut actions = 0;
+    while let Some(seat) = state.to_act() {
+        if actions >= max_actions {
+            return Played {
+                winner: None,
+                actions,
+            };
+        }
+        let rng = &mut rngs[seat.index()];
+        let action = match players[seat.index()] {
+            Player::Random => random_legal(&state, rng),
+            Player::Bot(level) => {
+                let start = Instant::now();
+                let action = state.bot_action(level, rng);
+                let nanos = u64::try_from(start.elapsed().as_nanos()).unwrap_or(u64::MAX);
+                timings.record(level, nanos);
+                action
+            }
+        }
+        .expect("a seat to act has an action");
+        state
+            .play(seat, &action)
+            .expect("bots and random players play listed actions");
+        actions += 1;
+    }
+    Played {
+        winner: state.outcome().map(|o| o.winner.index()),
+        actions,
+    }
+}
+
+/// A match-up: `measured` in one seat (rotating), `others` in the rest.
+struct MatchUp<'a, R: Bot> {
+    name: &'a str,
+    options: R::Options,
+    seats: usize,
+    measured: Player,
+    others: Player,
+    max_actions: u64,
+}
+
+fn run<R: Bot>(m: &MatchUp<'_, R>, games: u64, timings: &mut Timings) {
+    let start = Instant::now();
+    let (mut wins, mut unfinished, mut actions) = (0u64, 0u64, 0u64);
+    for game in 0..games {
+        let measured_seat = (game % m.seats as u64) as usize;
+        let players: Vec<Player> = (0..m.seats)
+            .map(|s| {
+                if s == measured_seat {
+                    m.measured
+                } else {
+                    m.others
+                }
+            })
+            .collect();
+        let played = play::<R>(&m.options, &players, game, m.max_actions, timings);
+        actions += played.actions;
+        match played.winner {
+            Some(w) if w == measured_seat => wins += 1,
+            Some(_) => {}
+            None => unfinished += 1,
+        }
+    }
+    let rate = wins as f64 / games as f64;
+    let fair = 1.0 / m.seats as f64;
+    println!(
+        "| {} | {} | {wins}/{games} = {:.1}% | {:.2}× | {unfinished} | {:.0} | {:.1} s |",
+        m.name,
+        m.seats,
+        100.0 * rate,
+        rate / fair,
+        actions as f64 / games as f64,
+        start.elapsed().as_secs_f64()
+    );
+}
+
+fn percentile(sorted: &[u64], p: f64) -> u64 {
+    if sorted.is_empty() {
+        return 0;
+    }
+    let rank = ((p * sorted.len() as f64).ceil() as usize).clamp(1, sorted.len());
+    sorted[rank - 1]
+}
+
+fn report_timings(ruleset: &str, timings: &mut Timings) {
+    for (i, name) in ["easy", "normal", "hard"].iter().enumerate() {
+        let t = &mut timings.0[i];
+        if t.is_empty() {
+            continue;
+        }
+        t.sort_unstable();
+        let ms = |n: u64| n as f64 / 1e6;
+        println!(
+            "| {ruleset} | {name} | {} | {:.3} ms | {:.3} ms | {:.3} ms |",
+            t.len(),
+            ms(percentile(t, 0.5)),
+            ms(percentile(t, 0.99)),
+            ms(*t.last().unwrap_or(&0)),
+        );
+    }
+}
+
+fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .map(|s| s.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .unwrap_or_else(|_| "unknown".to_owned())
+}
+
+fn main() {
+    let games: u64 = std::env::var("BOTS_BENCH_GAMES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(200);
+    let only = std::env::var("BOTS_BENCH_ONLY").ok();
+    let wanted = |name: &str| only.as_deref().is_none_or(|o| o == name);
+    println!("load average before: {}", load_average());
+    println!();
+    println!(
+        "| match-up | seats | measured seat won | × fair share | unfinished | actions/match | time |"
+    );
+    println!("|---|---|---|---|---|---|---|");
+    let (mut hexdice, mut capitals, mut classic) =
+        (Timings::default(), Timings::default(), Timings::default());
+    let normal = Player::Bot(BotLevel::Normal);
+    if wanted("hexdice") {
+        for (name, measured, others) in [
+            ("hexdice: normal vs random", normal, Player::Random),
+            (
+                "hexdice: hard vs normal",
+                Player::Bot(BotLevel::Hard),
+                normal,
+            ),
+            (
+                "hexdice: easy vs random",
+                Player::Bot(BotLevel::Easy),
+                Player::Random,
+            ),
+        ] {
+            let m = MatchUp::<Hexdice> {
+                name,
+                options: Default::default(),
+                seats: 2,
+                measured,
+                others,
+                max_actions: 10_000,
+            };
+            run(&m, games, &mut hexdice);
+        }
+    }
+    if wanted("capitals") {
+        for (name, seats, measured, others) in [
+            ("capitals: normal among random", 4, normal, Player::Random),
+            (
+                "capitals: hard vs normal",
+                2,
+                Player::Bot(BotLevel::Hard),
+                normal,
+            ),
+        ] {
+            let m = MatchUp::<Capitals> {
+                name,
+                options: Default::default(),
+                seats,
+                measured,
+                others,
+                max_actions: 50_000,
+            };
+            run(&m, games, &mut capitals);
+        }
+    }
+    if wanted("classic") {
+        for (name, seats, measured, others) in [
+            ("classic: normal among random", 6, normal, Player::Random),
+            (
+                "classic: hard among normal",
+                3,
+                Player::Bot(BotLevel::Hard),
+                normal,
+            ),
+        ] {
+            let m = MatchUp::<Classic> {
+                name,
+                options: Default::default(),
+                seats,
+                measured,
+                others,
+                max_actions: 100_000,
+            };
+            run(&m, games, &mut classic);
+        }
+    }
+    println!();
+    println!("| ruleset | level | decisions | p50 | p99 | max |");
+    println!("|---|---|---|---|---|---|");
+    report_timings("hexdice", &mut hexdice);
+    report_timings("capitals", &mut capitals);
+    report_timings("classic", &mut classic);
+    println!();
+    println!("load average after: {}", load_average());
+}

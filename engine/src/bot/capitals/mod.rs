@@ -1,0 +1,352 @@
+//! The capitals bot. Each call gives one order (or ends the turn): every listed order is scored
+//! in "strength points" (a d6 unit is worth 3.5, a d8 4.5, the expected value of its die) and
+//! the best one is played while it is worth more than ending the turn. Battle outcomes are
+//! weighed by their exact odds ([`odds`]), never rolled.
+//!
+//! - An attack wins the target's worth (its production over a few turns, more if it is taken
+//!   from a player, far more for a capital, which eliminates its owner, C-END-1), plus the
+//!   enemy units it is expected to kill, minus the units it is expected to lose, minus the
+//!   danger it brings on our own capital by thinning it out.
+//! - A transport is worth the units it brings nearer the front (areas next to land that is not
+//!   ours) and nearer the live enemy capitals, and whatever danger it takes off our capital.
+//! - The danger on our capital is the chance that some enemy area within three steps takes it
+//!   with everything it has (after its production), each attack weighed by the exact odds.
+//! - `hard` weighs more: the enemy's pooled attacks on our capital, the risk of losing the area
+//!   an attack is launched from, and what a won area will face on the next turn.
+//! - `easy` plays a uniformly random listed action one time in three and never counts danger.
+
+mod odds;
+
+use crate::bot::{BotLevel, BotRng, pick_best, random_legal};
+use crate::capitals::map::AreaId;
+use crate::capitals::{Action, AreaKind, Capitals, Selection, Units, production};
+use crate::core::{Ruleset, Seat};
+
+use self::odds::odds;
+
+/// Turns of production an area's worth counts.
+const HORIZON: f64 = 4.0;
+/// The worth of eliminating a player who is not the last one (their land turns neutral).
+const ELIMINATION: f64 = 400.0;
+/// The worth of winning the match.
+const VICTORY: f64 = 100_000.0;
+/// The worth of our own capital: losing it loses the match for us.
+const OWN_CAPITAL: f64 = 3_000.0;
+/// What giving an order costs (one of five a turn).
+const ORDER_COST: f64 = 0.5;
+/// Killed neutral units count this much of their worth (they never attack).
+const NEUTRAL_KILL: f64 = 0.3;
+/// Steps within which enemy areas threaten our capital (deep attacks reach 3).
+const THREAT_RANGE: u16 = 3;
+
+/// The order (or end of turn) the bot of `level` gives for the seat to act.
+pub(crate) fn choose(state: &Capitals, level: BotLevel, rng: &mut BotRng) -> Option<Action> {
+    let mut legal = Vec::new();
+    state.legal_actions(&mut legal);
+    if legal.len() <= 1 {
+        return legal.pop();
+    }
+    if level == BotLevel::Easy && rng.below(3) == 0 {
+        return random_legal(state, rng);
+    }
+    let seat = state.to_act()?;
+    let planner = Planner::new(state, seat, level);
+    let scores: Vec<i64> = legal
+        .iter()
+        .map(|action| (planner.score(action) * 1000.0).round() as i64)
+        .collect();
+    let best = pick_best(&scores, rng)?;
+    legal.get(best).copied()
+}
+
+/// What the bot knows about the position, computed once per decision.
+struct Planner<'a> {
+    state: &'a Capitals,
+    me: Seat,
+    level: BotLevel,
+    /// Per area: steps to the nearest area that is not ours (0 for those).
+    to_front: Vec<u16>,
+    /// Per area: steps to the nearest live enemy capital.
+    to_enemy_capital: Vec<u16>,
+    /// Our capital, while we hold it.
+    capital: Option<AreaId>,
+    /// The enemy forces that could attack our capital next turn: (units, hostile areas on the
+    /// way).
+    threats: Vec<(Selection, u8)>,
+    /// The danger on our capital as it stands.
+    danger_now: f64,
+    /// Enemy seats still playing.
+    live_enemies: usize,
+}
+
+impl<'a> Planner<'a> {
+    fn new(state: &'a Capitals, me: Seat, level: BotLevel) -> Planner<'a> {
+        let map = state.map();
+        let owner = |a: usize| state.areas()[a].owner;
+        let is_mine = |a: usize| owner(a) == Some(me);
+        let to_front = distances(state, |a| !is_mine(a));
+        let enemy_capitals: Vec<AreaId> = map
+            .capitals
+            .iter()
+            .enumerate()
+            .filter(|&(seat, _)| seat != me.index() && !state.is_eliminated(Seat(seat as u8)))
+            .map(|(_, &c)| c)
+            .collect();
+        let to_enemy_capital = distances(state, |a| enemy_capitals.contains(&(a as AreaId)));
+        let capital = map
+            .capitals
+            .get(me.index())
+            .copied()
+            .filter(|&c| is_mine(usize::from(c)));
+        let mut planner = Planner {
+            state,
+            me,
+            level,
+            to_front,
+            to_enemy_capital,
+            capital,
+            threats: Vec::new(),
+            danger_now: 0.0,
+            live_enemies: enemy_capitals.len(),
+        };
+        if let Some(capital) = capital {
+            planner.threats = planner.threats_on(capital);
+            planner.danger_now = planner.danger(planner.units(capital));
+        }
+        planner
+    }
+
+    /// The score of one listed action; ending the turn scores 0.
+    fn score(&self, action: &Action) -> f64 {
+        match *action {
+            Action::EndTurn => 0.0,
+            Action::Transport { from, to, units } => self.transport(from, to, units),
+            Action::Attack { path, units } => {
+                let areas = path.areas();
+                let (Some(&from), Some(&to)) = (areas.first(), areas.last()) else {
+                    return f64::MIN;
+                };
+                let hostile = if areas.len() > 2 {
+                    areas[1..].iter().filter(|&&a| self.is_enemy(a)).count() as u8
+                } else {
+                    0
+                };
+                self.attack(from, to, units, hostile)
+            }
+        }
+    }
+
+    fn attack(&self, from: AreaId, to: AreaId, sent: Selection, hostile: u8) -> f64 {
+        let defence = self.units(to);
+        let o = odds(sent, hostile, defence);
+        let sent_worth = selection_worth(sent);
+        let sent_count = f64::from(sent.d6 + sent.d8);
+        let defence_count = f64::from(defence.total());
+        let defence_worth = units_worth(defence);
+        // Kept units are the strongest; the average worth is close enough.
+        let lost = sent_worth - o.attackers_kept * sent_worth / sent_count.max(1.0);
+        let killed = defence_worth - o.defenders_kept * defence_worth / defence_count.max(1.0);
+        let kill_weight = if self.is_enemy(to) { 1.0 } else { NEUTRAL_KILL };
+        let mut score = o.win * self.target_worth(to) + kill_weight * killed - lost - ORDER_COST;
+        if Some(from) == self.capital {
+            let mut left = self.units(from);
+            left.take_unused(sent);
+            score -= OWN_CAPITAL * (self.danger(left) - self.danger_now);
+        }
+        if self.level == BotLevel::Hard {
+            score -= self.exposure_after_attack(from, to, sent, o.win, o.attackers_kept);
+        }
+        score
+    }
+
+    fn transport(&self, from: AreaId, to: AreaId, sent: Selection) -> f64 {
+        let worth = selection_worth(sent);
+        let step = |d: &[u16]| f64::from(d[usize::from(from)]) - f64::from(d[usize::from(to)]);
+        let mut score = worth * (step(&self.to_front) + 0.5 * step(&self.to_enemy_capital));
+        // Production lost to the cap of 10 is wasted: making room in a producer is worth it.
+        let source = self.units(from);
+        if source.total() + self.production_of(from) > crate::capitals::AREA_CAP {
+            score += 0.5 * worth;
+        }
+        score -= ORDER_COST;
+        if self.capital.is_some() {
+            let capital = self.capital;
+            if Some(from) == capital || Some(to) == capital {
+                let mut units = self.units(capital.unwrap_or(from));
+                if Some(from) == capital {
+                    units.take_unused(sent);
+                } else {
+                    units.add_used(sent);
+                }
+                score -= OWN_CAPITAL * (self.danger(units) - self.danger_now);
+            }
+        }
+        score
+    }
+
+    /// What winning area `to` is worth.
+    fn target_worth(&self, to: AreaId) -> f64 {
+        let map = self.state.map();
+        let kind = map.areas[usize::from(to)].kind;
+        let produced = selection_worth(production(kind)) * HORIZON;
+        let closer = f64::from(6u16.saturating_sub(self.to_enemy_capital[usize::from(to)]));
+        let owner = self.state.areas()[usize::from(to)].owner;
+        match owner {
+            Some(enemy) if map.capitals.get(enemy.index()) == Some(&to) => {
+                if self.live_enemies <= 1 {
+                    VICTORY
+                } else {
+                    ELIMINATION
+                }
+            }
+            // Taking an area from a player also takes its production from them.
+            Some(_) => 2.0 * produced + closer,
+            None => produced + closer,
+        }
+    }
+
+    /// `hard`: what the source area and the won area risk from the enemies next to them.
+    fn exposure_after_attack(
+        &self,
+        from: AreaId,
+        to: AreaId,
+        sent: Selection,
+        win: f64,
+        kept: f64,
+    ) -> f64 {
+        let map = self.state.map();
+        let mut source_left = self.units(from);
+        source_left.take_unused(sent);
+        let area_worth =
+            |a: AreaId| selection_worth(production(map.areas[usize::from(a)].kind)) * HORIZON;
+        let strongest_enemy = |a: AreaId| -> Option<Selection> {
+            map.areas[usize::from(a)]
+                .borders
+                .iter()
+                .filter(|&&b| self.is_enemy(b) && b != to)
+                .map(|&b| attackers_of(self.units(b)))
+                .max_by(|x, y| selection_worth(*x).total_cmp(&selection_worth(*y)))
+        };
+        let mut risk = 0.0;
+        if Some(from) != self.capital
+            && let Some(enemy) = strongest_enemy(from)
+        {
+            let before = odds(enemy, 0, self.units(from)).win;
+            let after = odds(enemy, 0, source_left).win;
+            risk += (after - before) * area_worth(from);
+        }
+        if let Some(enemy) = strongest_enemy(to) {
+            let held = Units::d6(kept.round().max(1.0) as u8);
+            risk += win * odds(enemy, 0, held).win * area_worth(to);
+        }
+        risk
+    }
+
+    /// The chance our capital falls next turn if it holds `units`.
+    fn danger(&self, units: Units) -> f64 {
+        let mut holds = 1.0;
+        for &(attack, hostile) in &self.threats {
+            holds *= 1.0 - odds(attack, hostile, units).win;
+        }
+        if self.level == BotLevel::Hard && self.threats.len() > 1 {
+            // Several enemy areas can strike one after another: weigh their pooled strength.
+            let mut pooled = Selection::default();
+            for &(attack, hostile) in &self.threats {
+                if hostile == 0 {
+                    pooled.d6 = pooled.d6.saturating_add(attack.d6).min(10);
+                    pooled.d8 = pooled.d8.saturating_add(attack.d8).min(10);
+                }
+            }
+            if pooled.total() > 0 {
+                holds = holds.min(1.0 - odds(pooled, 0, units).win);
+            }
+        }
+        1.0 - holds
+    }
+
+    /// The enemy areas within reach of `capital` and what each could attack it with.
+    fn threats_on(&self, capital: AreaId) -> Vec<(Selection, u8)> {
+        let map = self.state.map();
+        let distance = map.distances_from(capital);
+        let mut threats = Vec::new();
+        for (area, state) in self.state.areas().iter().enumerate() {
+            let Some(owner) = state.owner else { continue };
+            let d = distance[area];
+            if owner == self.me || d == 0 || d > THREAT_RANGE {
+                continue;
+            }
+            let mut units = state.units;
+            units.clear_used();
+            units.produce(production(map.areas[area].kind));
+            let attack = attackers_of(units);
+            if attack.total() > 0 {
+                threats.push((attack, u8::from(d > 1)));
+            }
+        }
+        threats
+    }
+
+    fn units(&self, area: AreaId) -> Units {
+        self.state.area(area).map(|a| a.units).unwrap_or_default()
+    }
+
+    fn production_of(&self, area: AreaId) -> u8 {
+        let kind = self
+            .state
+            .map()
+            .areas
+            .get(usize::from(area))
+            .map_or(AreaKind::Plain, |a| a.kind);
+        let p = production(kind);
+        p.d6 + p.d8
+    }
+
+    fn is_enemy(&self, area: AreaId) -> bool {
+        matches!(self.state.area(area).and_then(|a| a.owner), Some(o) if o != self.me)
+    }
+}
+
+/// Everything an area could attack with: all its units but one (a d6 stays if there is one).
+fn attackers_of(units: Units) -> Selection {
+    let d6 = units.d6 + units.d6_used;
+    let d8 = units.d8 + units.d8_used;
+    if d6 > 0 {
+        Selection::new(d6 - 1, d8)
+    } else {
+        Selection::new(0, d8.saturating_sub(1))
+    }
+}
+
+/// The worth of a selection: 3.5 per d6, 4.5 per d8 (their expected rolls).
+fn selection_worth(s: Selection) -> f64 {
+    3.5 * f64::from(s.d6) + 4.5 * f64::from(s.d8)
+}
+
+/// The worth of every unit of an area, used or not.
+fn units_worth(u: Units) -> f64 {
+    3.5 * f64::from(u.d6 + u.d6_used) + 4.5 * f64::from(u.d8 + u.d8_used)
+}
+
+/// Steps from every area to the nearest area for which `goal` holds (breadth first over the
+/// borders); `u16::MAX` when none can be reached.
+fn distances(state: &Capitals, goal: impl Fn(usize) -> bool) -> Vec<u16> {
+    let map = state.map();
+    let mut dist = vec![u16::MAX; map.areas.len()];
+    let mut queue = std::collections::VecDeque::new();
+    for (a, d) in dist.iter_mut().enumerate() {
+        if goal(a) {
+            *d = 0;
+            queue.push_back(a);
+        }
+    }
+    while let Some(a) = queue.pop_front() {
+        let next = dist[a] + 1;
+        for &b in &map.areas[a].borders {
+            if dist[usize::from(b)] == u16::MAX {
+                dist[usize::from(b)] = next;
+                queue.push_back(usize::from(b));
+            }
+        }
+    }
+    dist
+}

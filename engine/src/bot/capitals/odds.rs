@@ -1,0 +1,136 @@
+//! Exact battle odds of capitals (C-BATTLE-1..3, C-DEEP-1 caps): the distribution of each side's
+//! dice sum, and from them the chance the attacker wins and how many units each side keeps.
+//! Computed by convolution, never by rolling.
+
+use std::sync::OnceLock;
+
+use crate::capitals::{AREA_CAP, Selection, Units, units_kept};
+
+/// The most hostile areas a deep path can count (C-DEEP-1): caps d6 at 3 and d8 at 5.
+const MAX_HOSTILE: usize = 3;
+
+/// The chance of each sum of `count` dice with `sides` faces, each counted at most `cap`.
+fn sum_distribution(count: u8, sides: u8, cap: u8) -> Vec<f64> {
+    let mut dist = vec![1.0];
+    let face = 1.0 / f64::from(sides);
+    for _ in 0..count {
+        let mut next = vec![0.0; dist.len() + usize::from(cap)];
+        for (sum, &p) in dist.iter().enumerate() {
+            for rolled in 1..=sides {
+                next[sum + usize::from(rolled.min(cap))] += p * face;
+            }
+        }
+        dist = next;
+    }
+    dist
+}
+
+/// Sum distributions for every count up to [`AREA_CAP`], by die kind and number of hostile areas
+/// on the path: `[d6 | d8][hostile][count]`.
+fn table() -> &'static [[Vec<Vec<f64>>; MAX_HOSTILE + 1]; 2] {
+    static TABLE: OnceLock<[[Vec<Vec<f64>>; MAX_HOSTILE + 1]; 2]> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let kind = |sides: u8| {
+            std::array::from_fn(|hostile| {
+                (0..=AREA_CAP)
+                    .map(|n| sum_distribution(n, sides, sides - hostile as u8))
+                    .collect()
+            })
+        };
+        [kind(6), kind(8)]
+    })
+}
+
+/// The sum distribution of `d6` d6 and `d8` d8, each capped for `hostile` hostile areas.
+fn dice_sum(d6: u8, d8: u8, hostile: u8) -> Vec<f64> {
+    let hostile = usize::from(hostile).min(MAX_HOSTILE);
+    let lookup = |kind: usize, sides: u8, n: u8| -> Vec<f64> {
+        table()[kind][hostile]
+            .get(usize::from(n))
+            .cloned()
+            .unwrap_or_else(|| sum_distribution(n, sides, sides - hostile as u8))
+    };
+    let a = lookup(0, 6, d6);
+    let b = lookup(1, 8, d8);
+    let mut out = vec![0.0; a.len() + b.len() - 1];
+    for (i, &p) in a.iter().enumerate() {
+        if p == 0.0 {
+            continue;
+        }
+        for (j, &q) in b.iter().enumerate() {
+            out[i + j] += p * q;
+        }
+    }
+    out
+}
+
+/// How a battle is expected to go.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct Odds {
+    /// The chance the attacker wins (a tie goes to the defender).
+    pub win: f64,
+    /// The expected number of attacking units kept, counting a lost battle as 0.
+    pub attackers_kept: f64,
+    /// The expected number of defending units kept, counting a won battle as 0.
+    pub defenders_kept: f64,
+}
+
+/// The odds of `attack` (capped for `hostile` hostile areas on the path) against every unit of
+/// `defence`.
+pub(super) fn odds(attack: Selection, hostile: u8, defence: Units) -> Odds {
+    let sent = attack.d6 + attack.d8;
+    let defenders = defence.total();
+    let a = dice_sum(attack.d6, attack.d8, hostile);
+    let d = dice_sum(
+        defence.d6 + defence.d6_used,
+        defence.d8 + defence.d8_used,
+        0,
+    );
+    let mut odds = Odds {
+        win: 0.0,
+        attackers_kept: 0.0,
+        defenders_kept: 0.0,
+    };
+    for (x, &p) in a.iter().enumerate() {
+        if p == 0.0 {
+            continue;
+        }
+        for (y, &q) in d.iter().enumerate() {
+            let pq = p * q;
+            if pq == 0.0 {
+                continue;
+            }
+            if x > y {
+                odds.win += pq;
+                odds.attackers_kept += pq * f64::from(units_kept((x - y) as u16, sent));
+            } else {
+                odds.defenders_kept += pq * f64::from(units_kept((y - x) as u16, defenders));
+            }
+        }
+    }
+    odds
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_d6_against_one_d6_wins_15_in_36() {
+        let o = odds(Selection::new(1, 0), 0, Units::d6(1));
+        assert!((o.win - 15.0 / 36.0).abs() < 1e-12);
+        assert!((o.attackers_kept - 15.0 / 36.0).abs() < 1e-12);
+        assert!((o.defenders_kept - 21.0 / 36.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn c_deep_1_caps_lower_the_odds() {
+        let direct = odds(Selection::new(4, 0), 0, Units::d6(3));
+        let capped = odds(Selection::new(4, 0), 3, Units::d6(3));
+        assert!(capped.win < direct.win);
+        // Four d6 capped at 3 sum at most 12: never beats three d6 showing 4 or more each.
+        let sums = dice_sum(4, 0, 3);
+        assert_eq!(sums.len(), 13);
+        assert!((sums.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+    }
+}

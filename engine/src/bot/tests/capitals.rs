@@ -1,0 +1,128 @@
+//! Scenario tests of the capitals bot: a real two-player match on the medium map, with owners
+//! and units then set directly, and the bot asked to play seat 0's turn.
+
+use crate::bot::{Bot, BotLevel, BotRng};
+use crate::capitals::map::{AreaId, AreaKind};
+use crate::capitals::{Action, Capitals, Options, Units};
+use crate::core::{Ruleset, Seat};
+use crate::rng::Seed;
+
+/// A two-player match with every area neutral (1 d6) but the two capitals (4 d6 each); seat 0
+/// is to act with no order given yet.
+fn quiet_match() -> Capitals {
+    let (mut game, _) = Capitals::new(&Options::default(), 2, Seed::from_u64(3)).expect("starts");
+    for area in &mut game.areas {
+        area.owner = None;
+        area.units = Units::d6(1);
+    }
+    for seat in 0..2u8 {
+        let capital = game.map.capitals[usize::from(seat)];
+        set(&mut game, capital, Some(seat), Units::d6(4));
+    }
+    game.current = Seat(0);
+    game.orders = 0;
+    game
+}
+
+fn set(game: &mut Capitals, area: AreaId, owner: Option<u8>, units: Units) {
+    let state = &mut game.areas[usize::from(area)];
+    state.owner = owner.map(Seat);
+    state.units = units;
+}
+
+/// The factories built for `seat`, fast first.
+fn factories(game: &Capitals, seat: u8) -> Vec<AreaId> {
+    let mut found: Vec<(bool, AreaId)> = (0..game.map.len() as AreaId)
+        .filter_map(|a| {
+            let area = &game.map.areas[usize::from(a)];
+            let factory = matches!(area.kind, AreaKind::FastFactory | AreaKind::StrongFactory);
+            (factory && area.home == Some(seat)).then_some((area.kind != AreaKind::FastFactory, a))
+        })
+        .collect();
+    found.sort_unstable();
+    found.into_iter().map(|(_, a)| a).collect()
+}
+
+/// Plays seat 0's whole turn with the bot; returns the orders it gave.
+fn bot_turn(game: &mut Capitals, level: BotLevel, seed: u64) -> Vec<Action> {
+    let mut rng = BotRng::new(seed);
+    let mut orders = Vec::new();
+    while game.to_act() == Some(Seat(0)) {
+        let action = game.bot_action(level, &mut rng).expect("an action");
+        game.play(Seat(0), &action).expect("accepted");
+        if action == Action::EndTurn {
+            break;
+        }
+        orders.push(action);
+    }
+    orders
+}
+
+#[test]
+fn c_end_2_the_bot_takes_a_weakly_held_enemy_capital() {
+    let mut game = quiet_match();
+    let enemy_capital = game.map.capitals[1];
+    let beside = factories(&game, 1)[0];
+    set(&mut game, beside, Some(0), Units::d6(8));
+    set(&mut game, enemy_capital, Some(1), Units::d6(1));
+    for level in [BotLevel::Normal, BotLevel::Hard] {
+        let action = game
+            .bot_action(level, &mut BotRng::new(1))
+            .expect("an action");
+        let Action::Attack { path, .. } = action else {
+            panic!("{level:?} did not attack: {action:?}");
+        };
+        assert_eq!(path.areas(), &[beside, enemy_capital], "{level:?}");
+    }
+}
+
+#[test]
+fn c_end_1_the_bot_keeps_its_capital_defended_against_a_massed_neighbour() {
+    // An enemy stack of 10 d6 sits on our fast factory, next to our capital (6 d6). Our strong
+    // factories could send units off to neutral land, and the capital could feed them; the
+    // bot keeps the capital at least as strong as it was.
+    for level in [BotLevel::Normal, BotLevel::Hard] {
+        for seed in 0..4 {
+            let mut game = quiet_match();
+            let capital = game.map.capitals[0];
+            let ours = factories(&game, 0);
+            set(&mut game, ours[0], Some(1), Units::d6(10));
+            set(&mut game, capital, Some(0), Units::d6(6));
+            for &factory in &ours[1..] {
+                set(&mut game, factory, Some(0), Units::d6(5));
+            }
+            let orders = bot_turn(&mut game, level, seed);
+            let left = game.areas[usize::from(capital)].units.total();
+            assert!(
+                left >= 6,
+                "{level:?} left {left} units in the capital: {orders:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn c_atk_1_the_bot_does_not_throw_units_at_a_stronger_area() {
+    // Our army of 3 d6 on a strong factory borders an enemy area of 10 d6 and neutral areas of
+    // 1 d6: it never attacks the 10.
+    let mut game = quiet_match();
+    let ours = factories(&game, 0)[1];
+    set(&mut game, ours, Some(0), Units::d6(3));
+    let enemy = game.map.areas[usize::from(ours)]
+        .borders
+        .iter()
+        .copied()
+        .find(|&a| game.map.areas[usize::from(a)].kind != AreaKind::Capital)
+        .expect("a factory borders more than its capital");
+    set(&mut game, enemy, Some(1), Units::d6(10));
+    let mut legal = Vec::new();
+    game.legal_actions(&mut legal);
+    let hits_enemy = |action: &Action| matches!(action, Action::Attack { path, .. } if path.areas().last() == Some(&enemy));
+    assert!(legal.iter().any(hits_enemy), "the attack is listed");
+    for seed in 0..4 {
+        let mut game = game.clone();
+        for order in bot_turn(&mut game, BotLevel::Normal, seed) {
+            assert!(!hits_enemy(&order), "{order:?}");
+        }
+    }
+}

@@ -1,0 +1,81 @@
+//! The operator's side of the server: `GET /metrics` (Prometheus text), and the middleware that
+//! gives every HTTP request a log span and counts its answer. docs/OPERATIONS.md describes both.
+
+use axum::extract::{MatchedPath, Request, State};
+use axum::http::header::CONTENT_TYPE;
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use sqlx::Row;
+use tracing::Instrument;
+
+use crate::metrics::{Sampled, render};
+use crate::state::AppState;
+
+/// The content type of the Prometheus text format.
+const PROMETHEUS_TEXT: &str = "text/plain; version=0.0.4; charset=utf-8";
+
+/// `GET /metrics`.
+pub async fn metrics(State(state): State<AppState>) -> Response {
+    let sampled = Sampled {
+        rooms_in_memory: state.rooms.in_memory(),
+        rooms_by_state: stored_rooms_by_state(&state).await,
+    };
+    (
+        [(CONTENT_TYPE, PROMETHEUS_TEXT)],
+        render(&state.metrics, &sampled),
+    )
+        .into_response()
+}
+
+/// Stored rooms per state; empty (and logged) when the database does not answer, so that the
+/// other metrics are still served during an outage.
+async fn stored_rooms_by_state(state: &AppState) -> Vec<(String, u64)> {
+    let rows = sqlx::query("SELECT state, COUNT(*) AS rooms FROM rooms GROUP BY state")
+        .fetch_all(state.store.pool())
+        .await;
+    match rows {
+        Ok(rows) => rows
+            .iter()
+            .filter_map(|row| {
+                let state: String = row.try_get("state").ok()?;
+                let count: i64 = row.try_get("rooms").ok()?;
+                Some((state, u64::try_from(count).unwrap_or(0)))
+            })
+            .collect(),
+        Err(error) => {
+            tracing::warn!("metrics: cannot count rooms: {error}");
+            Vec::new()
+        }
+    }
+}
+
+/// Runs each request inside a span naming its method and route (the route pattern, so ids do
+/// not make every span name unique), and counts its answer by status.
+pub async fn observe_request(
+    State(state): State<AppState>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let route = request
+        .extensions()
+        .get::<MatchedPath>()
+        .map_or("unmatched", MatchedPath::as_str)
+        .to_owned();
+    let span = tracing::info_span!(
+        "http",
+        method = %request.method(),
+        route = %route,
+        path = %request.uri().path(),
+    );
+    let response = next.run(request).instrument(span.clone()).await;
+    let status = response.status();
+    state.metrics.http_responses.inc(status.as_str());
+    span.in_scope(|| {
+        if status.is_server_error() {
+            tracing::warn!(status = status.as_u16(), "answered");
+        } else {
+            tracing::debug!(status = status.as_u16(), "answered");
+        }
+    });
+    response
+}
