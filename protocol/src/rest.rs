@@ -99,6 +99,11 @@ pub struct NewRoom {
     /// A private room is not listed and is joined with its invite code.
     #[serde(default)]
     pub private: bool,
+    /// The seat its creator takes at once (absent or `null`: the creator takes none).
+    #[serde(default)]
+    #[cfg_attr(test, ts(optional, type = "number | null"))]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<u8>))]
+    pub creator_seat: Option<Seat>,
 }
 
 /// Where a room is in its life.

@@ -48,6 +48,8 @@ pub async fn quick_play(
             options: None,
             seats: request.seats,
             private: false,
+            // The client takes a seat as it joins (`#/room/<id>?play=1`).
+            creator_seat: None,
         },
     )
     .await?;

@@ -35,7 +35,7 @@ pub async fn rulesets() -> Json<Vec<RulesetInfo>> {
     )
 }
 
-/// Opens a room; its creator sees the invite code.
+/// Opens a room; its creator sees the invite code, and takes `creator_seat` when one is named.
 #[utoipa::path(
     post, path = "/api/rooms", tag = "rooms", request_body = NewRoom, security(("bearer" = [])),
     responses(
@@ -69,7 +69,15 @@ pub(super) async fn open_room(
     })?;
     let seats = request.seats.unwrap_or(rules.seat_range().min);
     let options = rules.check_options(request.options.as_ref(), seats)?;
-    let record = RoomRecord {
+    if let Some(seat) = request.creator_seat
+        && seat.0 >= seats
+    {
+        return Err(ApiError::bad_request(
+            codes::INVALID_SEAT,
+            format!("this room has seats 0 to {}", seats.saturating_sub(1)),
+        ));
+    }
+    let mut record = RoomRecord {
         id: RoomId::random(),
         ruleset: request.ruleset,
         options,
@@ -84,6 +92,15 @@ pub(super) async fn open_room(
         seats: vec![None; usize::from(seats)],
     };
     state.store.create_room(&record).await?;
+    if let Some(seat) = request.creator_seat {
+        state
+            .store
+            .set_seat(record.id, seat, Some(creator.id))
+            .await?;
+        if let Some(slot) = record.seats.get_mut(seat.index()) {
+            *slot = Some(creator.clone());
+        }
+    }
     let invite_code = record.invite_code.clone();
     let handle = state.rooms.open(record)?;
     let mut room = handle.summary();
