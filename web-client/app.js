@@ -1,18 +1,20 @@
 //! The web client's entry point: restores the guest identity, opens the one WebSocket, and
-//! draws the screen the URL hash names (lobby, room, replay, player page, recovery), redrawing
-//! on language change.
+//! draws the screen the URL hash names (lobby, room, replay, player page, recovery, rules),
+//! redrawing on language change (only the chosen language's strings are downloaded).
 
-import { LANGUAGES, language, setLanguage, t } from './lib/i18n.js';
+import { LANGUAGES, language, loadLanguage, t } from './lib/i18n.js';
 import { h, replaceChildren } from './lib/dom.js';
 import * as identity from './lib/identity.js';
 import * as router from './lib/router.js';
 import { Connection } from './lib/socket.js';
+import * as attention from './lib/attention.js';
 import { namePicker } from './views/name.js';
 import { lobby } from './views/lobby.js';
 import { roomScreen } from './views/room.js';
 import { replayScreen } from './views/replay.js';
 import { playerScreen } from './views/player.js';
 import { recoverScreen } from './views/recover.js';
+import { rulesScreen } from './views/rules.js';
 
 /** @typedef {import('./lib/protocol.js').Guest} Guest */
 
@@ -28,7 +30,7 @@ let teardown = () => {};
 let session = null;
 
 async function start() {
-  setLanguage(language());
+  await loadLanguage(language());
   setUpLanguagePicker();
   window.addEventListener('hashchange', show);
   const guest = await identity.restore();
@@ -86,6 +88,7 @@ function showWhoami(guest) {
 
 /** Draws the screen the hash names. */
 function show() {
+  attention.setTitle('warroom', t('title_your_turn'));
   const route = router.current();
   if (route.name === 'recover') {
     teardown();
@@ -103,24 +106,22 @@ function show() {
   let screen;
   if (route.name === 'room') screen = roomScreen(current, route.id, route.invite, route.play);
   else if (route.name === 'replay') screen = replayScreen(current, route.id, route.step);
+  else if (route.name === 'rules') screen = rulesScreen(route.ruleset);
   else if (route.name === 'player') {
     screen = playerScreen(current, route.id, () => current.guest && showWhoami(current.guest));
   } else screen = lobby(current);
   teardown = screen.dispose;
   replaceChildren(main, screen.element);
-  document.title = `warroom`;
 }
 
 function setUpLanguagePicker() {
   const select = /** @type {HTMLSelectElement} */ (document.getElementById('language'));
   replaceChildren(
     select,
-    Object.entries(LANGUAGES).map(([code, { name }]) =>
-      h('option', { value: code, selected: code === language() }, name),
-    ),
+    Object.entries(LANGUAGES).map(([code, name]) => h('option', { value: code, selected: code === language() }, name)),
   );
-  select.addEventListener('change', () => {
-    setLanguage(select.value);
+  select.addEventListener('change', async () => {
+    await loadLanguage(select.value);
     show();
   });
 }

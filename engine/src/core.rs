@@ -67,6 +67,12 @@ pub struct Outcome {
 pub trait RuleError: std::error::Error + Clone + PartialEq + Send + Sync + 'static {
     /// The stable machine code, e.g. `not_your_turn`.
     fn code(&self) -> &'static str;
+
+    /// The values the refusal speaks of, by name (cells, areas, seats, counts), so that a client
+    /// can word it in its reader's language. Names are stable like codes; none by default.
+    fn params(&self) -> Vec<(&'static str, i64)> {
+        Vec::new()
+    }
 }
 
 /// Room options or a seat count that a ruleset cannot start a match with.

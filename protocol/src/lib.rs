@@ -32,16 +32,29 @@ pub use rest::{
 pub use verify::{VerifyReport, verify_replay};
 pub use ws::{ClientMsg, ServerMsg};
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
+
+/// The values an error speaks of, by name (e.g. `{"cell": 3}`), for clients that word errors in
+/// their reader's language. Names are as stable as codes.
+pub type ErrorParams = BTreeMap<String, i64>;
 
 /// An error as every client sees it, on REST and on the WebSocket alike.
 #[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ErrorBody {
     /// Stable machine code, e.g. `not_your_turn`.
     pub code: String,
-    /// A readable explanation.
+    /// A readable explanation (English).
     pub message: String,
+    /// The values the message speaks of, when there are any (rule errors: cells, areas,
+    /// territories, seats, counts).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional, type = "Record<string, number>"))]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<Object>))]
+    pub params: Option<ErrorParams>,
 }
 
 impl ErrorBody {
@@ -50,6 +63,7 @@ impl ErrorBody {
         ErrorBody {
             code: code.into(),
             message: message.into(),
+            params: None,
         }
     }
 }

@@ -9,6 +9,7 @@ use crate::rest::{MatchSummary, Room};
 
 /// `GET /api/me` and `PATCH /api/me`: the bearer's own identity.
 #[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Me {
     /// The identity's id.
@@ -21,6 +22,7 @@ pub struct Me {
 
 /// `PATCH /api/me`: change the name.
 #[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Rename {
@@ -30,6 +32,7 @@ pub struct Rename {
 
 /// The answer to `POST /api/me/recovery`: the only time the code is ever shown.
 #[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RecoveryCode {
     /// The code, e.g. `K7QD-9M2X-HV3C-TR8W-ZP4N`; it replaces any earlier one.
@@ -40,6 +43,7 @@ pub struct RecoveryCode {
 
 /// `POST /api/recover`: take an identity onto this device.
 #[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Recover {
@@ -49,10 +53,12 @@ pub struct Recover {
 
 /// One ruleset's record on a player's page.
 #[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RulesetRecord {
     /// Which ruleset.
     #[cfg_attr(test, ts(type = "\"hexdice\" | \"capitals\" | \"classic\""))]
+    #[cfg_attr(feature = "openapi", schema(value_type = String))]
     pub ruleset: RulesetId,
     /// Finished matches.
     #[cfg_attr(test, ts(type = "number"))]
@@ -70,6 +76,7 @@ pub struct RulesetRecord {
 
 /// `GET /api/players/{id}` and `GET /api/players?name=`: a player's public page.
 #[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PlayerProfile {
     /// The identity's id.
@@ -84,6 +91,7 @@ pub struct PlayerProfile {
 
 /// How a match went for one player.
 #[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum MatchResult {
@@ -115,6 +123,7 @@ impl MatchResult {
 
 /// One entry of a player's match list.
 #[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PlayerMatch {
     /// The match.
@@ -122,6 +131,7 @@ pub struct PlayerMatch {
     pub summary: MatchSummary,
     /// The seat the player played.
     #[cfg_attr(test, ts(type = "number"))]
+    #[cfg_attr(feature = "openapi", schema(value_type = u8))]
     pub seat: Seat,
     /// How it went for the player.
     pub result: MatchResult,
@@ -129,6 +139,7 @@ pub struct PlayerMatch {
 
 /// `GET /api/players/{id}/matches`: one page of a player's matches, newest first.
 #[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct MatchPage {
     /// At most `limit` matches.
@@ -142,11 +153,13 @@ pub struct MatchPage {
 
 /// `POST /api/quick-play`: play a ruleset now.
 #[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct QuickPlay {
     /// The ruleset to play.
     #[cfg_attr(test, ts(type = "\"hexdice\" | \"capitals\" | \"classic\""))]
+    #[cfg_attr(feature = "openapi", schema(value_type = String))]
     pub ruleset: RulesetId,
     /// Only rooms with this many seats (a new room gets it); any when absent.
     #[serde(default)]
@@ -155,6 +168,7 @@ pub struct QuickPlay {
 
 /// The answer to `POST /api/quick-play`: the room to join and take a seat in.
 #[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct QuickPlayRoom {
     /// The room (the bearer takes a seat in it over the socket).

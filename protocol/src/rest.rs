@@ -9,6 +9,7 @@ use crate::ids::{IdentityId, MatchId, RoomId};
 
 /// The body of `GET /healthz`.
 #[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Health {
     /// `ok` when the server is serving.
@@ -19,6 +20,7 @@ pub struct Health {
 
 /// `POST /api/guests`: ask for a guest identity.
 #[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct NewGuest {
@@ -29,6 +31,7 @@ pub struct NewGuest {
 
 /// The answer to `POST /api/guests`: the only time the token is ever shown.
 #[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GuestCreated {
     /// The identity's id.
@@ -41,6 +44,7 @@ pub struct GuestCreated {
 
 /// A player as others see them.
 #[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Identity {
     /// The identity's id.
@@ -51,6 +55,7 @@ pub struct Identity {
 
 /// The seat counts a ruleset can be played with.
 #[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SeatRange {
     /// Fewest seats.
@@ -61,10 +66,12 @@ pub struct SeatRange {
 
 /// One entry of `GET /api/rulesets`.
 #[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RulesetInfo {
     /// Which ruleset.
     #[cfg_attr(test, ts(type = "\"hexdice\" | \"capitals\" | \"classic\""))]
+    #[cfg_attr(feature = "openapi", schema(value_type = String))]
     pub id: RulesetId,
     /// The seat counts it allows.
     pub seats: SeatRange,
@@ -75,11 +82,13 @@ pub struct RulesetInfo {
 
 /// `POST /api/rooms`: open a room.
 #[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct NewRoom {
     /// The ruleset to play.
     #[cfg_attr(test, ts(type = "\"hexdice\" | \"capitals\" | \"classic\""))]
+    #[cfg_attr(feature = "openapi", schema(value_type = String))]
     pub ruleset: RulesetId,
     /// Room options; missing fields take the ruleset's defaults.
     #[serde(default)]
@@ -91,10 +100,16 @@ pub struct NewRoom {
     /// A private room is not listed and is joined with its invite code.
     #[serde(default)]
     pub private: bool,
+    /// The seat its creator takes at once (absent or `null`: the creator takes none).
+    #[serde(default)]
+    #[cfg_attr(test, ts(optional, type = "number | null"))]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<u8>))]
+    pub creator_seat: Option<Seat>,
 }
 
 /// Where a room is in its life.
 #[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum RoomState {
@@ -134,10 +149,12 @@ impl RoomState {
 
 /// One seat of a room.
 #[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SeatInfo {
     /// The seat number.
     #[cfg_attr(test, ts(type = "number"))]
+    #[cfg_attr(feature = "openapi", schema(value_type = u8))]
     pub seat: Seat,
     /// Who holds it, if anyone.
     pub player: Option<Identity>,
@@ -147,12 +164,14 @@ pub struct SeatInfo {
 
 /// A room as the lobby and the socket show it.
 #[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Room {
     /// The room's id.
     pub id: RoomId,
     /// Its ruleset.
     #[cfg_attr(test, ts(type = "\"hexdice\" | \"capitals\" | \"classic\""))]
+    #[cfg_attr(feature = "openapi", schema(value_type = String))]
     pub ruleset: RulesetId,
     /// Its options, every default filled in.
     #[cfg_attr(test, ts(type = "any"))]
@@ -177,6 +196,7 @@ pub struct Room {
 
 /// Where a match is in its life.
 #[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum MatchState {
@@ -198,10 +218,12 @@ impl MatchState {
 
 /// A seat of a match and who played it.
 #[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MatchSeat {
     /// The seat number.
     #[cfg_attr(test, ts(type = "number"))]
+    #[cfg_attr(feature = "openapi", schema(value_type = u8))]
     pub seat: Seat,
     /// Who played it.
     pub player: Identity,
@@ -209,6 +231,7 @@ pub struct MatchSeat {
 
 /// `GET /api/matches/{id}` and the entries of `GET /api/matches`.
 #[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct MatchSummary {
     /// The match's id.
@@ -217,6 +240,7 @@ pub struct MatchSummary {
     pub room_id: RoomId,
     /// Its ruleset.
     #[cfg_attr(test, ts(type = "\"hexdice\" | \"capitals\" | \"classic\""))]
+    #[cfg_attr(feature = "openapi", schema(value_type = String))]
     pub ruleset: RulesetId,
     /// Its options.
     #[cfg_attr(test, ts(type = "any"))]
@@ -227,6 +251,7 @@ pub struct MatchSummary {
     pub state: MatchState,
     /// How it ended, once it has.
     #[cfg_attr(test, ts(type = "{ winner: number, reason: string } | null"))]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<Object>))]
     pub outcome: Option<Outcome>,
     /// How many actions were accepted.
     #[cfg_attr(test, ts(type = "number"))]
@@ -239,6 +264,7 @@ pub struct MatchSummary {
 
 /// One accepted action of a replay.
 #[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ReplayAction {
     /// Its sequence number, from 1.
@@ -246,6 +272,7 @@ pub struct ReplayAction {
     pub seq: u64,
     /// Who sent it.
     #[cfg_attr(test, ts(type = "number"))]
+    #[cfg_attr(feature = "openapi", schema(value_type = u8))]
     pub seat: Seat,
     /// The ruleset's action JSON.
     #[cfg_attr(test, ts(type = "any"))]
@@ -258,12 +285,14 @@ pub struct ReplayAction {
 /// `GET /api/matches/{id}/replay`: everything needed to watch a match again and, once it is over,
 /// to recompute it (`warroom verify`).
 #[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Replay {
     /// The match's id.
     pub match_id: MatchId,
     /// Its ruleset.
     #[cfg_attr(test, ts(type = "\"hexdice\" | \"capitals\" | \"classic\""))]
+    #[cfg_attr(feature = "openapi", schema(value_type = String))]
     pub ruleset: RulesetId,
     /// Its options.
     #[cfg_attr(test, ts(type = "any"))]
@@ -272,6 +301,7 @@ pub struct Replay {
     pub seats: Vec<MatchSeat>,
     /// Whose eyes this replay was redacted for.
     #[cfg_attr(test, ts(type = "\"spectator\" | { seat: number }"))]
+    #[cfg_attr(feature = "openapi", schema(value_type = Object))]
     pub viewer: Viewer,
     /// SHA-256 of the seed, published when the match started.
     pub seed_commitment: String,
@@ -287,6 +317,7 @@ pub struct Replay {
     pub actions: Vec<ReplayAction>,
     /// How it ended, once it has.
     #[cfg_attr(test, ts(type = "{ winner: number, reason: string } | null"))]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<Object>))]
     pub outcome: Option<Outcome>,
     /// The chat of the match the viewer may read, oldest first; each line's `seq` places it
     /// between actions. Not part of what `warroom verify` checks.

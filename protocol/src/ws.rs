@@ -203,8 +203,12 @@ pub enum ServerMsg {
         id: Option<String>,
         /// Stable machine code.
         code: String,
-        /// Readable explanation.
+        /// Readable explanation (English).
         message: String,
+        /// The values the message speaks of, by name (see [`ErrorBody::params`]).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(test, ts(optional, type = "Record<string, number>"))]
+        params: Option<crate::ErrorParams>,
     },
     /// The match is over; its seed is revealed.
     Finished {
@@ -255,6 +259,7 @@ impl ServerMsg {
             id,
             code: body.code,
             message: body.message,
+            params: body.params,
         }
     }
 }

@@ -4,7 +4,7 @@
 use axum::Json;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use warroom_protocol::{ErrorBody, codes};
+use warroom_protocol::{ErrorBody, ErrorParams, codes};
 
 /// A refused request. Rule errors keep the ruleset's own code.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -16,6 +16,8 @@ pub struct ApiError {
     pub code: String,
     /// Readable explanation.
     pub message: String,
+    /// The values the message speaks of (rule errors), for clients that word it themselves.
+    pub params: Option<ErrorParams>,
 }
 
 impl ApiError {
@@ -25,7 +27,21 @@ impl ApiError {
             status,
             code: code.into(),
             message: message.into(),
+            params: None,
         }
+    }
+
+    /// The same error carrying the values its message speaks of (none: unchanged).
+    pub fn with_params(mut self, params: Vec<(&'static str, i64)>) -> Self {
+        if !params.is_empty() {
+            self.params = Some(
+                params
+                    .into_iter()
+                    .map(|(name, value)| (name.to_owned(), value))
+                    .collect(),
+            );
+        }
+        self
     }
 
     /// 400: the request itself is wrong.
@@ -91,7 +107,10 @@ impl ApiError {
 
     /// The body clients see.
     pub fn body(&self) -> ErrorBody {
-        ErrorBody::new(self.code.clone(), self.message.clone())
+        ErrorBody {
+            params: self.params.clone(),
+            ..ErrorBody::new(self.code.clone(), self.message.clone())
+        }
     }
 }
 

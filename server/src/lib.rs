@@ -11,6 +11,7 @@ pub mod error;
 pub mod identity;
 pub mod logging;
 pub mod metrics;
+pub mod openapi;
 pub mod ops;
 pub mod room;
 pub mod runner;
@@ -23,11 +24,13 @@ pub mod ws;
 use std::future::Future;
 use std::sync::Arc;
 
-use axum::routing::get;
 use axum::serve::ListenerExt;
 use axum::{Json, Router};
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
+use utoipa::OpenApi;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 use warroom_protocol::Health;
 
 use crate::config::Config;
@@ -38,13 +41,25 @@ use crate::state::AppState;
 use crate::store::Store;
 use crate::store::writer::Writer;
 
+/// Every route but the web client's files, each with its OpenAPI description.
+fn described_routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::with_openapi(openapi::ApiDoc::openapi())
+        .routes(routes!(healthz))
+        .routes(routes!(ws::upgrade))
+        .routes(routes!(ops::metrics))
+        .routes(routes!(openapi::document))
+        .merge(api::routes())
+}
+
+/// The OpenAPI document of [`app`] (served at `/api/openapi.json`).
+pub fn openapi_document() -> utoipa::openapi::OpenApi {
+    described_routes().split_for_parts().1
+}
+
 /// The HTTP application over shared state.
 pub fn app(state: AppState) -> Router {
-    Router::new()
-        .route("/healthz", get(healthz))
-        .route("/ws", get(ws::upgrade))
-        .route("/metrics", get(ops::metrics))
-        .merge(api::routes())
+    let (described, _) = described_routes().split_for_parts();
+    described
         .merge(web_client::routes())
         .fallback(not_found)
         .layer(axum::middleware::from_fn_with_state(
@@ -54,6 +69,13 @@ pub fn app(state: AppState) -> Router {
         .with_state(state)
 }
 
+/// `GET /healthz`.
+#[utoipa::path(
+    get,
+    path = "/healthz",
+    tag = "operations",
+    responses((status = 200, description = "the process serves", body = Health))
+)]
 async fn healthz() -> Json<Health> {
     Json(Health {
         status: "ok".into(),

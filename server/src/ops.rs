@@ -15,6 +15,12 @@ use crate::state::AppState;
 const PROMETHEUS_TEXT: &str = "text/plain; version=0.0.4; charset=utf-8";
 
 /// `GET /metrics`.
+#[utoipa::path(
+    get,
+    path = "/metrics",
+    tag = "operations",
+    responses((status = 200, description = "the metrics in the Prometheus text format (docs/OPERATIONS.md)", content_type = "text/plain"))
+)]
 pub async fn metrics(State(state): State<AppState>) -> Response {
     let sampled = Sampled {
         rooms_in_memory: state.rooms.in_memory(),

@@ -4,12 +4,20 @@
 //! The client is plain ES modules; the server only maps paths to embedded files. One route is
 //! registered per file, so every other path still reaches the application's own 404 (the client
 //! routes with `#/...`, so no path needs an HTML fallback).
+//!
+//! Caching: every file carries a strong `ETag` (a hash of its bytes) and `Cache-Control:
+//! no-cache`, so a browser revalidates and gets `304 Not Modified` with no body while the binary
+//! is the same, and sees a new client at once after an upgrade.
+
+use std::collections::HashMap;
+use std::sync::LazyLock;
 
 use axum::Router;
-use axum::http::{StatusCode, header};
+use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use include_dir::{Dir, DirEntry, include_dir};
+use sha2::{Digest, Sha256};
 
 /// Every file of the client, embedded at compile time.
 static CLIENT: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/../web-client");
@@ -17,7 +25,10 @@ static CLIENT: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/../web-client");
 /// Routes that serve the client: `/` is `index.html`, and each embedded browser file its path.
 /// Generic over the application's state so it merges into any router.
 pub fn routes<S: Clone + Send + Sync + 'static>() -> Router<S> {
-    let mut router = Router::new().route("/", get(|| async { file("index.html") }));
+    let mut router = Router::new().route(
+        "/",
+        get(|headers: HeaderMap| async move { file("index.html", &headers) }),
+    );
     let mut pending: Vec<&'static Dir<'static>> = vec![&CLIENT];
     while let Some(dir) = pending.pop() {
         for entry in dir.entries() {
@@ -28,8 +39,10 @@ pub fn routes<S: Clone + Send + Sync + 'static>() -> Router<S> {
                         continue;
                     };
                     if content_type(path).is_some() {
-                        router = router
-                            .route(&format!("/{path}"), get(move || async move { file(path) }));
+                        router = router.route(
+                            &format!("/{path}"),
+                            get(move |headers: HeaderMap| async move { file(path, &headers) }),
+                        );
                     }
                 }
             }
@@ -38,24 +51,65 @@ pub fn routes<S: Clone + Send + Sync + 'static>() -> Router<S> {
     router
 }
 
-/// The embedded file at `path`, with its content type, or a 404.
-fn file(path: &str) -> Response {
+/// Each embedded file's entity tag: the first 16 bytes of its SHA-256, quoted.
+static ETAGS: LazyLock<HashMap<&'static str, String>> = LazyLock::new(|| {
+    let mut tags = HashMap::new();
+    let mut pending: Vec<&'static Dir<'static>> = vec![&CLIENT];
+    while let Some(dir) = pending.pop() {
+        for entry in dir.entries() {
+            match entry {
+                DirEntry::Dir(sub) => pending.push(sub),
+                DirEntry::File(found) => {
+                    if let Some(path) = found.path().to_str() {
+                        let digest = Sha256::digest(found.contents());
+                        tags.insert(path, format!("\"{}\"", hex::encode(&digest[..16])));
+                    }
+                }
+            }
+        }
+    }
+    tags
+});
+
+/// The embedded file at `path`, with its content type and entity tag; `304` when the request's
+/// `If-None-Match` already names that tag; a 404 for anything else.
+fn file(path: &str, headers: &HeaderMap) -> Response {
     // Only files meant for the browser are served (not tsconfig.json or the like).
     let Some(content_type) = content_type(path) else {
         return StatusCode::NOT_FOUND.into_response();
     };
-    match CLIENT.get_file(path) {
-        Some(found) => (
-            [
-                (header::CONTENT_TYPE, content_type),
-                // The files change only with the binary; revalidating keeps upgrades visible.
-                (header::CACHE_CONTROL, "no-cache"),
-            ],
-            found.contents(),
+    let (Some(found), Some(etag)) = (CLIENT.get_file(path), ETAGS.get(path)) else {
+        return StatusCode::NOT_FOUND.into_response();
+    };
+    // The files change only with the binary; revalidating keeps upgrades visible.
+    let cache = (header::CACHE_CONTROL, "no-cache");
+    if matches_etag(headers, etag) {
+        return (
+            StatusCode::NOT_MODIFIED,
+            [cache, (header::ETAG, etag.as_str())],
         )
-            .into_response(),
-        None => StatusCode::NOT_FOUND.into_response(),
+            .into_response();
     }
+    (
+        [
+            (header::CONTENT_TYPE, content_type),
+            cache,
+            (header::ETAG, etag.as_str()),
+        ],
+        found.contents(),
+    )
+        .into_response()
+}
+
+/// Whether `If-None-Match` names `etag` (or is `*`).
+fn matches_etag(headers: &HeaderMap, etag: &str) -> bool {
+    headers
+        .get_all(header::IF_NONE_MATCH)
+        .iter()
+        .filter_map(|value| value.to_str().ok())
+        .flat_map(|value| value.split(','))
+        .map(|tag| tag.trim().trim_start_matches("W/"))
+        .any(|tag| tag == etag || tag == "*")
 }
 
 /// The content type of a servable file, by extension; `None` for files not meant to be served.
@@ -115,6 +169,43 @@ mod tests {
             Some("text/javascript; charset=utf-8")
         );
         assert!(!body.is_empty());
+    }
+
+    #[tokio::test]
+    async fn a_known_etag_gets_not_modified_without_a_body() {
+        let first = routes::<()>()
+            .oneshot(Request::get("/app.js").body(Body::empty()).unwrap())
+            .await
+            .unwrap();
+        let etag = first.headers()[header::ETAG].to_str().unwrap().to_owned();
+        assert!(etag.starts_with('"') && etag.len() == 34, "{etag}");
+        let again = routes::<()>()
+            .oneshot(
+                Request::get("/app.js")
+                    .header(header::IF_NONE_MATCH, &etag)
+                    .body(Body::empty())
+                    .unwrap(),
+            )
+            .await
+            .unwrap();
+        assert_eq!(again.status(), StatusCode::NOT_MODIFIED);
+        assert_eq!(again.headers()[header::ETAG].to_str().unwrap(), etag);
+        assert!(
+            to_bytes(again.into_body(), usize::MAX)
+                .await
+                .unwrap()
+                .is_empty()
+        );
+        let stale = routes::<()>()
+            .oneshot(
+                Request::get("/app.js")
+                    .header(header::IF_NONE_MATCH, "\"0000\"")
+                    .body(Body::empty())
+                    .unwrap(),
+            )
+            .await
+            .unwrap();
+        assert_eq!(stale.status(), StatusCode::OK);
     }
 
     #[tokio::test]

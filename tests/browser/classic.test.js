@@ -1,5 +1,7 @@
 //! A classic match for three is created, joined and started from the browser; the player to act
 //! places reinforcements and attacks by clicking, choosing the dice count, and the dice show.
+//! The map stays readable (names never overlap, continents and bonuses can be shown, a phone can
+//! zoom), a click places one unit unless asked for more, and "place for me" does the claim setup.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -41,15 +43,21 @@ test('classic: three players start a match and the first attacks by clicking', a
   }
   assert.equal(await phaseOf(page), 'attack');
   // Pick a source that borders an enemy, choose the dice, attack.
-  const sources = page.locator('.board .region.clickable');
+  const sources = page.locator('.board .region.source');
   const count = await sources.count();
   let attacked = false;
   for (let i = 0; i < count && !attacked; i++) {
     await sources.nth(i).locator('polygon').first().click({ force: true });
-    if ((await page.locator('.board .region.target').count()) === 0) continue;
+    if ((await page.locator('.board .region.target').count()) === 0) {
+      await page.click('[data-action=cancel]');
+      continue;
+    }
     const most = await page.locator('[data-dice]:not([disabled])').count();
     await page.click(`[data-dice="${most}"]`);
-    await actAndWait(page, () => clickRegion(page, '.region.target'));
+    // Choosing the target does not attack yet: the attack button does (no costly misclick).
+    await clickRegion(page, '.region.target');
+    await page.waitForSelector('[data-action=attack]');
+    await actAndWait(page, () => page.click('[data-action=attack]'));
     attacked = true;
   }
   assert.ok(attacked, 'an attack was made');
@@ -65,6 +73,89 @@ test('classic: three players start a match and the first attacks by clicking', a
   for (const client of clients) {
     await client.page.waitForFunction(() => /attacks/.test(document.querySelector('[data-testid=log]')?.textContent ?? ''));
   }
+  for (const client of clients) assert.deepEqual(client.errors, []);
+  await Promise.all(clients.map((client) => client.context.close()));
+});
+
+/** @typedef {{x: number, y: number, width: number, height: number}} Rect */
+
+/** The on-screen boxes of the territory names drawn. @param {import('playwright-core').Page} page */
+const nameBoxes = (page) =>
+  page.$$eval('.board .names text', (texts) =>
+    texts.map((text) => {
+      const box = text.getBoundingClientRect();
+      return { name: text.textContent ?? '', x: box.x, y: box.y, width: box.width, height: box.height };
+    }),
+  );
+
+/** @param {Rect} a @param {Rect} b */
+const overlap = (a, b) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+
+test('classic: names never overlap, continents show with their bonuses, one click places one unit', async () => {
+  const desk = { viewport: { width: 1280, height: 800 } };
+  const clients = await Promise.all([0, 1, 2].map(() => openClient(browser, server.url, desk)));
+  for (const [index, client] of clients.entries()) await enterName(client.page, ['Amy', 'Ben', 'Cal'][index]);
+  const { invite } = await createRoom(clients[0].page, 'classic', { seats: 3 });
+  for (const client of clients.slice(1)) await joinByInvite(client.page, invite);
+  for (const client of clients) await client.page.waitForSelector('.match .board');
+  const page = /** @type {import('playwright-core').Page} */ (await pageToAct(clients.map((client) => client.page)));
+  // Random setup is the default for a new room: the match starts at the first reinforcement.
+  assert.equal(await phaseOf(page), 'reinforce');
+
+  const boxes = await nameBoxes(page);
+  assert.ok(boxes.length >= 10, `names are shown (${boxes.length})`);
+  for (let i = 0; i < boxes.length; i++) {
+    for (let j = i + 1; j < boxes.length; j++) {
+      assert.ok(!overlap(boxes[i], boxes[j]), `${boxes[i].name} overlaps ${boxes[j].name}`);
+    }
+    assert.ok(boxes[i].height >= 10, `${boxes[i].name} is ${boxes[i].height}px high`);
+  }
+  await screenshot(page, 'classic-names-1280');
+
+  // The continents: a table with bonuses, and outlines on the map at will.
+  const legend = (await page.textContent('[data-testid=legend]')) ?? '';
+  assert.match(legend, /Australia[\s\S]*\+2/);
+  await page.click('[data-testid=legend] summary');
+  await page.check('[data-testid=show-continents]');
+  await page.waitForSelector('svg.board.with-overlay .continent');
+  assert.equal(await page.locator('.board .overlay .continent').count(), 6);
+  await screenshot(page, 'classic-continents-1280');
+
+  // One click places one unit; the step can be raised.
+  const reserve = Number((await page.textContent('[data-testid=place-count]')) ?? '0');
+  assert.equal(reserve, 1, 'the default step is one unit');
+  const before = await page.$eval('[data-testid=prompt]', (prompt) => prompt.textContent ?? '');
+  await actAndWait(page, () => clickRegion(page, '.region.target'));
+  const after = await page.$eval('[data-testid=prompt]', (prompt) => prompt.textContent ?? '');
+  const left = (/** @type {string} */ text) => Number(/\d+/.exec(text)?.[0] ?? NaN);
+  assert.equal(left(after), left(before) - 1, `${before} → ${after}`);
+  for (const client of clients) assert.deepEqual(client.errors, []);
+  await Promise.all(clients.map((client) => client.context.close()));
+});
+
+test('classic on a phone: zooming shows more names, and "place for me" does the claim setup', async () => {
+  const phone = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
+  const clients = await Promise.all([0, 1, 2].map(() => openClient(browser, server.url, phone)));
+  for (const [index, client] of clients.entries()) await enterName(client.page, ['Dee', 'Eve', 'Fay'][index]);
+  const { invite } = await createRoom(clients[0].page, 'classic', { seats: 3, options: { setup: 'claim territories in turn' } });
+  for (const client of clients.slice(1)) await joinByInvite(client.page, invite);
+  for (const client of clients) await client.page.waitForSelector('.match .board');
+  const page = clients[0].page;
+  const shownAtFirst = Number(await page.getAttribute('.board', 'data-names-shown'));
+  for (let i = 0; i < 3; i++) await page.click('[data-zoom=in]');
+  const shownZoomed = Number(await page.getAttribute('.board', 'data-names-shown'));
+  assert.ok(shownZoomed > 0 && shownAtFirst >= 0, `names shown: ${shownAtFirst} → ${shownZoomed}`);
+  const boxes = await nameBoxes(page);
+  for (const box of boxes) assert.ok(box.height >= 10, `${box.name} is readable (${box.height}px)`);
+  await screenshot(page, 'classic-zoomed-390');
+  await page.click('[data-zoom=reset]');
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(width <= 390, `no sideways scrolling (${width}px)`);
+
+  // Everyone lets the client claim and deploy for them: no board click at all.
+  for (const client of clients) await client.page.check('[data-testid=place-for-me]');
+  await page.waitForFunction(() => document.querySelector('.match')?.getAttribute('data-phase') === 'reinforce', null, { timeout: 120_000 });
+  await screenshot(page, 'classic-after-auto-setup-390');
   for (const client of clients) assert.deepEqual(client.errors, []);
   await Promise.all(clients.map((client) => client.context.close()));
 });

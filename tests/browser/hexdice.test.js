@@ -36,13 +36,15 @@ async function playOnce(page, tally) {
   if (phase === 'attack') {
     tally.turns += 1;
     // Try a combined attack first (two of our dice next to one enemy die), else a single one.
-    const pickable = page.locator('.board .region.clickable:not(.target)');
-    const count = await pickable.count();
+    // The cells that can attack now (the marks change as dice are selected).
+    const cells = await page.$$eval('.board .region.source', (regions) => regions.map((region) => region.getAttribute('data-region')));
+    const cell = (/** @type {string | null} */ id) => page.locator(`.board .region[data-region="${id}"] polygon`).first();
+    const count = cells.length;
     if (tally.combined < 2) {
       for (let first = 0; first < count; first++) {
         for (let second = first + 1; second < count; second++) {
-          await pickable.nth(first).locator('polygon').first().click({ force: true });
-          await pickable.nth(second).locator('polygon').first().click({ force: true });
+          await cell(cells[first]).click({ force: true });
+          await cell(cells[second]).click({ force: true });
           if ((await page.locator('.board .region.selected').count()) === 2 && (await page.locator('.board .region.target').count()) > 0) {
             await actAndWait(page, () => clickRegion(page, '.region.target'));
             tally.combined += 1;
@@ -55,11 +57,17 @@ async function playOnce(page, tally) {
         }
       }
     }
-    await pickable.first().locator('polygon').first().click({ force: true });
-    await page.waitForSelector('.board .region.target');
-    await actAndWait(page, () => clickRegion(page, '.region.target'));
-    tally.singles += 1;
-    return;
+    // A single attack: the first die that has a target of its own.
+    for (const id of cells) {
+      await cell(id).click({ force: true });
+      if ((await page.locator('.board .region.target').count()) > 0) {
+        await actAndWait(page, () => clickRegion(page, '.region.target'));
+        tally.singles += 1;
+        return;
+      }
+      await cell(id).click({ force: true });
+    }
+    throw new Error('no attack could be clicked');
   }
   if (phase === 'choose_attack') {
     await screenshot(page, 'hexdice-choose-roll');
@@ -148,6 +156,12 @@ test('two players play hexdice to the end by clicking while a third spectates, t
   const finalDice = await ada.page.$$eval('.board .die', (dice) => dice.map((d) => d.getAttribute('data-value')).join(','));
   const replayDice = await cy.page.$$eval('.board .die', (dice) => dice.map((d) => d.getAttribute('data-value')).join(','));
   assert.equal(replayDice, finalDice);
+  // And the reserve dice beside the board too (they come from folding the events).
+  const reserves = (/** @type {import('playwright-core').Page} */ page) =>
+    page.$$eval('[data-testid=off-board] .roll', (rows) => rows.map((row) => `${row.getAttribute('data-seat')}:${[...row.querySelectorAll('[data-die]')].map((die) => die.getAttribute('data-die')).join(' ')}`));
+  const liveReserves = await reserves(ada.page);
+  assert.ok(liveReserves.length > 0, 'the reserves are shown');
+  assert.deepEqual(await reserves(cy.page), liveReserves);
   // Jump to a turn: the log then ends with that turn's start.
   const turnInput = cy.page.locator('.replay-bar input[type=number]');
   await turnInput.fill('3');

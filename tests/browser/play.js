@@ -4,7 +4,8 @@
 /** @typedef {import('playwright-core').Page} Page */
 
 /**
- * Creates a room from the lobby form and takes the first seat; returns the room id and invite link.
+ * Creates a room from the lobby form (its creator is seated at seat 0 at once); returns the room
+ * id and invite link.
  * @param {Page} page
  * @param {string} ruleset
  * @param {{seats?: number, options?: Record<string, string>}} [choices] option selects by name
@@ -18,8 +19,7 @@ export async function createRoom(page, ruleset, { seats, options = {} } = {}) {
   }
   await page.click('#create-submit');
   await page.waitForSelector('.screen.room .waiting');
-  await page.click('.seat-list button[data-seat="0"]');
-  await page.waitForFunction(() => !document.querySelector('.seat-list button[data-seat="0"]'));
+  await page.waitForSelector('.seat-list [data-seat-row="0"] .you');
   const invite = await page.inputValue('[data-testid=invite-link]');
   const room = /** @type {string} */ (await page.getAttribute('.screen.room', 'data-room'));
   return { room, invite };

@@ -89,6 +89,65 @@ test('a private room stays out of the lobby and is joined by its invite link', a
   await bob.page.goto(invite);
   await bob.page.waitForSelector('.seat-list button[data-seat]');
   await bob.page.click('.seat-list button[data-seat]');
-  await bob.page.waitForFunction(() => document.querySelector('.seat-list')?.textContent?.includes('Ben') ?? false);
+  // The creator was seated on creating the room: Bob's seat fills it and the match starts.
+  await bob.page.waitForSelector('.match .board');
+  await ada.page.waitForSelector('.match .board');
   await Promise.all([ada.context.close(), bob.context.close()]);
+});
+
+test('the landing shows the three games with a picture each, and each has a rules page in every language', async () => {
+  const { page, context, errors } = await openClient(browser, server.url, { viewport: { width: 1280, height: 800 } });
+  await enterName(page, 'Lea');
+  assert.equal(await page.locator('[data-testid=games] .game-card').count(), 3);
+  assert.equal(await page.locator('[data-testid=games] .game-card svg.game-picture').count(), 3);
+  await screenshot(page, 'landing-1280');
+  /** @type {Record<string, string>} */
+  const seen = {};
+  for (const language of ['en', 'es', 'fr', 'it', 'nl', 'pl']) {
+    await page.selectOption('#language', language);
+    await page.waitForFunction((lang) => document.documentElement.lang === lang, language);
+    for (const ruleset of ['hexdice', 'capitals', 'classic']) {
+      await page.goto(`${server.url}/#/rules/${ruleset}`);
+      await page.waitForSelector(`.screen.rules[data-ruleset=${ruleset}] [data-section]`);
+      const sections = await page.$$eval('.screen.rules [data-section]', (paragraphs) => paragraphs.map((p) => p.textContent ?? ''));
+      assert.equal(sections.length, 5, `${language} ${ruleset}`);
+      for (const text of sections) assert.ok(text.length > 40 && !text.startsWith('rules_'), `${language} ${ruleset}: ${text}`);
+      const key = `${ruleset}:${sections[0]}`;
+      assert.ok(!(key in seen), `${language} ${ruleset} is not a copy of ${seen[key]}`);
+      seen[key] = language;
+    }
+  }
+  const phone = await openClient(browser, server.url, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  await enterName(phone.page, 'Bea');
+  await screenshot(phone.page, 'landing-390');
+  await phone.page.click('[data-testid=rules-capitals]');
+  await phone.page.waitForSelector('.screen.rules [data-section]');
+  await screenshot(phone.page, 'rules-capitals-390');
+  const width = await phone.page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(width <= 390, `no sideways scrolling (${width}px)`);
+  assert.deepEqual(errors, []);
+  await Promise.all([context.close(), phone.context.close()]);
+});
+
+test('a reload revalidates the client instead of downloading it again, and only one language is loaded', async () => {
+  const { page, context } = await openClient(browser, server.url);
+  await enterName(page, 'Ida');
+  /** @type {{url: string, status: number, body: number}[]} */
+  const seen = [];
+  page.on('requestfinished', async (request) => {
+    const response = await request.response();
+    if (!response || !/\.(js|css|html|svg)$|\/$/.test(new URL(request.url()).pathname)) return;
+    const sizes = await request.sizes();
+    seen.push({ url: new URL(request.url()).pathname, status: response.status(), body: sizes.responseBodySize });
+  });
+  await page.reload();
+  await page.waitForSelector('.lobby');
+  await page.waitForTimeout(300);
+  const scripts = seen.filter((entry) => entry.url.endsWith('.js'));
+  assert.ok(scripts.length >= 10, `the modules were requested (${scripts.length})`);
+  const downloaded = seen.filter((entry) => entry.status !== 304 && entry.body > 0);
+  assert.deepEqual(downloaded, [], 'nothing is downloaded twice');
+  const languages = seen.filter((entry) => entry.url.startsWith('/i18n/'));
+  assert.deepEqual(languages.map((entry) => entry.url), ['/i18n/en.js']);
+  await context.close();
 });

@@ -45,6 +45,12 @@ async fn g_turn_1_refused_messages_get_their_code_and_change_nothing(db: TestDb)
     assert_eq!(answer["type"], "error");
     assert_eq!(answer["code"], "not_your_turn", "{answer}");
     assert_eq!(answer["id"], "out-of-turn");
+    // The values the refusal speaks of come with it, so clients word it in their own language.
+    assert_eq!(
+        answer["params"],
+        json!({"seat": waiting, "to_act": to_act}),
+        "{answer}"
+    );
     // Wrong seat: a spectator cannot act for anyone.
     let answer = spectator.act("spectating", &legal).await;
     assert_eq!(answer["code"], "not_seated", "{answer}");

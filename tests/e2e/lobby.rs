@@ -127,6 +127,30 @@ async fn rooms_are_created_listed_and_shown(db: TestDb) {
     let (_, shown) = http.get(&path, Some(&creator)).await;
     assert_eq!(shown["invite_code"], private["invite_code"]);
 
+    // The creator may take a seat on creating the room; a seat the room lacks is refused.
+    let seated = http
+        .room(
+            &creator,
+            &json!({"ruleset": ruleset, "seats": seats, "creator_seat": 0}),
+        )
+        .await;
+    assert_eq!(seated["seats"][0]["player"]["id"], creator_id, "{seated}");
+    let path = format!("/api/rooms/{}", seated["id"].as_str().unwrap());
+    let (_, shown) = http.get(&path, None).await;
+    assert_eq!(shown["seats"][0]["player"]["id"], creator_id, "{shown}");
+    let (status, body) = http
+        .post(
+            "/api/rooms",
+            Some(&creator),
+            &json!({"ruleset": ruleset, "seats": seats, "creator_seat": seats}),
+        )
+        .await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (400, Some("invalid_seat")),
+        "{body}"
+    );
+
     let (status, body) = http
         .get(&format!("/api/rooms/{}", uuid::Uuid::new_v4()), None)
         .await;

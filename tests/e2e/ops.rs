@@ -1,5 +1,6 @@
-//! End to end, the operator's view: `/metrics` after real play counts exactly what happened, and
-//! `--log-format json` writes one JSON object per line with the request's span.
+//! End to end, the operator's view: `/metrics` after real play counts exactly what happened,
+//! `--log-format json` writes one JSON object per line with the request's span, and
+//! `/api/openapi.json` describes exactly the routes the server answers.
 
 use crate::common;
 
@@ -168,4 +169,102 @@ fn json_logs_carry_the_request_span() {
     assert_eq!(answered["span"]["method"], "GET", "{answered}");
     assert_eq!(answered["fields"]["status"], status, "{answered}");
     runtime.block_on(db.cleanup());
+}
+
+/// The methods probed on every documented path.
+const METHODS: [&str; 5] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn openapi_describes_exactly_the_routes_served() {
+    common::on_sqlite(openapi_describes_exactly_the_routes_served_on).await;
+}
+
+async fn openapi_describes_exactly_the_routes_served_on(db: TestDb) {
+    let server = TestServer::start(&db).await;
+    let http = server.http();
+    let (status, document) = http.get("/api/openapi.json", None).await;
+    assert_eq!(status, 200);
+    assert!(
+        document["openapi"]
+            .as_str()
+            .is_some_and(|v| v.starts_with("3.1")),
+        "{}",
+        document["openapi"]
+    );
+    let paths = document["paths"].as_object().expect("paths");
+    // Every documented path answers each documented method, and refuses the others with 405:
+    // the router and the document list the same (path, method) pairs.
+    for (path, item) in paths {
+        let concrete = path.replace("{id}", "00000000-0000-4000-8000-000000000000");
+        for method in METHODS {
+            let documented = item.get(method.to_lowercase()).is_some();
+            let body = json!({});
+            let (status, answer) = http.request(method, &concrete, None, Some(&body)).await;
+            if documented {
+                let unrouted = status == 405 || (status == 404 && answer["code"] == "not_found");
+                assert!(
+                    !unrouted,
+                    "{method} {path} is documented but not served: {status} {answer}"
+                );
+                let responses = &item[method.to_lowercase()]["responses"];
+                assert!(
+                    responses.as_object().is_some_and(|r| !r.is_empty()),
+                    "{method} {path} documents no response"
+                );
+            } else {
+                assert_eq!(
+                    status, 405,
+                    "{method} {path} is served but not documented: {answer}"
+                );
+            }
+        }
+    }
+    // The routes the rest of the suite relies on are among them.
+    for path in [
+        "/healthz",
+        "/metrics",
+        "/ws",
+        "/api/openapi.json",
+        "/api/guests",
+        "/api/rooms",
+        "/api/rooms/{id}",
+        "/api/matches/{id}/replay",
+    ] {
+        assert!(paths.contains_key(path), "{path} is not documented");
+    }
+    // Every schema a path or another schema names is defined.
+    let schemas = document["components"]["schemas"]
+        .as_object()
+        .expect("component schemas");
+    let mut references = Vec::new();
+    collect_references(&document, &mut references);
+    assert!(references.len() > 20, "{references:?}");
+    for reference in references {
+        let name = reference
+            .strip_prefix("#/components/schemas/")
+            .unwrap_or_else(|| panic!("unexpected reference {reference}"));
+        assert!(schemas.contains_key(name), "{reference} is not defined");
+    }
+    // The bearer scheme the secured operations name.
+    assert_eq!(
+        document["components"]["securitySchemes"]["bearer"]["scheme"],
+        "bearer"
+    );
+    server.stop().await;
+}
+
+/// Every `$ref` in `value`.
+fn collect_references(value: &Value, into: &mut Vec<String>) {
+    match value {
+        Value::Object(fields) => {
+            for (key, field) in fields {
+                match (key.as_str(), field) {
+                    ("$ref", Value::String(reference)) => into.push(reference.clone()),
+                    _ => collect_references(field, into),
+                }
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|item| collect_references(item, into)),
+        _ => {}
+    }
 }

@@ -75,7 +75,7 @@ export const rooms = () => call('GET', '/api/rooms');
 export const room = (id, token) => call('GET', `/api/rooms/${encodeURIComponent(id)}`, { token });
 /**
  * @param {string} token
- * @param {{ruleset: string, options: Record<string, any>, seats: number, private: boolean}} body
+ * @param {import('./protocol.js').NewRoom} body
  * @returns {Promise<Room>}
  */
 export const createRoom = (token, body) => call('POST', '/api/rooms', { token, body });

@@ -2,17 +2,26 @@
 //! engine/src/hex.rs) as SVG. Each region is filled as a whole and outlined along its border
 //! with other regions; rulesets decorate regions (fill, label, highlight) on every update.
 
-import { s } from './dom.js';
+import { h, s } from './dom.js';
+import { t } from './i18n.js';
+import { seatInk } from './colors.js';
+import { Zoom } from './zoom.js';
 
 /**
  * @typedef {{q: number, r: number}} Cell
  * @typedef {{id: number, name?: string, cells: Cell[]}} Region
  * @typedef {{
  *   fill?: string,
+ *   owner?: number | null,
  *   classes?: string[],
  *   label?: SVGElement | string | null,
+ *   name?: string,
  *   title?: string,
+ *   speech?: string,
  * }} Decoration
+ *
+ * `owner` hatches the region with the seat's pattern; `name` is drawn by the board where it
+ * fits; `speech` is what a screen reader says for the region (else `title`).
  * @typedef {{from: number, to: number, kind?: string}} Arrow
  */
 
@@ -44,7 +53,7 @@ function corner(x, y, i) {
 const fmt = (n) => n.toFixed(2);
 
 /** @param {Cell} cell */
-function hexPoints(cell) {
+export function hexPoints(cell) {
   const [x, y] = centre(cell);
   // A hair larger than the cell so neighbouring cells of one region leave no seam.
   return [0, 1, 2, 3, 4, 5]
@@ -84,6 +93,25 @@ export function anchor(region) {
   return best;
 }
 
+/** Hatching per seat (a second cue besides colour): the pattern's lines, in a 4×4 tile. */
+const HATCHES = [
+  'M-1 1L1 -1M0 4L4 0M3 5L5 3',
+  'M1 1h0.01M3 3h0.01',
+  'M0 1H4M0 3H4',
+  'M-1 3L1 5M0 0L4 4M3 -1L5 1',
+  'M-1 1L1 -1M0 4L4 0M3 5L5 3M-1 3L1 5M0 0L4 4M3 -1L5 1',
+  'M1 0V4M3 0V4',
+];
+
+/** The decoration classes drawn as a region outline over the board. */
+const MARKS = new Set(['selected', 'target', 'source', 'partner', 'friendly', 'path', 'recent']);
+
+/** A name's size on screen (px), whatever the zoom. */
+const NAME_PX = 11;
+
+/** Unique ids for each board's SVG defs (several boards may share a page). */
+let boards = 0;
+
 export class Board {
   /**
    * @param {Region[]} regions
@@ -91,6 +119,8 @@ export class Board {
    */
   constructor(regions, onRegionClick) {
     this.regions = regions;
+    this.onRegionClick = onRegionClick;
+    this.prefix = `b${++boards}`;
     /** @type {Map<number, [number, number]>} */
     this.anchors = new Map(regions.map((r) => [r.id, anchor(r)]));
     const all = regions.flatMap((r) => r.cells.map(centre));
@@ -101,58 +131,134 @@ export class Board {
     const minY = Math.min(...ys, 0) - pad;
     const width = Math.max(...xs, 0) - minX + pad;
     const height = Math.max(...ys, 0) - minY + pad;
+    this.full = { x: minX, y: minY, width, height };
     this.element = /** @type {SVGSVGElement} */ (
       s('svg', {
         class: 'board',
         viewBox: `${fmt(minX)} ${fmt(minY)} ${fmt(width)} ${fmt(height)}`,
-        role: 'img',
+        role: 'group',
+        'aria-label': t('board_label'),
+        'aria-describedby': `${this.prefix}-help`,
       })
     );
     /** @type {Map<number, SVGElement>} */
     this.groups = new Map();
     /** @type {Map<number, SVGElement>} */
     this.titles = new Map();
+    /** @type {Map<number, SVGElement>} */
+    this.hatches = new Map();
+    /** Each region's outline (path data), reused to mark it. @type {Map<number, string>} */
+    this.outlineOf = new Map();
+    /** The marked regions' outlines, drawn over every plain outline. */
+    this.marks = s('g', { class: 'marks', 'aria-hidden': 'true' });
+    /** The region that keeps the board's one tab stop (arrow keys move it). */
+    this.focusId = regions[0]?.id ?? 0;
     const cells = s('g', { class: 'cells' });
-    const outlines = s('g', { class: 'outlines' });
+    const hatchLayer = s('g', { class: 'hatches', 'aria-hidden': 'true' });
+    const outlines = s('g', { class: 'outlines', 'aria-hidden': 'true' });
     for (const region of regions) {
       const title = s('title', {}, region.name ?? `#${region.id}`);
+      const polygons = region.cells.map((cell) => s('polygon', { points: hexPoints(cell) }));
       const group = s(
         'g',
-        { class: 'region', 'data-region': region.id, tabindex: 0 },
+        { class: 'region', 'data-region': region.id, tabindex: region.id === this.focusId ? 0 : -1, role: 'button' },
         title,
-        region.cells.map((cell) => s('polygon', { points: hexPoints(cell) })),
+        polygons,
       );
-      group.addEventListener('click', () => onRegionClick(region.id));
-      group.addEventListener('keydown', (event) => {
-        const key = /** @type {KeyboardEvent} */ (event).key;
-        if (key === 'Enter' || key === ' ') onRegionClick(region.id);
-      });
+      group.addEventListener('click', () => this.onRegionClick(region.id));
+      group.addEventListener('keydown', (event) => this.key(/** @type {KeyboardEvent} */ (event), region.id));
+      group.addEventListener('focus', () => this.moveFocus(region.id, false));
       this.groups.set(region.id, group);
       this.titles.set(region.id, title);
       cells.append(group);
-      outlines.append(s('path', { d: outlinePath(region), 'data-outline': region.id }));
+      const hatch = s('g', { 'data-hatch': region.id }, region.cells.map((cell) => s('polygon', { points: hexPoints(cell) })));
+      this.hatches.set(region.id, hatch);
+      hatchLayer.append(hatch);
+      const outline = outlinePath(region);
+      this.outlineOf.set(region.id, outline);
+      outlines.append(s('path', { d: outline, 'data-outline': region.id }));
     }
-    this.links = s('g', { class: 'links' });
+    this.links = s('g', { class: 'links', 'aria-hidden': 'true' });
     /** The links drawn, so they are drawn once. */
     this.linksKey = '';
-    this.arrows = s('g', { class: 'arrows' });
-    this.labels = s('g', { class: 'labels' });
+    this.overlay = s('g', { class: 'overlay', 'aria-hidden': 'true' });
+    /** The overlay drawn, so it is drawn once per language. */
+    this.overlayKey = '';
+    this.arrows = s('g', { class: 'arrows', 'aria-hidden': 'true' });
+    this.labels = s('g', { class: 'labels', 'aria-hidden': 'true' });
+    this.names = s('g', { class: 'names', 'aria-hidden': 'true' });
     this.element.append(
       s(
         'defs',
         {},
         s(
           'marker',
-          { id: 'arrowhead', viewBox: '0 0 10 10', refX: 7, refY: 5, markerWidth: 2.6, markerHeight: 2.6, orient: 'auto' },
+          { id: `${this.prefix}-arrowhead`, class: 'arrowhead', viewBox: '0 0 10 10', refX: 7, refY: 5, markerWidth: 2.4, markerHeight: 2.4, orient: 'auto' },
           s('path', { d: 'M0 0L10 5L0 10z' }),
+        ),
+        HATCHES.map((d, seat) =>
+          s(
+            'pattern',
+            { id: `${this.prefix}-hatch-${seat}`, width: 4, height: 4, patternUnits: 'userSpaceOnUse' },
+            s('path', { d, class: 'hatch-line', stroke: seatInk(seat), 'stroke-width': seat === 1 ? 1.3 : 0.55, 'stroke-linecap': 'round' }),
+          ),
         ),
       ),
       this.links,
       cells,
+      hatchLayer,
       outlines,
+      this.marks,
+      this.overlay,
       this.arrows,
       this.labels,
+      this.names,
     );
+    /** Regions' names as last decorated, for the name layer. @type {Map<number, string>} */
+    this.nameOf = new Map();
+    this.zoom = new Zoom(this.element, this.full, () => this.layoutNames());
+    this.resizer = new ResizeObserver(() => this.layoutNames());
+    this.resizer.observe(this.element);
+  }
+
+  /** Zoom buttons for those without a wheel or two fingers. */
+  zoomControls() {
+    return h(
+      'div',
+      { class: 'zoom-controls', role: 'group', 'aria-label': t('zoom_label') },
+      h('button', { type: 'button', 'data-zoom': 'in', title: t('zoom_in'), 'aria-label': t('zoom_in'), onclick: () => this.zoom.zoomBy(1.5) }, '+'),
+      h('button', { type: 'button', 'data-zoom': 'out', title: t('zoom_out'), 'aria-label': t('zoom_out'), onclick: () => this.zoom.zoomBy(1 / 1.5) }, '−'),
+      h('button', { type: 'button', 'data-zoom': 'reset', title: t('zoom_reset'), 'aria-label': t('zoom_reset'), onclick: () => this.zoom.reset() }, '⤢'),
+    );
+  }
+
+  /** A short help for keyboard users (the board's description). */
+  help() {
+    return h('p', { id: `${this.prefix}-help`, class: 'sr-only' }, t('board_help'));
+  }
+
+  /** @param {KeyboardEvent} event @param {number} id */
+  key(event, id) {
+    if (event.key === 'Enter' || event.key === ' ') {
+      event.preventDefault();
+      this.onRegionClick(id);
+      return;
+    }
+    const direction = { ArrowRight: [1, 0], ArrowLeft: [-1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[event.key];
+    if (!direction) return;
+    event.preventDefault();
+    const next = nearestInDirection(this.anchors, id, direction);
+    if (next !== null) this.moveFocus(next, true);
+  }
+
+  /** Gives `id` the board's tab stop, and focus if asked. @param {number} id @param {boolean} focus */
+  moveFocus(id, focus) {
+    if (this.focusId !== id) {
+      this.groups.get(this.focusId)?.setAttribute('tabindex', '-1');
+      this.focusId = id;
+      this.groups.get(id)?.setAttribute('tabindex', '0');
+    }
+    if (focus) /** @type {SVGGElement | undefined} */ (this.groups.get(id))?.focus();
   }
 
   /**
@@ -173,8 +279,7 @@ export class Board {
         if (!from || !to) return [];
         // A link across most of the board is a wrap-around (Alaska–Kamchatka): draw two stubs
         // leaving each region towards the nearer edge instead of a line across everything.
-        const box = this.element.viewBox.baseVal;
-        if (Math.abs(to[0] - from[0]) > box.width / 2) {
+        if (Math.abs(to[0] - from[0]) > this.full.width / 2) {
           const stub = SIZE * 3;
           const dir = Math.sign(to[0] - from[0]);
           return [
@@ -188,26 +293,77 @@ export class Board {
   }
 
   /**
+   * Outlines groups of regions (classic's continents) with a thick coloured border and a label
+   * at a chosen region; hidden until `showOverlay(true)`.
+   * @param {{name: string, regions: number[], labelAt: number}[]} groups
+   */
+  setOverlay(groups) {
+    const key = groups.map((group) => group.name).join('|');
+    if (key === this.overlayKey) return;
+    this.overlayKey = key;
+    const byId = new Map(this.regions.map((region) => [region.id, region]));
+    this.overlay.replaceChildren(
+      ...groups.map((group) => {
+        const cells = group.regions.flatMap((id) => byId.get(id)?.cells ?? []);
+        const at = this.anchors.get(group.labelAt) ?? [0, 0];
+        return s(
+          'g',
+          { class: 'continent', 'data-continent': group.name },
+          s('path', { class: 'continent-casing', d: outlinePath({ id: -1, cells }) }),
+          s('path', { class: 'continent-line', d: outlinePath({ id: -1, cells }) }),
+          s('text', { x: fmt(at[0]), y: fmt(at[1] - SIZE * 1.6), 'text-anchor': 'middle' }, group.name),
+        );
+      }),
+    );
+  }
+
+  /** @param {boolean} on */
+  showOverlay(on) {
+    this.element.classList.toggle('with-overlay', on);
+  }
+
+  /**
    * Redraws every region's decoration and the arrows (e.g. the last attack).
    * @param {(id: number) => Decoration} decorate
    * @param {Arrow[]} [arrows]
    */
   update(decorate, arrows = []) {
     this.labels.replaceChildren();
+    /** @type {SVGElement[]} */
+    const marks = [];
+    /** @type {Decoration[]} */
+    this.decorations = [];
     for (const region of this.regions) {
       const group = /** @type {SVGElement} */ (this.groups.get(region.id));
       const decoration = decorate(region.id);
+      this.decorations[region.id] = decoration;
       group.setAttribute('class', ['region', ...(decoration.classes ?? [])].join(' '));
+      const marked = (decoration.classes ?? []).filter((name) => MARKS.has(name) || name.startsWith('target-'));
+      if (marked.length > 0) marks.push(s('path', { d: this.outlineOf.get(region.id) ?? '', class: marked.join(' '), 'data-mark': region.id }));
       group.style.setProperty('--fill', decoration.fill ?? '#d8d2c4');
+      const speech = decoration.speech ?? decoration.title ?? region.name ?? `#${region.id}`;
+      group.setAttribute('aria-label', `${speech}${stateWords(decoration.classes ?? [])}`);
       const title = this.titles.get(region.id);
       if (title) title.textContent = decoration.title ?? region.name ?? `#${region.id}`;
+      const hatch = this.hatches.get(region.id);
+      if (hatch) {
+        const owner = decoration.owner;
+        if (owner === null || owner === undefined) hatch.removeAttribute('fill');
+        else hatch.setAttribute('fill', `url(#${this.prefix}-hatch-${owner % HATCHES.length})`);
+        hatch.dataset.owner = owner === null || owner === undefined ? '' : String(owner);
+      }
       const [x, y] = /** @type {[number, number]} */ (this.anchors.get(region.id));
       if (decoration.label) {
         const label = s('g', { transform: `translate(${fmt(x)} ${fmt(y)})`, 'data-label': region.id });
         label.append(decoration.label);
         this.labels.append(label);
       }
+      if (decoration.name) this.nameOf.set(region.id, decoration.name);
+      else this.nameOf.delete(region.id);
     }
+    // Sources under targets under the selection, so the strongest mark wins on shared edges.
+    const rank = (/** @type {SVGElement} */ mark) => ['recent', 'source', 'partner', 'friendly', 'path', 'target', 'selected'].findIndex((name) => mark.classList.contains(name));
+    this.marks.replaceChildren(...marks.sort((a, b) => rank(a) - rank(b)));
     this.arrows.replaceChildren(
       ...arrows.flatMap((arrow) => {
         const from = this.anchors.get(arrow.from);
@@ -217,19 +373,109 @@ export class Board {
         const [dx, dy] = [to[0] - from[0], to[1] - from[1]];
         const length = Math.hypot(dx, dy) || 1;
         const cut = Math.min(SIZE * 0.6, length / 3);
+        const line = {
+          x1: fmt(from[0] + (dx / length) * cut),
+          y1: fmt(from[1] + (dy / length) * cut),
+          x2: fmt(to[0] - (dx / length) * cut),
+          y2: fmt(to[1] - (dy / length) * cut),
+        };
+        // A light casing under a dark line stays visible on every seat colour.
         return [
-          s('line', {
-            class: `arrow ${arrow.kind ?? ''}`,
-            x1: fmt(from[0] + (dx / length) * cut),
-            y1: fmt(from[1] + (dy / length) * cut),
-            x2: fmt(to[0] - (dx / length) * cut),
-            y2: fmt(to[1] - (dy / length) * cut),
-            'marker-end': 'url(#arrowhead)',
-          }),
+          s('line', { class: `arrow-casing ${arrow.kind ?? ''}`, ...line }),
+          s('line', { class: `arrow ${arrow.kind ?? ''}`, ...line, 'marker-end': `url(#${this.prefix}-arrowhead)` }),
         ];
       }),
     );
+    this.layoutNames();
   }
+
+  /**
+   * Draws the regions' names at a fixed size on screen, largest regions first, leaving out any
+   * name that would overlap one already placed or a count badge (it stays in the region's
+   * tooltip and the list; zooming in makes room for it).
+   */
+  layoutNames() {
+    if (!this.element.isConnected) return;
+    const unit = this.zoom.pixelsPerUnit();
+    const size = NAME_PX / unit;
+    this.names.replaceChildren();
+    this.names.style.fontSize = `${size.toFixed(3)}px`;
+    /** @type {{x1: number, y1: number, x2: number, y2: number}[]} */
+    const placed = [];
+    for (const label of this.labels.children) {
+      const box = /** @type {SVGGraphicsElement} */ (label).getBBox();
+      const [x, y] = this.anchors.get(Number(/** @type {SVGElement} */ (label).dataset.label)) ?? [0, 0];
+      const ctm = /** @type {SVGGraphicsElement} */ (label.firstElementChild)?.transform?.baseVal?.consolidate()?.matrix;
+      const k = ctm ? ctm.a : 1;
+      placed.push({ x1: x + box.x * k, y1: y + box.y * k, x2: x + (box.x + box.width) * k, y2: y + (box.y + box.height) * k });
+    }
+    const order = [...this.nameOf.keys()].sort(
+      (a, b) => (this.regions[b]?.cells.length ?? 0) - (this.regions[a]?.cells.length ?? 0) || a - b,
+    );
+    const view = this.zoom.box;
+    for (const id of order) {
+      const [x, y] = this.anchors.get(id) ?? [0, 0];
+      const text = /** @type {SVGTextElement} */ (s('text', { x: fmt(x), y: fmt(y + SIZE * 1.25 + size), 'text-anchor': 'middle', 'data-name': id }, this.nameOf.get(id) ?? ''));
+      this.names.append(text);
+      const box = text.getBBox();
+      // A little room around each name, so that neighbours never touch.
+      const gap = size * 0.35;
+      const rect = { x1: box.x - gap, y1: box.y, x2: box.x + box.width + gap, y2: box.y + box.height };
+      const clipped = box.x < view.x || box.x + box.width > view.x + view.width || box.y < view.y || box.y + box.height > view.y + view.height;
+      if (clipped || placed.some((other) => overlaps(rect, other))) {
+        text.remove();
+        continue;
+      }
+      placed.push(rect);
+    }
+    this.element.dataset.namesShown = String(this.names.children.length);
+  }
+
+  dispose() {
+    this.resizer.disconnect();
+  }
+}
+
+/** @param {{x1: number, y1: number, x2: number, y2: number}} a @param {{x1: number, y1: number, x2: number, y2: number}} b */
+function overlaps(a, b) {
+  return a.x1 < b.x2 && b.x1 < a.x2 && a.y1 < b.y2 && b.y1 < a.y2;
+}
+
+/** Words for a region's marks, for screen readers. @param {string[]} classes */
+function stateWords(classes) {
+  const words = [];
+  if (classes.includes('selected')) words.push(t('sr_selected'));
+  if (classes.includes('target')) words.push(t('sr_target'));
+  else if (classes.includes('source')) words.push(t('sr_source'));
+  if (classes.includes('recent')) words.push(t('sr_recent'));
+  return words.length > 0 ? ` (${words.join(', ')})` : '';
+}
+
+/**
+ * The region whose anchor lies nearest in `direction` from `from`'s (within 60° of it), or null.
+ * @param {Map<number, [number, number]>} anchors @param {number} from @param {number[]} direction
+ */
+export function nearestInDirection(anchors, from, direction) {
+  const origin = anchors.get(from);
+  if (!origin) return null;
+  let best = null;
+  let bestScore = Infinity;
+  for (const [id, point] of anchors) {
+    if (id === from) continue;
+    const dx = point[0] - origin[0];
+    const dy = point[1] - origin[1];
+    const distance = Math.hypot(dx, dy);
+    if (distance === 0) continue;
+    const along = (dx * direction[0] + dy * direction[1]) / distance;
+    if (along < 0.5) continue;
+    // Prefer the straightest, then the nearest.
+    const score = distance * (2 - along);
+    if (score < bestScore) {
+      bestScore = score;
+      best = id;
+    }
+  }
+  return best;
 }
 
 /** Where pips sit on a die face, on a 3×3 grid from -1 to 1. */
@@ -266,22 +512,25 @@ export function dieFace(value, { size = 9, color = '#fffdf7', pip = '#1d2330' } 
 }
 
 /**
- * A count badge (units on a territory), centred on the origin, with an optional name under it.
+ * A count badge (units on a territory), centred on the origin, with an optional mark above it
+ * (`small`), a detail line under it (`name`) and the region's number beside it (`id`, which the
+ * event log uses).
  * @param {string | number} text
- * @param {{name?: string, small?: string, scale?: number}} [extra] `scale` enlarges the whole
- *   label for boards whose regions are large
+ * @param {{name?: string, small?: string, scale?: number, id?: number}} [extra] `scale` enlarges
+ *   the whole label for boards whose regions are large
  * @returns {SVGElement}
  */
-export function badge(text, { name, small, scale = 1 } = {}) {
+export function badge(text, { name, small, scale = 1, id } = {}) {
   const group = s('g', { class: 'badge', transform: scale === 1 ? null : `scale(${scale})` });
   group.append(s('circle', { r: 5.4 }), s('text', { y: 2.3, 'text-anchor': 'middle' }, text));
   if (small) group.append(s('text', { class: 'badge-small', y: -7, 'text-anchor': 'middle' }, small));
+  if (id !== undefined) group.append(s('text', { class: 'badge-id', x: 6.2, y: -3.6 }, id));
   if (name) {
     // Long names break at the middle space so they stay within their region.
     const words = name.split(' ');
     const lines = name.length > 11 && words.length > 1 ? splitInTwo(words) : [name];
     lines.forEach((line, index) =>
-      group.append(s('text', { class: 'region-name', y: fmt(10.2 + index * 4.2), 'text-anchor': 'middle' }, line)),
+      group.append(s('text', { class: 'region-detail', y: fmt(10.2 + index * 4.2), 'text-anchor': 'middle' }, line)),
     );
   }
   return group;

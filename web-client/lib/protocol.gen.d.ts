@@ -13,9 +13,14 @@ export type ErrorBody = {
  */
 code: string, 
 /**
- * A readable explanation.
+ * A readable explanation (English).
  */
-message: string, };
+message: string, 
+/**
+ * The values the message speaks of, when there are any (rule errors: cells, areas,
+ * territories, seats, counts).
+ */
+params?: Record<string, number>, };
 
 export type Health = { 
 /**
@@ -98,7 +103,11 @@ seats: number | null,
 /**
  * A private room is not listed and is joined with its invite code.
  */
-private: boolean, };
+private: boolean, 
+/**
+ * The seat its creator takes at once (absent or `null`: the creator takes none).
+ */
+creator_seat?: number | null, };
 
 export type RoomState = "waiting" | "playing" | "finished" | "expired";
 
@@ -626,9 +635,13 @@ id?: string,
  */
 code: string, 
 /**
- * Readable explanation.
+ * Readable explanation (English).
  */
-message: string, } | { "type": "finished", 
+message: string, 
+/**
+ * The values the message speaks of, by name (see [`ErrorBody::params`]).
+ */
+params?: Record<string, number>, } | { "type": "finished", 
 /**
  * Which room.
  */

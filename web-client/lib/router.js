@@ -1,13 +1,14 @@
 //! Hash routes: `#/` lobby, `#/room/<id>?invite=<code>&play=1`, `#/replay/<match id>?step=<n>`,
-//! `#/player/<id>`, `#/recover?code=<code>`. The hash keeps every screen a plain link (invites,
-//! spectating, replays, player pages, recovery) with one served page.
+//! `#/player/<id>`, `#/recover?code=<code>`, `#/rules/<ruleset>`. The hash keeps every screen a
+//! plain link (invites, spectating, replays, player pages, recovery, rules) with one served page.
 
 /**
  * @typedef {{name: 'lobby'}
  *   | {name: 'room', id: string, invite: string | null, play: boolean}
  *   | {name: 'replay', id: string, step: number | null}
  *   | {name: 'player', id: string}
- *   | {name: 'recover', code: string}} Route
+ *   | {name: 'recover', code: string}
+ *   | {name: 'rules', ruleset: string}} Route
  */
 
 /** @returns {Route} */
@@ -25,7 +26,13 @@ export function current() {
   }
   if (parts[0] === 'player' && parts[1]) return { name: 'player', id: parts[1] };
   if (parts[0] === 'recover') return { name: 'recover', code: params.get('code') ?? '' };
+  if (parts[0] === 'rules' && parts[1]) return { name: 'rules', ruleset: parts[1] };
   return { name: 'lobby' };
+}
+
+/** @param {string} ruleset */
+export function rulesLink(ruleset) {
+  return `#/rules/${encodeURIComponent(ruleset)}`;
 }
 
 /** @param {string} room @param {string | null | undefined} invite */

@@ -1,17 +1,22 @@
-//! The capitals play UI (RULES.md "capitals"; JSON of engine/src/capitals/{action,event,view}.rs):
-//! pick a source area, then a bordering own area (transport) or a path of 1–3 steps into other
-//! land (attack, deep attack), choose the units by kind, and end the turn.
+//! The capitals play UI (RULES.md "capitals"; JSON of engine/src/capitals/{action,event,view}.rs).
+//! The order builder offers exactly the orders the server listed in `legal_actions`: pick a
+//! source area, then a bordering own area (transport) or other land (attack), step on for a deep
+//! attack, choose one of the listed unit selections, send; end the turn any time. A refused order
+//! keeps what was built.
 
 import { h } from '../lib/dom.js';
 import { t } from '../lib/i18n.js';
 import { badge } from '../lib/board.js';
-import { seatColor, NEUTRAL } from '../lib/colors.js';
+import { seatColor, seatSymbol, NEUTRAL } from '../lib/colors.js';
 import { withRemaining } from '../views/options.js';
 
 /** @typedef {import('./types.js').RulesetUi} RulesetUi */
 /** @typedef {import('./types.js').PlayState} PlayState */
 /** @typedef {{d6: number, d8: number, d6_used: number, d8_used: number}} Units */
 /** @typedef {{id: number, kind: string, home: number | null, owner: number | null, units: Units, borders: number[]}} Area */
+/** @typedef {{d6: number, d8: number}} Selection */
+/** An order the server listed: a route (source first) and the units it sends. */
+/** @typedef {{action: any, route: number[], units: Selection, transport: boolean}} Order */
 
 const KIND_MARK = /** @type {Record<string, string>} */ ({
   capital: '★',
@@ -24,26 +29,41 @@ const KIND_MARK = /** @type {Record<string, string>} */ ({
 /** @param {Units} units */
 const total = (units) => units.d6 + units.d8 + units.d6_used + units.d8_used;
 
-/** @param {{d6: number, d8: number}} selection */
-function unitsText(selection) {
+/** "3 d6 + 1 d8", in words with plurals. @param {Selection} selection */
+export function unitsText(selection) {
   const parts = [];
-  if (selection.d6) parts.push(`${selection.d6}×d6`);
-  if (selection.d8) parts.push(`${selection.d8}×d8`);
-  return parts.join(' + ') || '0';
+  if (selection.d6) parts.push(t('cp_d6_count', { n: selection.d6 }));
+  if (selection.d8) parts.push(t('cp_d8_count', { n: selection.d8 }));
+  return parts.join(' + ') || t('cp_no_units');
 }
 
-/** @param {any} view @param {number} id */
-function areaName(view, id) {
-  const region = view?.board?.regions?.[id];
-  const kind = view?.areas?.[id]?.kind;
-  const mark = kind ? KIND_MARK[kind] ?? '' : '';
-  return `${region?.name ?? `#${id}`}${mark ? ` ${mark}` : ''}`;
+/**
+ * An area's name, unambiguous and in the reader's language: whose capital or factory it is (and
+ * its number where a seat has two), else "Area 31" (the number is drawn on the board).
+ * @param {any} view @param {number} id @param {string[]} names
+ */
+export function areaName(view, id, names) {
+  const area = view?.areas?.[id];
+  const home = area?.home;
+  const name = home === null || home === undefined ? '' : names[home] ?? t('seat_n', { n: home + 1 });
+  switch (area?.kind) {
+    case 'capital':
+      return t('cp_area_capital', { name, id });
+    case 'fast_factory':
+      return t('cp_area_fast_factory', { name, id });
+    case 'strong_factory':
+      return t('cp_area_strong_factory', { name, id });
+    case 'centre':
+      return t('cp_area_centre', { id });
+    default:
+      return t('cp_area_plain', { id });
+  }
 }
 
 /** @param {any} event @param {string[]} names @param {any} view */
 function describe(event, names, view) {
   const name = (/** @type {number} */ seat) => names[seat] ?? `#${seat}`;
-  const area = (/** @type {number} */ id) => areaName(view, id);
+  const area = (/** @type {number} */ id) => areaName(view, id, names);
   switch (event.type) {
     case 'first_player_drawn':
       return t('cp_first_player', { name: name(event.seat) });
@@ -52,7 +72,7 @@ function describe(event, names, view) {
     case 'turn_started':
       return t('cp_turn', { name: name(event.seat), round: event.round });
     case 'produced':
-      return event.lost > 0 ? t('cp_produced_lost', { area: area(event.area), units: unitsText(event.units), lost: event.lost }) : null;
+      return event.lost > 0 ? t('cp_produced_lost', { area: area(event.area), units: unitsText(event.units), n: event.lost }) : null;
     case 'transported':
       return t('cp_transported', { units: unitsText(event.units), from: area(event.from), to: area(event.to) });
     case 'attack_launched': {
@@ -66,12 +86,14 @@ function describe(event, names, view) {
         ? `${text} ${t('cp_deep', { path: path.map(area).join(' → '), d6: event.d6_cap, d8: event.d8_cap })}`
         : text;
     }
-    case 'battle_resolved':
+    case 'battle_resolved': {
+      const left = total(event.survivors);
       return t(event.winner === 'attacker' ? 'cp_battle_won' : 'cp_battle_lost', {
         attack: event.attack,
         defence: event.defence,
-        left: total(event.survivors),
+        n: left,
       });
+    }
     case 'area_captured':
       return t('cp_captured', { name: name(event.seat), area: area(event.area) });
     case 'player_eliminated':
@@ -88,14 +110,17 @@ function describe(event, names, view) {
 /** @param {any} event @param {string[]} names @returns {import('./types.js').DiceRoll[]} */
 function dice(event, names) {
   void names;
-  if (event.type !== 'die_rolled') return [];
-  return [
-    {
-      label: event.side === 'attacker' ? t('cp_attack_dice') : t('cp_defence_dice'),
-      dice: [event.rolled],
-      caps: [event.counted],
-    },
-  ];
+  const label = (/** @type {string} */ side) => (side === 'attacker' ? t('cp_attack_dice') : t('cp_defence_dice'));
+  if (event.type === 'die_rolled') {
+    return [{ label: label(event.side), dice: [event.rolled], caps: [event.counted], kinds: [event.die] }];
+  }
+  if (event.type === 'battle_resolved') {
+    return [
+      { label: label('attacker'), dice: [], total: event.attack },
+      { label: label('defender'), dice: [], total: event.defence },
+    ];
+  }
+  return [];
 }
 
 /** @type {RulesetUi} */
@@ -110,80 +135,84 @@ export const capitals = {
     const areas = /** @type {Area[]} */ (view.areas ?? []).filter((area) => area.owner === seat);
     if (view.seats?.[seat]?.eliminated) return t('cp_out');
     const units = areas.reduce((sum, area) => sum + total(area.units), 0);
-    return t('cp_summary', { areas: areas.length, units });
+    return `${t('cp_areas', { n: areas.length })} · ${t('units_count', { n: units })}`;
   },
+  paramText: (name, value, view, names) => (['area', 'from', 'to'].includes(name) ? areaName(view, value, names) : value),
 };
+
+/** The route of a listed order (source first), or null for `end_turn`. @param {any} action @returns {Order | null} */
+function orderOf(action) {
+  if (action?.type === 'transport') return { action, route: [action.from, action.to], units: action.units, transport: true };
+  if (action?.type === 'attack') return { action, route: action.path, units: action.units, transport: false };
+  return null;
+}
+
+/** @param {number[]} route @param {number[]} prefix */
+const startsWith = (route, prefix) => prefix.length <= route.length && prefix.every((id, i) => route[i] === id);
 
 /** @param {import('./types.js').PlayContext} ctx @returns {import('./types.js').Controller} */
 function controller(ctx) {
-  /** The path being built: source first. @type {number[]} */
+  /** The route being built: source first. @type {number[]} */
   let path = [];
-  /** The units chosen for the order. */
-  let choice = { d6: 0, d8: 0 };
+  /** Which of the listed unit selections is chosen (by index among the matching orders). */
+  let choice = 0;
 
-  /** @param {PlayState} state */
+  /** The orders the server listed for this seat now. @param {PlayState} state @returns {Order[]} */
+  function orders(state) {
+    if (!state.interactive || !state.legal) return [];
+    return state.legal.map(orderOf).filter((order) => order !== null);
+  }
+
+  /** What the built route allows next. @param {PlayState} state */
   function analyse(state) {
-    /** @type {Area[]} */
-    const areas = state.view.areas;
-    const me = state.seat;
-    const own = (/** @type {number} */ id) => areas[id]?.owner === me;
-    const bordersOf = (/** @type {number} */ id) => areas[id]?.borders ?? [];
-    return { areas, own, bordersOf };
-  }
-
-  /** Areas the next click may add to the path. @param {PlayState} state */
-  function nextSteps(state) {
-    const a = analyse(state);
-    /** @type {Map<number, 'transport' | 'attack' | 'step'>} */
+    const all = orders(state);
+    const sources = new Set(all.map((order) => order.route[0]));
+    // Drop a route the list no longer allows (the state moved on).
+    if (path.length > 0 && !all.some((order) => startsWith(order.route, path))) path = [];
+    const along = all.filter((order) => startsWith(order.route, path));
+    /** Areas one step further: transport, attack, or a step of a deep attack. @type {Map<number, string>} */
     const steps = new Map();
-    if (!state.interactive || path.length === 0) return steps;
-    const last = path[path.length - 1];
-    if (path.length === 1) {
-      for (const id of a.bordersOf(last)) steps.set(id, a.own(id) ? 'transport' : 'attack');
-    } else if (path.length < 4 && !a.own(path[1]) ) {
-      // A deep attack goes on through any land, as long as the path stays simple.
-      for (const id of a.bordersOf(last)) if (!path.includes(id)) steps.set(id, 'step');
+    /** Deep targets that can be clicked at once from the source: target → route. @type {Map<number, number[]>} */
+    const deepTargets = new Map();
+    if (path.length > 0) {
+      for (const order of along) {
+        if (order.route.length <= path.length) continue;
+        const next = order.route[path.length];
+        const kind = order.transport ? 'transport' : order.route.length === path.length + 1 ? 'attack' : 'step';
+        if (!steps.has(next) || kind !== 'step') steps.set(next, kind);
+        if (path.length === 1 && order.route.length > 2) deepTargets.set(order.route[order.route.length - 1], order.route);
+      }
     }
-    return steps;
-  }
-
-  /** How many unused units may leave the source: one unit, used or not, always stays (C-ATK-1, C-TRANS-1). @param {Area} source */
-  function available(source) {
-    return { max: Math.max(0, Math.min(source.units.d6 + source.units.d8, total(source.units) - 1)) };
-  }
-
-  function defaultChoice(/** @type {Area} */ source) {
-    const room = available(source);
-    // Everything that may leave, strongest first, leaving one unit behind.
-    const d8 = Math.min(source.units.d8, room.max);
-    const d6 = Math.min(source.units.d6, room.max - d8);
-    choice = { d6, d8 };
+    const complete = along.filter((order) => order.route.length === path.length);
+    return { all, sources, steps, deepTargets, complete };
   }
 
   return {
     reset() {
       path = [];
-      choice = { d6: 0, d8: 0 };
+      choice = 0;
     },
     click(id, state) {
       if (!state.interactive) return;
       const a = analyse(state);
-      const steps = nextSteps(state);
       if (path.length > 0 && path[path.length - 1] === id) {
         path = path.slice(0, -1);
-      } else if (steps.has(id)) {
+      } else if (a.steps.has(id)) {
         path = [...path, id];
-      } else if (a.own(id) && a.areas[id].units.d6 + a.areas[id].units.d8 > 0) {
+      } else if (a.deepTargets.has(id)) {
+        path = [...(/** @type {number[]} */ (a.deepTargets.get(id)))];
+      } else if (a.sources.has(id)) {
         path = [id];
-        defaultChoice(a.areas[id]);
       } else {
-        path = [];
+        // A click on land no listed order uses keeps the half-built order.
+        return;
       }
+      choice = 0;
       ctx.rerender();
     },
     frame(state) {
       const a = analyse(state);
-      const steps = nextSteps(state);
+      const areas = /** @type {Area[]} */ (state.view.areas);
       const recent = new Set();
       /** @type {import('../lib/board.js').Arrow[]} */
       const arrows = [];
@@ -198,30 +227,36 @@ function controller(ctx) {
         }
       }
       for (let i = 1; i < path.length; i++) arrows.push({ from: path[i - 1], to: path[i], kind: 'preview' });
-      const orderable = (/** @type {number} */ id) =>
-        state.interactive && path.length === 0 && a.own(id) && a.areas[id].units.d6 + a.areas[id].units.d8 > 0 && total(a.areas[id].units) > 1;
       return {
         decorate: (id) => {
-          const area = a.areas[id];
+          const area = areas[id];
           if (!area) return {};
           const classes = [];
           if (path[0] === id) classes.push('selected');
           else if (path.includes(id)) classes.push('path');
-          if (steps.has(id)) classes.push('target', 'clickable');
-          if (orderable(id)) classes.push('clickable');
+          if (a.steps.has(id)) classes.push('target', 'clickable', `target-${a.steps.get(id)}`);
+          else if (a.deepTargets.has(id)) classes.push('target', 'clickable', 'target-deep');
+          if (path.length === 0 && a.sources.has(id)) classes.push('source', 'clickable');
           if (recent.has(id)) classes.push('recent');
           const used = area.units.d6_used + area.units.d8_used;
           const d8 = area.units.d8 + area.units.d8_used;
-          const detail = [d8 ? `${d8}×d8` : '', used ? t('cp_used_short', { n: used }) : ''].filter(Boolean).join(' ');
+          const detail = [d8 ? t('cp_d8_short', { n: d8 }) : '', used ? t('cp_used_short', { n: used }) : ''].filter(Boolean).join(' ');
           return {
             fill: area.owner === null ? NEUTRAL : seatColor(area.owner),
+            owner: area.owner,
             classes,
-            label: badge(total(area.units), { small: KIND_MARK[area.kind] || undefined, name: detail || undefined }),
-            title: `${areaName(state.view, id)} — ${unitsText({ d6: area.units.d6 + area.units.d6_used, d8 })}${used ? `, ${t('cp_used_short', { n: used })}` : ''}`,
+            label: badge(total(area.units), {
+              small: KIND_MARK[area.kind] || undefined,
+              name: detail || undefined,
+              id,
+            }),
+            title: areaTitle(state, area),
+            speech: areaTitle(state, area),
           };
         },
         arrows,
         controls: state.interactive ? controls(state, a) : [],
+        extra: [legend()],
         prompt: state.interactive
           ? t('cp_prompt', { given: state.view.orders_given, max: state.view.orders_per_turn })
           : null,
@@ -232,37 +267,80 @@ function controller(ctx) {
   /** @param {PlayState} state @param {ReturnType<typeof analyse>} a @returns {Node[]} */
   function controls(state, a) {
     const endTurn = h('button', { 'data-action': 'end-turn', onclick: () => ctx.act({ type: 'end_turn' }) }, t('end_turn'));
-    if (path.length < 2) {
-      return [h('p', { class: 'hint' }, path.length === 0 ? t('cp_hint_source') : t('cp_hint_target')), endTurn];
+    if (path.length === 0) {
+      return [h('p', { class: 'hint' }, a.sources.size > 0 ? t('cp_hint_source') : t('cp_hint_no_orders')), endTurn];
     }
-    const source = a.areas[path[0]];
-    const transport = a.own(path[1]);
-    const room = available(source);
-    const d6Input = h('input', { type: 'number', min: 0, max: source.units.d6, value: choice.d6, class: 'short', 'aria-label': 'd6', 'data-kind': 'd6' });
-    const d8Input = h('input', { type: 'number', min: 0, max: source.units.d8, value: choice.d8, class: 'short', 'aria-label': 'd8', 'data-kind': 'd8' });
-    const read = () => {
-      choice = { d6: Number(d6Input.value) || 0, d8: Number(d8Input.value) || 0 };
-    };
-    d6Input.addEventListener('change', read);
-    d8Input.addEventListener('change', read);
-    // Other players' areas after the source lower each attacking die's cap (C-DEEP-1).
-    const hostile = path.slice(1).filter((id) => a.areas[id]?.owner !== null && !a.own(id)).length;
+    const names = state.names;
+    const route = h('p', { class: 'hint', 'data-testid': 'order-route' }, path.map((id) => areaName(state.view, id, names)).join(' → '));
+    const cancel = h('button', { 'data-action': 'cancel', onclick: () => ((path = []), ctx.rerender()) }, t('cancel'));
+    if (a.complete.length === 0) {
+      return [route, h('p', { class: 'hint' }, path.length === 1 ? t('cp_hint_target') : t('cp_hint_deep_next')), cancel, endTurn];
+    }
+    const order = a.complete[Math.min(choice, a.complete.length - 1)];
     const deep = path.length > 2;
-    const order = () => {
-      read();
-      if (transport) ctx.act({ type: 'transport', from: path[0], to: path[1], units: choice });
-      else ctx.act({ type: 'attack', path, units: choice });
-    };
+    const hostile = path.slice(1).filter((id) => {
+      const owner = state.view.areas[id]?.owner;
+      return owner !== null && owner !== state.seat;
+    }).length;
+    const source = /** @type {Area} */ (state.view.areas[path[0]]);
+    const unused = { d6: source.units.d6, d8: source.units.d8 };
     return [
-      h('p', { class: 'hint' }, path.map((id) => areaName(state.view, id)).join(' → ')),
+      route,
       deep ? h('p', { class: 'hint' }, t('cp_caps', { d6: 6 - hostile, d8: 8 - hostile })) : null,
-      !transport && path.length < 4 ? h('p', { class: 'hint' }, t('cp_hint_deep')) : null,
-      h('div', { class: 'choice-group' }, 'd6 ', d6Input, ` / ${source.units.d6}`, '  d8 ', d8Input, ` / ${source.units.d8}`, h('span', { class: 'muted' }, ` (${t('cp_max_leave', { n: room.max })})`)),
-      h('button', { class: 'primary', 'data-action': transport ? 'transport' : 'attack', onclick: order }, transport ? t('cp_transport') : deep ? t('cp_deep_attack') : t('cp_attack_button')),
-      h('button', { onclick: () => ((path = []), ctx.rerender()) }, t('cancel')),
+      !order.transport && a.steps.size > 0 ? h('p', { class: 'hint' }, t('cp_hint_deep')) : null,
+      h('p', { class: 'hint' }, t('cp_choose_units', { units: unitsText(unused) })),
+      h(
+        'div',
+        { class: 'choice-group', role: 'radiogroup', 'aria-label': t('cp_units_label') },
+        a.complete.map((listed, index) =>
+          h(
+            'button',
+            {
+              class: `choice ${listed === order ? 'primary' : ''}`,
+              role: 'radio',
+              'aria-checked': String(listed === order),
+              'data-units': `${listed.units.d6}-${listed.units.d8}`,
+              onclick: () => ((choice = index), ctx.rerender()),
+            },
+            unitsText(listed.units),
+          ),
+        ),
+      ),
+      h(
+        'button',
+        { class: 'primary', 'data-action': order.transport ? 'transport' : 'attack', onclick: () => ctx.act(structuredClone(order.action)) },
+        order.transport ? t('cp_transport') : deep ? t('cp_deep_attack') : t('cp_attack_button'),
+      ),
+      cancel,
       endTurn,
     ].filter((node) => node !== null);
   }
+}
+
+/** @param {PlayState} state @param {Area} area */
+function areaTitle(state, area) {
+  const owner = area.owner === null ? t('neutral') : state.names[area.owner] ?? '?';
+  const used = area.units.d6_used + area.units.d8_used;
+  const units = unitsText({ d6: area.units.d6 + area.units.d6_used, d8: area.units.d8 + area.units.d8_used });
+  return `${areaName(state.view, area.id, state.names)} — ${owner}${area.owner === null ? '' : ` ${seatSymbol(area.owner)}`}: ${units}${used ? `, ${t('cp_used_short', { n: used })}` : ''}`;
+}
+
+/** What the marks on the board mean. */
+function legend() {
+  return h(
+    'details',
+    { class: 'legend', 'data-testid': 'legend' },
+    h('summary', {}, t('legend')),
+    h(
+      'ul',
+      { class: 'plain' },
+      h('li', {}, `★ ${t('cp_kind_capital')}`),
+      h('li', {}, `⚡ ${t('cp_kind_fast_factory')}`),
+      h('li', {}, `◆ ${t('cp_kind_strong_factory')}`),
+      h('li', {}, `◎ ${t('cp_kind_centre')}`),
+      h('li', {}, t('cp_legend_badge')),
+    ),
+  );
 }
 
 /**
@@ -334,6 +412,7 @@ function advance(view, events) {
         break;
       case 'game_over':
         next.to_act = null;
+        next.outcome = { winner: event.winner, reason: event.reason };
         break;
       default:
         break;

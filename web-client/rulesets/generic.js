@@ -28,5 +28,6 @@ export function generic(id) {
     dice: () => [],
     seatSummary: () => '',
     advance: (view) => view,
+    paramText: (name, value) => value,
   };
 }

@@ -1,9 +1,12 @@
 //! The hexdice play UI (RULES.md "hexdice"; JSON of engine/src/hexdice/{action,event,view}.rs):
-//! placing dice, single and combined attacks with the choice of roll, conquest, the move.
+//! placing dice, single and combined attacks with the choice of roll, conquest, the move. What
+//! can be clicked comes from the server's `legal_actions` (complete for hexdice), so the marks on
+//! the board are exactly what the server accepts.
 
 import { h, s } from '../lib/dom.js';
 import { t } from '../lib/i18n.js';
-import { dieFace, neighboursOf } from '../lib/board.js';
+import { dieFace } from '../lib/board.js';
+import { dieIcon } from '../lib/dice.js';
 import { seatColor, NEUTRAL } from '../lib/colors.js';
 import { withRemaining } from '../views/options.js';
 
@@ -19,7 +22,7 @@ function describe(event, names) {
   const name = (/** @type {number} */ seat) => names[seat] ?? `#${seat}`;
   switch (event.type) {
     case 'setup_rolled':
-      return t('hd_setup_rolled', { name: name(event.seat), dice: event.dice.join(' ') });
+      return t('hd_setup_rolled', { name: name(event.seat), dice: [...event.dice].sort((a, b) => b - a).join(' ') });
     case 'setup_rerolled':
       return t('hd_setup_rerolled');
     case 'occupation_starter':
@@ -28,8 +31,8 @@ function describe(event, names) {
       return t('hd_placed', { name: name(event.seat), value: event.value, cell: event.cell });
     case 'occupation_ended':
       return t('hd_occupation_ended', {
-        a: event.reserves[0].join('+'),
-        b: event.reserves[1].join('+'),
+        a: `${event.reserves[0].join('+')} = ${event.reserves[0][0] + event.reserves[0][1]}`,
+        b: `${event.reserves[1].join('+')} = ${event.reserves[1][0] + event.reserves[1][1]}`,
         first: name(event.first_turn),
       });
     case 'turn_started':
@@ -81,11 +84,18 @@ function describe(event, names) {
 function dice(event, names) {
   switch (event.type) {
     case 'setup_rolled':
-      return [{ label: names[event.seat] ?? '', dice: event.dice, seat: event.seat }];
+      return [{ label: names[event.seat] ?? '', dice: [...event.dice].sort((a, b) => b - a), seat: event.seat }];
     case 'attack_rolled':
       return [{ label: t('hd_roll'), dice: [event.roll], seat: event.seat }];
     case 'combined_attack_rolled':
       return [{ label: t('hd_rolls'), dice: event.rolls, seat: event.seat }];
+    case 'occupation_ended':
+      return event.reserves.map((/** @type {number[]} */ reserve, /** @type {number} */ seat) => ({
+        label: t('hd_reserve_of', { name: names[seat] ?? '' }),
+        dice: reserve,
+        seat,
+        total: reserve[0] + reserve[1],
+      }));
     default:
       return [];
   }
@@ -117,10 +127,18 @@ export const hexdice = {
   seatSummary: (view, seat) => {
     const player = view.players?.[seat];
     if (!player) return '';
-    if (player.unplaced.length > 0) return t('hd_summary_unplaced', { dice: player.dice_on_board, left: player.unplaced.length });
-    return t('hd_summary', { dice: player.dice_on_board, pips: player.pips_on_board, reserve: player.reserve.join(' ') || '–' });
+    if (player.unplaced.length > 0) {
+      return `${t('hd_placed_count', { n: player.dice_on_board })} · ${t('hd_to_place', { n: player.unplaced.length })}`;
+    }
+    return `${t('dice_count', { n: player.dice_on_board })} · ${t('pips_count', { n: player.pips_on_board })}`;
   },
+  paramText: (name, value) => (['cell', 'from', 'to'].includes(name) ? t('hd_cell', { cell: value }) : value),
 };
+
+/** The listed actions of one type. @param {PlayState} state @param {string} type @returns {any[]} */
+function listed(state, type) {
+  return state.interactive && state.legal ? state.legal.filter((action) => action?.type === type) : [];
+}
 
 /** @param {import('./types.js').PlayContext} ctx @returns {import('./types.js').Controller} */
 function controller(ctx) {
@@ -130,59 +148,49 @@ function controller(ctx) {
   /** The face chosen to place during the occupation. @type {number | null} */
   let placeValue = null;
 
-  /** @param {PlayState} state */
+  /**
+   * What a click can do now, from the listed actions: the dice that can start an action
+   * (`sources`) and, for the current selection, the cells that complete one (`targets`, with
+   * the action each sends) and the dice that can join a combined attack (`partners`).
+   * @param {PlayState} state
+   */
   function analyse(state) {
-    const view = state.view;
-    /** @type {(Die | null)[]} */
-    const cells = view.cells;
-    const neighbours = neighboursOf(view.board.regions);
-    const me = state.seat;
-    const around = (/** @type {number} */ cell) => [...(neighbours.get(cell) ?? [])];
-    const mine = (/** @type {number} */ cell) => cells[cell]?.owner === me;
-    const enemy = (/** @type {number} */ cell) => cells[cell] !== null && cells[cell] !== undefined && cells[cell]?.owner !== me;
-    const empty = (/** @type {number} */ cell) => cells[cell] === null;
-    const enemiesOf = (/** @type {number} */ cell) => around(cell).filter(enemy);
-    const partnersOk = (/** @type {number} */ a, /** @type {number} */ b) => {
-      const touching = neighbours.get(a)?.has(b) ?? false;
-      return view.options.combined_attack_sources === 'not_adjacent' ? !touching : touching;
-    };
-    return { view, cells, around, mine, enemy, empty, enemiesOf, partnersOk };
-  }
-
-  /** @param {PlayState} state @returns {Set<number>} the cells a click can act on now */
-  function targets(state) {
-    const a = analyse(state);
-    const phase = a.view.phase;
-    const result = new Set();
-    if (!state.interactive) return result;
-    if (phase.phase === 'occupation') {
-      a.cells.forEach((die, cell) => die === null && result.add(cell));
-    } else if (phase.phase === 'attack') {
-      if (selected.length === 1) a.enemiesOf(selected[0]).forEach((cell) => result.add(cell));
-      if (selected.length === 2) {
-        const second = new Set(a.enemiesOf(selected[1]));
-        a.enemiesOf(selected[0]).filter((cell) => second.has(cell)).forEach((cell) => result.add(cell));
+    const phase = state.view.phase.phase;
+    /** @type {Set<number>} */
+    const sources = new Set();
+    /** @type {Map<number, any>} */
+    const targets = new Map();
+    /** @type {Set<number>} */
+    const partners = new Set();
+    if (phase === 'occupation') {
+      const unplaced = /** @type {number[]} */ (state.view.players[state.seat ?? 0]?.unplaced ?? []);
+      if (placeValue === null || !unplaced.includes(placeValue)) placeValue = unplaced[0] ?? null;
+      for (const action of listed(state, 'place')) if (action.value === placeValue) targets.set(action.cell, action);
+    } else if (phase === 'attack') {
+      const singles = listed(state, 'attack');
+      const combined = listed(state, 'combined_attack');
+      for (const action of singles) sources.add(action.from);
+      for (const action of combined) action.attackers.forEach((/** @type {number} */ cell) => sources.add(cell));
+      selected = selected.filter((cell) => sources.has(cell));
+      if (selected.length === 1) {
+        for (const action of singles) if (action.from === selected[0]) targets.set(action.target, action);
+        for (const action of combined) {
+          if (action.attackers.includes(selected[0])) partners.add(action.attackers.find((/** @type {number} */ cell) => cell !== selected[0]));
+        }
+      } else if (selected.length === 2) {
+        for (const action of combined) {
+          if (selected.every((cell) => action.attackers.includes(cell))) targets.set(action.target, action);
+        }
       }
-    } else if (phase.phase === 'move' && selected.length === 1) {
-      a.around(selected[0]).filter(a.empty).forEach((cell) => result.add(cell));
+    } else if (phase === 'move') {
+      const moves = listed(state, 'move');
+      for (const action of moves) sources.add(action.from);
+      selected = selected.filter((cell) => sources.has(cell)).slice(0, 1);
+      if (selected.length === 1) for (const action of moves) if (action.from === selected[0]) targets.set(action.to, action);
+    } else {
+      selected = [];
     }
-    return result;
-  }
-
-  /** @param {PlayState} state @returns {Set<number>} own dice that can be picked now */
-  function pickable(state) {
-    const a = analyse(state);
-    const phase = a.view.phase;
-    const result = new Set();
-    if (!state.interactive) return result;
-    a.cells.forEach((_, cell) => {
-      if (!a.mine(cell)) return;
-      if (phase.phase === 'attack' && a.enemiesOf(cell).length > 0) result.add(cell);
-      if (phase.phase === 'move' && phase.conqueror !== cell && a.enemiesOf(cell).length === 0 && a.around(cell).some(a.empty)) {
-        result.add(cell);
-      }
-    });
-    return result;
+    return { phase, sources, targets, partners };
   }
 
   return {
@@ -193,63 +201,53 @@ function controller(ctx) {
     click(cell, state) {
       if (!state.interactive) return;
       const a = analyse(state);
-      const phase = a.view.phase;
-      if (phase.phase === 'occupation') {
-        const value = placeValue !== null && a.view.players[state.seat ?? 0].unplaced.includes(placeValue)
-          ? placeValue
-          : a.view.players[state.seat ?? 0].unplaced[0];
-        if (a.empty(cell) && value !== undefined) ctx.act({ type: 'place', cell, value });
-        return;
-      }
-      if (targets(state).has(cell)) {
-        if (phase.phase === 'attack' && selected.length === 1) ctx.act({ type: 'attack', from: selected[0], target: cell });
-        else if (phase.phase === 'attack' && selected.length === 2) ctx.act({ type: 'combined_attack', attackers: [selected[0], selected[1]], target: cell });
-        else if (phase.phase === 'move') ctx.act({ type: 'move', from: selected[0], to: cell });
+      const action = a.targets.get(cell);
+      if (action) {
+        ctx.act(structuredClone(action));
         return;
       }
       if (selected.includes(cell)) {
         selected = selected.filter((other) => other !== cell);
-      } else if (pickable(state).has(cell)) {
-        const first = selected[0];
-        const canPair =
-          phase.phase === 'attack' &&
-          selected.length === 1 &&
-          a.partnersOk(first, cell) &&
-          a.enemiesOf(first).some((enemy) => a.enemiesOf(cell).includes(enemy));
-        selected = canPair ? [first, cell] : [cell];
+      } else if (selected.length === 1 && a.partners.has(cell)) {
+        selected = [selected[0], cell];
+      } else if (a.sources.has(cell)) {
+        selected = [cell];
       } else {
-        selected = [];
+        return;
       }
       ctx.rerender();
     },
 
     frame(state) {
+      const view = state.view;
       const a = analyse(state);
-      const phase = a.view.phase;
-      const hits = targets(state);
-      const picks = pickable(state);
       const recent = recentCells(state.lastEvents);
-      const choosing = phase.phase === 'choose_attack' ? [...phase.attackers, phase.target] : [];
+      const choosing = view.phase.phase === 'choose_attack' ? [...view.phase.attackers, view.phase.target] : [];
       /** @type {Frame['decorate']} */
       const decorate = (cell) => {
-        const die = a.cells[cell];
+        /** @type {Die | null} */
+        const die = view.cells[cell];
         const classes = [];
         if (selected.includes(cell) || choosing.includes(cell)) classes.push('selected');
-        if (hits.has(cell)) classes.push('target', 'clickable');
-        if (picks.has(cell)) classes.push('clickable');
+        if (a.targets.has(cell)) classes.push('target', 'clickable');
+        else if (selected.length === 1 && a.partners.has(cell)) classes.push('partner', 'clickable');
+        else if (a.sources.has(cell) && !selected.includes(cell)) classes.push('source', 'clickable');
         if (recent.has(cell)) classes.push('recent');
+        const owner = die ? state.names[die.owner] ?? '?' : '';
         return {
           fill: die ? seatColor(die.owner) : NEUTRAL,
+          owner: die ? die.owner : null,
           classes,
           label: cellLabel(cell, die),
-          title: die ? `#${cell}: ${die.value}` : `#${cell}`,
+          title: die ? t('hd_cell_title', { cell, name: owner, value: die.value }) : t('hd_cell_empty', { cell }),
         };
       };
       return {
         decorate,
         arrows: arrowsOf(state.lastEvents),
         controls: state.interactive ? controls(state, a) : [],
-        prompt: state.interactive ? promptOf(phase.phase) : null,
+        extra: [diceOffBoard(state)],
+        prompt: state.interactive ? promptOf(view.phase.phase) : null,
       };
     },
   };
@@ -260,23 +258,23 @@ function controller(ctx) {
    * @returns {Node[]}
    */
   function controls(state, a) {
-    const phase = a.view.phase;
+    const phase = state.view.phase;
     if (phase.phase === 'occupation') {
-      const unplaced = /** @type {number[]} */ (a.view.players[state.seat ?? 0].unplaced);
-      if (placeValue === null || !unplaced.includes(placeValue)) placeValue = unplaced[0] ?? null;
+      const unplaced = /** @type {number[]} */ (state.view.players[state.seat ?? 0].unplaced);
       const faces = [...new Set(unplaced)];
       return [
         h('p', { class: 'hint' }, t('hd_pick_value')),
         h(
           'div',
-          { class: 'choice-group' },
+          { class: 'choice-group', role: 'radiogroup', 'aria-label': t('hd_pick_value') },
           faces.map((value) =>
             h(
               'button',
               {
                 class: `die-button ${value === placeValue ? 'primary' : ''}`,
                 'data-value': value,
-                'aria-pressed': String(value === placeValue),
+                role: 'radio',
+                'aria-checked': String(value === placeValue),
                 onclick: () => {
                   placeValue = value;
                   ctx.rerender();
@@ -291,33 +289,33 @@ function controller(ctx) {
     }
     if (phase.phase === 'attack') {
       return [
-        h('p', { class: 'hint' }, selected.length === 2 ? t('hd_hint_combined') : t('hd_hint_attack')),
-        selected.length > 0 ? h('button', { onclick: () => ((selected = []), ctx.rerender()) }, t('cancel')) : null,
+        h('p', { class: 'hint' }, selected.length === 2 ? t('hd_hint_combined') : selected.length === 1 ? t('hd_hint_target') : t('hd_hint_attack')),
+        selected.length > 0 ? h('button', { 'data-action': 'cancel', onclick: () => ((selected = []), ctx.rerender()) }, t('cancel')) : null,
       ].filter((node) => node !== null);
     }
     if (phase.phase === 'choose_attack') {
+      const allowed = listed(state, 'choose_attack');
       /** @type {[number, number][]} */
       const pairs = [];
       for (const attacker of phase.attackers) for (const roll of phase.rolls) pairs.push([attacker, roll]);
       const unique = pairs.filter(([cell, roll], index) => pairs.findIndex(([c, r]) => c === cell && r === roll) === index);
-      const fails = (/** @type {[number, number]} */ [cell, roll]) => roll > (a.cells[cell]?.value ?? 0);
-      const anyGood = unique.some((pair) => !fails(pair));
       return [
         h('p', { class: 'hint' }, t('hd_hint_choose')),
         h(
           'div',
           { class: 'choice-group' },
           unique.map(([cell, roll]) => {
-            const value = a.cells[cell]?.value ?? 0;
+            const value = state.view.cells[cell]?.value ?? 0;
             const outcome = roll < value ? 'hd_outcome_valid' : roll === value ? 'hd_outcome_perfect' : 'hd_outcome_failed';
+            const action = allowed.find((candidate) => candidate.attacker === cell && candidate.roll === roll);
             return h(
               'button',
               {
                 class: 'choice',
                 'data-attacker': cell,
                 'data-roll': roll,
-                disabled: anyGood && fails([cell, roll]),
-                onclick: () => ctx.act({ type: 'choose_attack', attacker: cell, roll }),
+                disabled: !action,
+                onclick: () => action && ctx.act(structuredClone(action)),
               },
               `${t('hd_cell', { cell })} `,
               dieIcon(value),
@@ -338,12 +336,33 @@ function controller(ctx) {
     }
     if (phase.phase === 'move') {
       return [
-        h('p', { class: 'hint' }, t('hd_hint_move')),
+        h('p', { class: 'hint' }, a.sources.size > 0 ? t('hd_hint_move') : t('hd_hint_no_move')),
+        selected.length > 0 ? h('button', { 'data-action': 'cancel', onclick: () => ((selected = []), ctx.rerender()) }, t('cancel')) : null,
         h('button', { class: 'primary', 'data-action': 'end-turn', onclick: () => ctx.act({ type: 'end_turn' }) }, t('end_turn')),
-      ];
+      ].filter((node) => node !== null);
     }
     return [];
   }
+}
+
+/** Both players' dice off the board, for everyone: still to place, or the two in reserve. @param {PlayState} state */
+function diceOffBoard(state) {
+  const players = /** @type {{unplaced: number[], reserve: number[]}[]} */ (state.view.players ?? []);
+  return h(
+    'div',
+    { class: 'off-board', 'data-testid': 'off-board' },
+    players.map((player, seat) => {
+      const placing = player.unplaced.length > 0;
+      const dice = placing ? player.unplaced : player.reserve;
+      if (dice.length === 0) return null;
+      return h(
+        'div',
+        { class: 'roll', 'data-seat': seat },
+        h('span', { class: 'roll-label' }, t(placing ? 'hd_to_place_of' : 'hd_reserve_of', { name: state.names[seat] ?? '' })),
+        h('span', { class: 'roll-dice' }, dice.map((value) => dieIcon(value, { seat }))),
+      );
+    }),
+  );
 }
 
 /** @param {string} phase */
@@ -375,17 +394,11 @@ function cellLabel(cell, die) {
   return group;
 }
 
-/** A small die face for buttons. @param {number} value */
-function dieIcon(value) {
-  const svg = s('svg', { viewBox: '-6 -6 12 12', class: 'die-icon inline' });
-  svg.append(dieFace(value, { size: 10 }));
-  return svg;
-}
-
 /** Cells touched by the last action, to show what changed. @param {any[]} events */
 function recentCells(events) {
   const cells = new Set();
   for (const event of events) {
+    if (event.type === 'turn_started' || event.type === 'game_over') continue;
     for (const key of ['cell', 'from', 'to', 'target']) if (typeof event[key] === 'number') cells.add(event[key]);
   }
   return cells;
@@ -400,13 +413,14 @@ function arrowsOf(events) {
     if (event.type === 'combined_attack_rolled' && !events.some((e) => e.type === 'attack_resolved')) {
       for (const from of event.attackers) arrows.push({ from, to: event.target, kind: 'attack' });
     }
-    if (event.type === 'moved') arrows.push({ from: event.from, to: event.to, kind: 'move' });
+    if (event.type === 'moved' || event.type === 'conquered') arrows.push({ from: event.from, to: event.to, kind: 'move' });
   }
   return arrows;
 }
 
 /**
- * The view after `events` (engine/src/hexdice/event.rs), for replay steps sent without a view.
+ * The view after `events` (engine/src/hexdice/execute.rs), for replay steps sent without a
+ * view: the same phases, reserve slots and totals the engine keeps.
  * @param {any} view @param {any[]} events
  */
 export function advance(view, events) {
@@ -414,13 +428,18 @@ export function advance(view, events) {
   const next = { ...structuredClone({ ...view, board: null }), board: view.board };
   /** @type {(Die | null)[]} */
   const cells = next.cells;
-  for (const event of events) {
+  /** The combined attack being chosen when this step began (its rolls pick the reserve slots). */
+  const choosing = view.phase?.phase === 'choose_attack' ? view.phase : null;
+  const opponent = (/** @type {number} */ seat) => 1 - seat;
+  events.forEach((event, index) => {
+    const later = events.slice(index + 1);
     switch (event.type) {
       case 'placed': {
         cells[event.cell] = { owner: event.seat, value: event.value };
         const unplaced = next.players[event.seat].unplaced;
-        const index = unplaced.indexOf(event.value);
-        if (index >= 0) unplaced.splice(index, 1);
+        const at = unplaced.indexOf(event.value);
+        if (at >= 0) unplaced.splice(at, 1);
+        next.phase = { phase: 'occupation', seat: opponent(event.seat) };
         break;
       }
       case 'occupation_ended':
@@ -434,24 +453,45 @@ export function advance(view, events) {
         next.turn = event.turn;
         next.phase = { phase: 'attack', seat: event.seat };
         break;
+      case 'could_not_attack':
+        next.phase = { phase: 'move', seat: event.seat, conqueror: null };
+        break;
+      case 'combined_attack_rolled':
+        next.phase = { phase: 'choose_attack', seat: event.seat, attackers: [...event.attackers], target: event.target, rolls: [...event.rolls] };
+        break;
       case 'attack_resolved': {
+        const reserve = next.players[event.seat].reserve;
         const before = cells[event.from]?.value ?? 0;
-        if (event.result === 'valid') {
-          // The rolled die replaces the attacker, whose old die goes back to the reserve (H-ATK-2).
-          const reserve = next.players[event.seat].reserve;
-          const index = reserve.indexOf(event.roll);
-          if (index >= 0) reserve.splice(index, 1, before);
+        // A single attack rolls slot 0; a combined one the slot of the chosen roll, and the
+        // other roll stays in the reserve (H-ATK-7).
+        let slot = 0;
+        if (choosing) {
+          slot = choosing.rolls[0] !== event.roll ? 1 : 0;
+          reserve[1 - slot] = choosing.rolls[1 - slot];
         }
+        reserve[slot] = event.result === 'valid' ? before : event.roll;
         const from = cells[event.from];
         const target = cells[event.target];
         if (from) from.value = event.attacker_value;
         if (target) target.value = event.defender_value;
+        const decided = later.some((e) => e.type === 'conquered' || e.type === 'game_over');
+        next.phase =
+          event.defender_value === 0 && event.attacker_value > 0 && !decided
+            ? { phase: 'conquest', seat: event.seat, from: event.from, target: event.target }
+            : { phase: 'move', seat: event.seat, conqueror: null };
         break;
       }
       case 'die_removed':
         cells[event.cell] = null;
         break;
       case 'conquered':
+        cells[event.to] = cells[event.from];
+        cells[event.from] = null;
+        next.phase = { phase: 'move', seat: event.seat, conqueror: event.to };
+        break;
+      case 'stayed_put':
+        next.phase = { phase: 'move', seat: event.seat, conqueror: null };
+        break;
       case 'moved':
         cells[event.to] = cells[event.from];
         cells[event.from] = null;
@@ -462,7 +502,8 @@ export function advance(view, events) {
       default:
         break;
     }
-  }
+  });
+  next.to_act = next.phase.phase === 'over' ? null : next.phase.seat;
   next.players.forEach((/** @type {any} */ player, /** @type {number} */ seat) => {
     const own = cells.filter((die) => die && die.owner === seat);
     player.dice_on_board = own.length;

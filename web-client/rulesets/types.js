@@ -8,7 +8,7 @@
  *
  * @typedef {{
  *   key: string,
- *   kind: 'select', values: string[],
+ *   kind: 'select', values: string[], preferred?: string,
  * } | {
  *   key: string,
  *   kind: 'number', min: number, max: number,
@@ -28,8 +28,12 @@
  *   outcome: Outcome | null,
  *   names: string[],
  *   lastEvents: any[],
+ *   legal: any[] | null,
  *   interactive: boolean,
  * }} PlayState
+ *
+ * `legal` is the server's list of what the seat to act may send now (docs/PROTOCOL.md,
+ * `legal_actions`), when this client is that seat.
  *
  * @typedef {{act: (action: any) => void, rerender: () => void}} PlayContext
  *
@@ -39,7 +43,13 @@
  *   controls: Node[],
  *   prompt: string | null,
  *   links?: [number, number][],
+ *   extra?: Node[],
+ *   overlay?: {shown: boolean, groups: {name: string, regions: number[], labelAt: number}[]},
  * }} Frame
+ *
+ * `extra` is drawn under the controls for everyone (e.g. dice still to place, a legend);
+ * `overlay` outlines groups of regions (classic's continents) when `shown`.
+ * A select field's `preferred` value is offered first, before the server's default.
  *
  * @typedef {{
  *   click: (id: number, state: PlayState) => void,
@@ -47,7 +57,14 @@
  *   reset: () => void,
  * }} Controller
  *
- * @typedef {{label: string, dice: number[], seat?: number | null, caps?: number[]}} DiceRoll
+ * @typedef {{attack: number, defence: number, winner: 'attacker' | 'defender', attackerSeat?: number | null, defenderSeat?: number | null}} DicePair
+ * @typedef {{
+ *   label: string, dice: number[], seat?: number | null, caps?: (number | undefined)[],
+ *   kinds?: string[], total?: number, pairs?: DicePair[],
+ * }} DiceRoll
+ *
+ * `kinds` names each die (`d6`, `d8`); `caps` what each counts as at most; `pairs` the dice
+ * compared one against one (sorted, highest first).
  *
  * @typedef {{
  *   id: string,
@@ -57,10 +74,12 @@
  *   dice: (event: any, names: string[]) => DiceRoll[],
  *   seatSummary: (view: any, seat: number) => string,
  *   advance: (view: any, events: any[]) => any,
+ *   paramText: (name: string, value: number, view: any, names: string[]) => string | number,
  * }} RulesetUi
  *
  * `advance` returns the view after `events` (a new object), folding the events into the board
  * as the engine did: replays use it for steps that come without a view of their own.
+ * `paramText` words one parameter of a refusal (a cell, area or territory id as its name).
  */
 
 export {};

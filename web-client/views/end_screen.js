@@ -85,7 +85,7 @@ export class EndScreen {
       h(
         'p',
         { class: 'inline end-links' },
-        h('a', { class: 'button', href: replayLink(matchId), 'data-testid': 'open-replay' }, t('open_replay')),
+        h('a', { class: 'button', href: replayLink(matchId), 'data-testid': 'end-replay' }, t('open_replay')),
         h('a', { class: 'button', href: '#/', 'data-testid': 'new-game' }, t('new_game')),
       ),
     );

@@ -5,15 +5,19 @@
 import { h, replaceChildren } from '../lib/dom.js';
 import { language, t, tMaybe } from '../lib/i18n.js';
 import * as api from '../lib/api.js';
-import { roomLink, replayLink, playLink, playerLink } from '../lib/router.js';
+import { roomLink, replayLink, playLink, playerLink, rulesLink } from '../lib/router.js';
+import { gamePicture } from '../lib/pictures.js';
+import { GAMES } from './rules.js';
+import { isRoomId } from './room.js';
 import { seatColor } from '../lib/colors.js';
 import { rulesetUi } from '../rulesets/index.js';
-import { optionInputs } from './options.js';
+import { optionInputs, help } from './options.js';
 import { toast } from '../lib/toast.js';
 
 /** @typedef {import('../app.js').Session} Session */
 /** @typedef {import('../lib/protocol.js').Room} Room */
 /** @typedef {import('../lib/protocol.js').RulesetInfo} RulesetInfo */
+/** @typedef {import('../lib/protocol.js').NewRoom} NewRoom */
 
 const POLL_MS = 2000;
 
@@ -85,18 +89,20 @@ export function lobby(session) {
   poll();
   loadFinished();
 
-  const inviteInput = h('input', { placeholder: t('invite_placeholder'), 'aria-label': t('invite_placeholder') });
+  const inviteInput = h('input', { placeholder: t('invite_placeholder'), 'aria-label': t('invite_placeholder'), 'data-testid': 'invite-input' });
+  const inviteProblem = h('p', { class: 'problem', role: 'alert', 'data-testid': 'invite-problem' });
   const inviteForm = h('form', { class: 'inline' }, inviteInput, h('button', { type: 'submit' }, t('join')));
   inviteForm.addEventListener('submit', (event) => {
     event.preventDefault();
-    const text = inviteInput.value.trim();
-    const hash = text.includes('#') ? text.slice(text.indexOf('#')) : `#/room/${text}`;
-    location.hash = hash;
+    const target = inviteTarget(inviteInput.value);
+    inviteProblem.textContent = target ? '' : t('invite_not_understood');
+    if (target) location.hash = target;
   });
 
   const element = h(
     'section',
     { class: 'screen lobby' },
+    games(),
     h(
       'div',
       { class: 'column' },
@@ -107,6 +113,7 @@ export function lobby(session) {
       roomList,
       h('h3', {}, t('join_by_invite')),
       inviteForm,
+      inviteProblem,
       session.guest ? h('p', {}, h('a', { href: playerLink(session.guest.id), 'data-testid': 'my-page' }, t('my_page'))) : null,
     ),
     h('div', { class: 'column' }, h('h2', {}, t('create_room')), createCard, h('h2', {}, t('finished_matches')), finishedList),
@@ -118,6 +125,60 @@ export function lobby(session) {
       clearTimeout(timer);
     },
   };
+}
+
+/** The three games, each with a picture, its player count, a line and its rules. */
+function games() {
+  const players = /** @type {Record<string, [number, number]>} */ ({ hexdice: [2, 2], capitals: [2, 4], classic: [3, 6] });
+  return h(
+    'div',
+    { class: 'games', 'data-testid': 'games' },
+    h('h2', {}, t('games_title')),
+    h('p', { class: 'muted' }, t('games_intro')),
+    h(
+      'ul',
+      { class: 'game-cards' },
+      GAMES.map((ruleset) => {
+        const [min, max] = players[ruleset] ?? [2, 2];
+        return h(
+          'li',
+          { class: 'game-card card', 'data-game': ruleset },
+          h('div', { class: 'game-art', role: 'img', 'aria-label': rulesetName(ruleset) }, gamePicture(ruleset)),
+          h(
+            'div',
+            {},
+            h('h3', {}, rulesetName(ruleset)),
+            h('p', { class: 'muted' }, min === max ? t('players_exact', { n: min }) : t('players_range', { min, max })),
+            h('p', {}, tMaybe(`blurb_${ruleset}`) ?? ''),
+            h('a', { href: rulesLink(ruleset), 'data-testid': `rules-${ruleset}` }, t('rules_link')),
+          ),
+        );
+      }),
+    ),
+  );
+}
+
+/**
+ * Where an invite leads: a full link, its `#/room/...` part, or a bare room id; `null` for
+ * anything that names no room.
+ * @param {string} input
+ */
+export function inviteTarget(input) {
+  const text = input.trim();
+  const hashAt = text.indexOf('#');
+  const route = hashAt >= 0 ? text.slice(hashAt + 1) : text.startsWith('/room/') ? text : `/room/${text}`;
+  const [path, query = ''] = route.split('?');
+  const parts = path.split('/').filter(Boolean);
+  if (parts[0] !== 'room' || parts.length !== 2) return null;
+  let id = '';
+  try {
+    id = decodeURIComponent(parts[1]);
+  } catch {
+    return null;
+  }
+  if (!isRoomId(id)) return null;
+  const invite = new URLSearchParams(query).get('invite');
+  return roomLink(id, invite);
 }
 
 /**
@@ -219,8 +280,10 @@ function buildCreateForm(form, infos, session) {
     rulesetSelect,
     h('label', { for: 'create-seats' }, t('seats')),
     seatsInput,
+    help('seats', seatsInput),
     optionsBox,
     h('label', { class: 'check' }, privateBox, ` ${t('private_room')}`),
+    help('private', privateBox),
     h('button', { type: 'submit', class: 'primary', id: 'create-submit' }, t('create')),
     problem,
   );
@@ -231,10 +294,12 @@ function buildCreateForm(form, infos, session) {
     if (!session.guest) return;
     try {
       const room = await api.createRoom(session.guest.token, {
-        ruleset: rulesetSelect.value,
+        ruleset: /** @type {NewRoom["ruleset"]} */ (rulesetSelect.value),
         options: readOptions(),
         seats: Number(seatsInput.value),
         private: privateBox.checked,
+        // The creator plays: seated at once, like anyone who opens a table.
+        creator_seat: 0,
       });
       location.hash = roomLink(room.id, room.invite_code);
     } catch (error) {

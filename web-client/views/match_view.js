@@ -1,27 +1,28 @@
 //! The match layout shared by live play, spectating and replays: the board, the players, whose
 //! turn it is (and room for the clock), the ruleset's controls, the dice of the last action and
-//! the event log in words.
+//! the event log in words, from the setup on.
 
-import { h, s, replaceChildren } from '../lib/dom.js';
+import { h, replaceChildren } from '../lib/dom.js';
 import { t, tMaybe } from '../lib/i18n.js';
-import { Board, dieFace } from '../lib/board.js';
-import { seatColor } from '../lib/colors.js';
+import { Board } from '../lib/board.js';
+import { seatColor, seatSymbol, seatInk } from '../lib/colors.js';
+import { diceRow } from '../lib/dice.js';
 
 /** @typedef {import('../rulesets/types.js').RulesetUi} RulesetUi */
 /** @typedef {import('../rulesets/types.js').Controller} Controller */
 /** @typedef {import('../rulesets/types.js').PlayState} PlayState */
+/** @typedef {import('../rulesets/types.js').DiceRoll} DiceRoll */
 /** @typedef {import('../lib/protocol.js').Room} Room */
 /** @typedef {import('../lib/protocol.js').Outcome} Outcome */
+/** @typedef {import('../lib/match_log.js').LogEntry} LogEntry */
 
 /**
  * @typedef {{
  *   view: any, seat: number | null, toAct: number | null, outcome: Outcome | null,
  *   names: string[], room?: Room | null, seed?: string | null, seedCommitment?: string | null,
+ *   legal?: any[] | null,
  * }} MatchState
- * @typedef {{seq: number, seat: number | null, events: any[]}} LogEntry
  */
-
-const LOG_LIMIT = 400;
 
 export class MatchView {
   /**
@@ -31,10 +32,15 @@ export class MatchView {
   constructor({ ruleset, act }) {
     this.ruleset = ruleset;
     this.act = act;
-    /** @type {LogEntry[]} */
+    /** The log shown: entries in seq order. @type {LogEntry[]} */
     this.log = [];
-    /** @type {any[]} */
+    /** How many of `log`'s entries are drawn, and the last one drawn (to append only the new). */
+    /** @type {{count: number, last: LogEntry | null}} */
+    this.drawn = { count: 0, last: null };
+    /** The events of the last action (its dice and arrows). @type {any[]} */
     this.lastEvents = [];
+    /** An action was sent and its answer has not come yet: no second one meanwhile. */
+    this.pending = false;
     /** @type {MatchState | null} */
     this.state = null;
     /** @type {Board | null} */
@@ -44,8 +50,9 @@ export class MatchView {
     /** @type {Controller} */
     this.controller = ruleset.controller({
       act: (action) => {
-        this.act?.(action);
-        this.controller.reset();
+        if (!this.act || this.pending) return;
+        this.pending = true;
+        this.act(action);
         this.redraw();
       },
       rerender: () => this.redraw(),
@@ -56,10 +63,11 @@ export class MatchView {
     // Room for a turn clock once the server sends one.
     this.clock = h('div', { class: 'clock', hidden: true, 'data-testid': 'clock' });
     this.controls = h('div', { class: 'controls', 'data-testid': 'controls' });
-    this.dice = h('div', { class: 'dice-panel', 'data-testid': 'dice' });
+    this.dice = h('div', { class: 'dice-panel', 'data-testid': 'dice', 'aria-live': 'polite' });
     this.logList = h('ol', { class: 'log', 'data-testid': 'log', reversed: true });
+    this.logNote = h('p', { class: 'muted log-note', hidden: true });
     this.seedBox = h('p', { class: 'seed muted', 'data-testid': 'seed' });
-    this.extra = h('div', { class: 'extra' });
+    this.extra = h('div', { class: 'extra', 'data-testid': 'extra' });
     this.element = h(
       'div',
       { class: 'match' },
@@ -73,32 +81,38 @@ export class MatchView {
         this.controls,
         this.dice,
         this.extra,
-        h('details', { class: 'log-box', open: true }, h('summary', {}, t('event_log')), this.logList),
+        h('details', { class: 'log-box', open: true }, h('summary', {}, t('event_log')), this.logNote, this.logList),
         this.seedBox,
       ),
     );
   }
 
-  /** A fresh snapshot (first join or resync): the log restarts from here. @param {number} seq */
-  snapshot(seq) {
-    if (this.log.length > 0) this.log.push({ seq, seat: null, events: [{ type: '__resynced' }] });
-    this.lastEvents = [];
+  /** The answer to the last action came (applied or a fresh snapshot): the choice is done. */
+  settled() {
+    this.pending = false;
     this.controller.reset();
   }
 
-  /** @param {number} seq @param {number | null} seat @param {any[]} events */
-  applied(seq, seat, events) {
-    this.log.push({ seq, seat, events });
-    if (this.log.length > LOG_LIMIT) this.log.splice(0, this.log.length - LOG_LIMIT);
-    this.lastEvents = events;
-    this.controller.reset();
+  /** The last action was refused: the half-built choice stays, to be corrected. @param {string} text */
+  refused(text) {
+    void text;
+    this.pending = false;
+    this.redraw();
   }
 
-  /** Replaces the log (replays step through a known list). @param {LogEntry[]} entries */
-  setLog(entries) {
-    this.log = entries.slice(-LOG_LIMIT);
-    this.lastEvents = entries.length > 0 ? entries[entries.length - 1].events : [];
-    this.controller.reset();
+  /** Whether the earlier part of the log could be fetched. @param {boolean} ok */
+  history(ok) {
+    this.logNote.hidden = ok;
+    this.logNote.textContent = ok ? '' : t('log_incomplete');
+  }
+
+  /**
+   * The log to show and the events of the last action; drawn on the next update.
+   * @param {LogEntry[]} entries @param {any[]} lastEvents
+   */
+  showLog(entries, lastEvents) {
+    this.log = entries;
+    this.lastEvents = lastEvents;
   }
 
   /** @param {MatchState} state */
@@ -110,34 +124,36 @@ export class MatchView {
   redraw() {
     const state = this.state;
     if (!state || !state.view) return;
-    /** @type {PlayState} */
-    const play = {
-      view: state.view,
-      seat: state.seat,
-      toAct: state.toAct,
-      outcome: state.outcome,
-      names: state.names,
-      lastEvents: this.lastEvents,
-      interactive: this.act !== null && state.seat !== null && state.toAct === state.seat && !state.outcome,
-    };
+    const play = /** @type {PlayState} */ (this.playState());
     const regions = state.view.board?.regions ?? [];
     const key = `${regions.length}:${regions.map((/** @type {{cells: unknown[]}} */ r) => r.cells.length).join(',')}`;
     if (!this.board || key !== this.boardKey) {
-      this.board = new Board(regions, (id) => this.controller.click(id, /** @type {PlayState} */ (this.playState())));
+      this.board?.dispose();
+      this.board = new Board(regions, (id) => {
+        const now = this.playState();
+        if (now && !this.pending) this.controller.click(id, now);
+      });
       this.boardKey = key;
-      replaceChildren(this.boardBox, this.board.element);
+      replaceChildren(this.boardBox, this.board.element, this.board.zoomControls(), this.board.help());
     }
     // Exposed for tests and styles: which decision the match waits for.
     this.element.dataset.phase = state.view.phase?.phase ?? state.view.phase?.step ?? '';
     this.element.dataset.interactive = String(play.interactive);
+    this.element.dataset.pending = String(this.pending);
     const frame = this.controller.frame(play);
     if (frame.links) this.board.setLinks(frame.links);
+    if (frame.overlay) {
+      this.board.setOverlay(frame.overlay.groups);
+      this.board.showOverlay(frame.overlay.shown);
+    }
     this.board.update(frame.decorate, frame.arrows);
     this.boardBox.dataset.interactive = String(play.interactive);
     this.renderPlayers(state);
     this.prompt.textContent = frame.prompt ?? this.defaultPrompt(state, play);
     this.prompt.className = `prompt ${play.interactive ? 'your-turn' : ''}`;
     replaceChildren(this.controls, frame.controls);
+    this.controls.classList.toggle('pending', this.pending);
+    replaceChildren(this.extra, frame.extra ?? []);
     this.renderDice(state);
     this.renderLog(state);
     this.seedBox.textContent = state.seed
@@ -147,7 +163,7 @@ export class MatchView {
         : '';
   }
 
-  /** The play state as of now (for clicks between redraws). */
+  /** The play state as of now (for clicks between redraws). @returns {PlayState | null} */
   playState() {
     const state = this.state;
     if (!state) return null;
@@ -158,6 +174,7 @@ export class MatchView {
       outcome: state.outcome,
       names: state.names,
       lastEvents: this.lastEvents,
+      legal: state.legal ?? null,
       interactive: this.act !== null && state.seat !== null && state.toAct === state.seat && !state.outcome,
     };
   }
@@ -184,13 +201,14 @@ export class MatchView {
           'li',
           {
             class: `player ${state.toAct === seat ? 'to-act' : ''} ${winner ? 'winner' : ''}`,
-            style: `--seat:${seatColor(seat)}`,
+            style: `--seat:${seatColor(seat)};--seat-ink:${seatInk(seat)}`,
             'data-seat': seat,
           },
-          h('span', { class: 'swatch' }),
+          h('span', { class: 'swatch', 'aria-hidden': 'true' }, seatSymbol(seat)),
           h('span', { class: 'name' }, name, seat === state.seat ? ` (${t('you')})` : ''),
-          info && info.connected === false ? h('span', { class: 'offline', title: t('offline') }, '⚠') : null,
-          winner ? h('span', { class: 'crown', title: t('won') }, '★') : null,
+          state.toAct === seat ? h('span', { class: 'sr-only' }, t('to_act_now')) : null,
+          info && info.connected === false ? h('span', { class: 'offline', title: t('offline'), 'aria-label': t('offline') }, '⚠') : null,
+          winner ? h('span', { class: 'crown', title: t('won'), 'aria-label': t('won') }, '★') : null,
           h('span', { class: 'summary muted' }, this.ruleset.seatSummary(state.view, seat)),
         );
       }),
@@ -199,52 +217,54 @@ export class MatchView {
 
   /** @param {MatchState} state */
   renderDice(state) {
-    /** @type {import('../rulesets/types.js').DiceRoll[]} */
+    /** @type {DiceRoll[]} */
     const rolls = [];
     // One die per event (capitals) reads better as one row per side: merge neighbouring rows.
     for (const roll of this.lastEvents.flatMap((event) => this.ruleset.dice(event, state.names))) {
+      // A total without dice (capitals' battle sums) joins its side's row.
+      const side = roll.dice.length === 0 && roll.total !== undefined ? rolls.find((row) => row.label === roll.label && row.total === undefined && !row.pairs) : undefined;
+      if (side) {
+        side.total = roll.total;
+        continue;
+      }
       const last = rolls[rolls.length - 1];
-      if (last && last.label === roll.label && last.seat === roll.seat) {
+      if (last && last.label === roll.label && last.seat === roll.seat && !last.pairs && !roll.pairs) {
         last.dice.push(...roll.dice);
-        if (last.caps || roll.caps) last.caps = [...(last.caps ?? []), ...(roll.caps ?? [])];
+        if (last.caps || roll.caps) last.caps = [...(last.caps ?? last.dice.map(() => undefined)), ...(roll.caps ?? [])];
+        if (last.kinds || roll.kinds) last.kinds = [...(last.kinds ?? []), ...(roll.kinds ?? [])];
+        if (roll.total !== undefined) last.total = roll.total;
       } else {
-        rolls.push({ ...roll, dice: [...roll.dice], caps: roll.caps ? [...roll.caps] : undefined });
+        rolls.push({ ...roll, dice: [...roll.dice], caps: roll.caps ? [...roll.caps] : undefined, kinds: roll.kinds ? [...roll.kinds] : undefined });
       }
     }
-    replaceChildren(
-      this.dice,
-      rolls.map((roll) =>
-        h(
-          'div',
-          { class: 'roll' },
-          h('span', { class: 'roll-label' }, roll.label),
-          h(
-            'span',
-            { class: 'roll-dice' },
-            roll.dice.map((value, index) => {
-              const svg = s('svg', { viewBox: '-6 -6 12 12', class: 'die-icon', 'data-die': value });
-              const cap = roll.caps?.[index];
-              svg.append(dieFace(value, { size: 10, color: roll.seat === undefined ? '#fffdf7' : seatColor(roll.seat), pip: roll.seat === undefined || roll.seat === null ? '#1d2330' : '#fff' }));
-              return cap !== undefined && cap < value ? h('span', { class: 'capped', title: t('capped_at', { cap }) }, svg, `→${cap}`) : svg;
-            }),
-          ),
-        ),
-      ),
-    );
+    const key = JSON.stringify(rolls);
+    if (key === this.dice.dataset.key) return;
+    this.dice.dataset.key = key;
+    replaceChildren(this.dice, rolls.map((roll) => diceRow(roll)));
+    // A new roll tumbles briefly (style.css stills it under prefers-reduced-motion).
+    for (const die of this.dice.querySelectorAll('.die-wrap')) die.classList.add('rolling');
   }
 
-  /** @param {MatchState} state */
+  /** Draws the log, appending only new entries when the earlier ones are unchanged. @param {MatchState} state */
   renderLog(state) {
+    const { count, last } = this.drawn;
+    const unchanged = count > 0 && count <= this.log.length && this.log[count - 1] === last;
+    if (!unchanged) replaceChildren(this.logList);
+    const from = unchanged ? count : 0;
+    /** @type {HTMLElement[]} */
     const lines = [];
-    for (const entry of this.log) {
+    for (const entry of this.log.slice(from)) {
       for (const event of entry.events) {
-        const text =
-          event?.type === '__resynced' ? t('resynced') : this.ruleset.describe(event, state.names, state.view);
+        const text = this.ruleset.describe(event, state.names, state.view);
         if (text) lines.push(h('li', { 'data-seq': entry.seq }, text));
       }
     }
-    replaceChildren(this.logList, lines.reverse());
+    // Newest first.
+    this.logList.prepend(...lines.reverse());
+    this.drawn = { count: this.log.length, last: this.log[this.log.length - 1] ?? null };
   }
 
-  dispose() {}
+  dispose() {
+    this.board?.dispose();
+  }
 }

@@ -25,13 +25,13 @@ export function optionInputs(ruleset, fields, defaults) {
         field.values.map((value) =>
           h(
             'option',
-            { value, selected: value === String(defaults[field.key] ?? field.values[0]) },
+            { value, selected: value === String(field.preferred ?? defaults[field.key] ?? field.values[0]) },
             tMaybe(`value_${ruleset}_${field.key}_${value}`) ?? tMaybe(`value_${value}`) ?? value,
           ),
         ),
       );
       readers.push(() => [field.key, select.value]);
-      return [h('label', { for: id }, label), select];
+      return [h('label', { for: id }, label), select, help(field.key, select)];
     }
     if (field.kind === 'number') {
       const input = h('input', {
@@ -43,7 +43,7 @@ export function optionInputs(ruleset, fields, defaults) {
         value: defaults[field.key] ?? field.min,
       });
       readers.push(() => [field.key, Number(input.value)]);
-      return [h('label', { for: id }, label), input];
+      return [h('label', { for: id }, label), input, help(field.key, input)];
     }
     if (field.kind === 'preset') return presetInput(field, defaults[field.key], label, readers);
     const area = h('textarea', { id, name: field.key, rows: 3, spellcheck: 'false' });
@@ -61,6 +61,19 @@ export function optionInputs(ruleset, fields, defaults) {
     element: h('div', { class: 'option-fields' }, rows.flat()),
     read: () => ({ ...Object.fromEntries(readers.map((read) => read())) }),
   };
+}
+
+/**
+ * A short explanation of an option under its input (when there is one), tied to it for screen
+ * readers.
+ * @param {string} key @param {HTMLElement} input
+ */
+export function help(key, input) {
+  const text = tMaybe(`help_${key}`);
+  if (!text) return null;
+  const id = `${input.id || key}-help`;
+  input.setAttribute('aria-describedby', id);
+  return h('p', { class: 'option-help muted', id }, text);
 }
 
 /**
@@ -109,5 +122,5 @@ function presetInput(field, initial, label, readers) {
       throw new Error(t('invalid_json', { field: label }));
     }
   });
-  return [h('label', { for: id }, label), select, area];
+  return [h('label', { for: id }, label), select, area, help(field.key, select)];
 }

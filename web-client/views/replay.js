@@ -26,6 +26,8 @@ export function replayScreen(session, matchId, startStep) {
   const element = h('section', { class: 'screen replay', 'data-match': matchId }, body);
   /** @type {ReturnType<typeof setInterval> | undefined} */
   let player;
+  /** The arrow-key handler while the replay is shown. @type {((event: KeyboardEvent) => void) | null} */
+  let onKey = null;
 
   api
     .replay(matchId, session.guest?.token ?? null)
@@ -51,6 +53,11 @@ export function replayScreen(session, matchId, startStep) {
       });
     }
     let step = Math.max(0, Math.min(startStep ?? 0, last));
+    /** The log: the setup (step 0), then each action. */
+    const entries = [
+      { seq: 0, seat: null, events: replay.setup_events },
+      ...replay.actions.map((action) => ({ seq: action.seq, seat: action.seat, events: action.events })),
+    ];
     let speed = 1;
 
     const slider = h('input', { type: 'range', min: 0, max: last, value: step, 'aria-label': t('replay_step'), 'data-testid': 'replay-slider' });
@@ -86,9 +93,7 @@ export function replayScreen(session, matchId, startStep) {
       const shown = views[step];
       const exact = !folded[step];
       missing.hidden = exact;
-      const done = replay.actions.slice(0, step);
-      view.setLog([{ seq: 0, seat: null, events: replay.setup_events }, ...done.map((a) => ({ seq: a.seq, seat: a.seat, events: a.events }))]);
-      if (step === 0) view.lastEvents = replay.setup_events;
+      view.showLog(entries.slice(0, step + 1), entries[step].events);
       const toAct = step < last ? replay.actions[step].seat : null;
       view.update({
         view: shown,
@@ -122,6 +127,24 @@ export function replayScreen(session, matchId, startStep) {
     }
 
     slider.addEventListener('input', () => go(Number(slider.value)));
+    // Arrow keys step (the board's own arrow keys and text fields keep theirs); Home and End
+    // jump to the ends.
+    onKey = (event) => {
+      const target = /** @type {HTMLElement | null} */ (event.target);
+      if (target?.closest('input, select, textarea, .board')) return;
+      const moves = /** @type {Record<string, () => number>} */ ({
+        ArrowLeft: () => step - 1,
+        ArrowRight: () => step + 1,
+        Home: () => 0,
+        End: () => last,
+      });
+      const move = moves[event.key];
+      if (!move) return;
+      event.preventDefault();
+      stop();
+      go(move());
+    };
+    document.addEventListener('keydown', onKey);
     turnInput.addEventListener('change', () => go(turnStarts[Number(turnInput.value) - 1] ?? 0));
     playButton.addEventListener('click', () => (player ? stop() : play()));
     speedSelect.addEventListener('change', () => {
@@ -177,5 +200,11 @@ export function replayScreen(session, matchId, startStep) {
     go(step);
   }
 
-  return { element, dispose: () => clearInterval(player) };
+  return {
+    element,
+    dispose: () => {
+      clearInterval(player);
+      if (onKey) document.removeEventListener('keydown', onKey);
+    },
+  };
 }

@@ -2,30 +2,80 @@
 //! the match (board, players, whose turn, clock, the ruleset's controls, dice, event log); at the
 //! end, the end screen (result, standings, rematch). The chat runs beside it all. The same screen
 //! serves seated players and spectators; only the seat to act gets live controls.
+//! What a room's screen knew is kept for the session, so redrawing it (a language switch, coming
+//! back from the lobby) resumes from the last seq instead of starting over.
 
 import { h, replaceChildren } from '../lib/dom.js';
 import { t, tMaybe } from '../lib/i18n.js';
-import { roomLink, playLink } from '../lib/router.js';
+import { roomLink, replayLink, playLink, rulesLink } from '../lib/router.js';
 import * as api from '../lib/api.js';
 import { toast } from '../lib/toast.js';
+import { MatchLog } from '../lib/match_log.js';
 import { rulesetUi } from '../rulesets/index.js';
 import { MatchView } from './match_view.js';
 import { ChatPanel } from './chat.js';
 import { EndScreen } from './end_screen.js';
 import { rulesetName } from './lobby.js';
-import { seatColor } from '../lib/colors.js';
+import { seatColor, seatInk, seatSymbol } from '../lib/colors.js';
+import * as attention from '../lib/attention.js';
 
 /** @typedef {import('../app.js').Session} Session */
 /** @typedef {import('../lib/protocol.js').Room} Room */
 /** @typedef {import('../lib/protocol.js').ServerMsg} ServerMsg */
 /** @typedef {import('../lib/protocol.js').Outcome} Outcome */
+/** @typedef {import('../rulesets/types.js').RulesetUi} RulesetUi */
 
 /**
- * A refusal in the reader's language when we have it, else the server's own message.
- * @param {{code: string, message: string}} error
+ * The match as this connection sees it.
+ * @typedef {{
+ *   seq: number | null, seat: number | null, view: any, toAct: number | null,
+ *   outcome: Outcome | null, seedCommitment: string | null, seed: string | null,
+ *   legal: any[] | null, lastEvents: any[], board: any,
+ * }} MatchSeen
  */
-export function refusalText(error) {
-  return tMaybe(`error_${error.code}`) ?? error.message;
+
+/** What each room's screen knew, kept for the session (a few rooms at most). @type {Map<string, {room: Room | null, match: MatchSeen, log: MatchLog}>} */
+const remembered = new Map();
+const REMEMBER_ROOMS = 4;
+
+/** @param {string} roomId */
+function memoryOf(roomId) {
+  let memory = remembered.get(roomId);
+  if (!memory) {
+    memory = {
+      room: null,
+      match: { seq: null, seat: null, view: null, toAct: null, outcome: null, seedCommitment: null, seed: null, legal: null, lastEvents: [], board: null },
+      log: new MatchLog(),
+    };
+    remembered.set(roomId, memory);
+    if (remembered.size > REMEMBER_ROOMS) remembered.delete(/** @type {string} */ (remembered.keys().next().value));
+  }
+  return memory;
+}
+
+/**
+ * A refusal in the reader's language when there is a string for its code (filled with its
+ * parameters, worded by the ruleset where it names cells, areas or territories), else the
+ * server's own message.
+ * @param {{code: string, message: string, params?: Record<string, number>}} error
+ * @param {{ruleset?: RulesetUi, view?: any, names?: string[]}} [context]
+ */
+export function refusalText(error, context = {}) {
+  /** @type {Record<string, string | number>} */
+  const params = { ...(error.params ?? {}) };
+  for (const [name, value] of Object.entries(error.params ?? {})) {
+    if ((name === 'seat' || name === 'to_act') && context.names?.[value]) params[name] = context.names[value];
+    else if (context.ruleset && context.view) params[name] = context.ruleset.paramText(name, value, context.view, context.names ?? []);
+  }
+  if ('units' in params) params.n = Number(error.params?.units ?? 0);
+  else if ('cards' in params) params.n = Number(error.params?.cards ?? 0);
+  else if ('reserve' in params) params.n = Number(error.params?.reserve ?? 0);
+  return tMaybe(`error_${error.code}`, params) ?? error.message;
+}
+
+/** A room id is a UUID; anything else cannot name a room. @param {string} text */
+export function isRoomId(text) {
+  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(text);
 }
 
 /**
@@ -56,20 +106,20 @@ export function roomScreen(session, roomId, invite, play = false) {
     else if (msg.type === 'error') toast(refusalText(msg), 'error');
   });
 
+  if (!isRoomId(roomId)) {
+    replaceChildren(body, h('p', { class: 'problem', role: 'alert' }, t('error_room_not_found')), h('a', { href: '#/' }, t('back_to_lobby')));
+    return { element, dispose: () => {} };
+  }
+
+  const memory = memoryOf(roomId);
+  const { match, log } = memory;
   /** @type {Room | null} */
-  let room = null;
-  /** The match as this connection sees it. */
-  const match = {
-    /** @type {number | null} */ seq: null,
-    /** @type {number | null} */ seat: null,
-    /** @type {any} */ view: null,
-    /** @type {number | null} */ toAct: null,
-    /** @type {Outcome | null} */ outcome: null,
-    /** @type {string | null} */ seedCommitment: null,
-    /** @type {string | null} */ seed: null,
-  };
+  let room = memory.room;
   /** @type {MatchView | null} */
   let matchView = null;
+  /** Whether the log is being filled in from the replay. */
+  let filling = false;
+  let disposed = false;
   /** "Play now" still has to take a seat here. */
   let seatWanted = play;
   let seatAsked = false;
@@ -85,21 +135,30 @@ export function roomScreen(session, roomId, invite, play = false) {
     switch (msg.type) {
       case 'room':
         room = msg.room;
+        memory.room = room;
         if (seatWanted) takeSeatNow(msg.room);
         render();
+        backfill();
         break;
-      case 'snapshot':
+      case 'snapshot': {
         Object.assign(match, {
           seq: msg.seq,
           seat: msg.seat,
-          view: msg.view,
+          view: withBoard(msg.view),
           toAct: msg.to_act,
           outcome: msg.outcome,
           seedCommitment: msg.seed_commitment ?? match.seedCommitment,
+          seed: msg.seed ?? match.seed,
+          legal: msg.legal_actions ?? null,
         });
-        ensureMatchView().snapshot(msg.seq);
+        // The last action's events (for its dice and arrows) come with the log.
+        const known = log.get(msg.seq);
+        match.lastEvents = known ? known.events : [];
+        matchView?.settled();
         render();
+        backfill();
         break;
+      }
       case 'applied':
         if (match.seq !== null && msg.seq <= match.seq) break;
         if (match.seq === null || msg.seq !== match.seq + 1) {
@@ -107,8 +166,16 @@ export function roomScreen(session, roomId, invite, play = false) {
           connection.resync(roomId);
           break;
         }
-        Object.assign(match, { seq: msg.seq, view: msg.view, toAct: msg.to_act, outcome: msg.outcome });
-        ensureMatchView().applied(msg.seq, msg.seat, msg.events);
+        Object.assign(match, {
+          seq: msg.seq,
+          view: withBoard(msg.view),
+          toAct: msg.to_act,
+          outcome: msg.outcome,
+          legal: msg.legal_actions ?? null,
+          lastEvents: msg.events,
+        });
+        log.add({ seq: msg.seq, seat: msg.seat, events: msg.events });
+        matchView?.settled();
         render();
         break;
       case 'finished':
@@ -126,20 +193,52 @@ export function roomScreen(session, roomId, invite, play = false) {
         rematch = msg.rematch;
         endScreen?.setRematch(msg.rematch);
         break;
-      case 'error':
+      case 'error': {
         if (seatWanted && ['room_full', 'match_started', 'seat_taken'].includes(msg.code)) {
           // Someone took the last seat first: "Play now" looks for another room.
           seatWanted = false;
           playElsewhere();
           break;
         }
-        toast(refusalText(msg), 'error');
+        const names = room ? seatNames(room) : [];
+        const text = refusalText(msg, { ruleset: room ? rulesetUi(room.ruleset) : undefined, view: match.view, names });
+        toast(text, 'error');
+        if (msg.id) matchView?.refused(text);
         if (room === null && ['room_not_found', 'invalid_invite', 'room_expired'].includes(msg.code)) {
-          replaceChildren(body, h('p', { class: 'problem' }, refusalText(msg)), h('a', { href: '#/' }, t('back_to_lobby')));
+          replaceChildren(body, h('p', { class: 'problem', role: 'alert' }, text), h('a', { href: '#/' }, t('back_to_lobby')));
         }
         break;
+      }
       default:
         break;
+    }
+  }
+
+  /**
+   * A view that comes without its board (the board is sent once per match) gets the one seen
+   * before. @param {any} view
+   */
+  function withBoard(view) {
+    if (view?.board) match.board = view.board;
+    else if (view && match.board) return { ...view, board: match.board };
+    return view;
+  }
+
+  /** Fills in the log up to the current seq from the replay endpoint, once per gap. */
+  async function backfill() {
+    if (filling || !room?.match_id || match.seq === null || log.complete(match.seq)) return;
+    filling = true;
+    const upTo = match.seq;
+    try {
+      await log.backfill(room.match_id, session.guest?.token ?? null, upTo);
+      if (disposed) return;
+      if (match.lastEvents.length === 0) match.lastEvents = log.get(match.seq ?? 0)?.events ?? [];
+      matchView?.history(true);
+      render();
+    } catch {
+      matchView?.history(false);
+    } finally {
+      filling = false;
     }
   }
 
@@ -179,27 +278,30 @@ export function roomScreen(session, roomId, invite, play = false) {
   }
 
   function render() {
-    if (!room) return;
+    if (!room || disposed) return;
     renderHeader(room);
     if (match.view === null) {
       replaceChildren(body, waitingRoom(room));
       return;
     }
     const view = ensureMatchView();
+    view.showLog(log.entries(), match.lastEvents);
     view.update({
       view: match.view,
       seat: match.seat,
       toAct: match.toAct,
       outcome: match.outcome,
-      names: room.seats.map((seat) => seat.player?.name ?? t('free_seat')),
+      names: seatNames(room),
       room,
       seed: match.seed,
       seedCommitment: match.seedCommitment,
+      legal: match.legal,
     });
     view.element.dataset.seq = String(match.seq ?? '');
     view.element.dataset.over = String(match.outcome !== null);
     if (body.firstChild !== view.element) replaceChildren(body, view.element);
     if (match.outcome && room.match_id && !endScreen) showEnd(room.match_id, match.outcome);
+    attention.setTurn(match.seat !== null && match.toAct === match.seat && match.outcome === null);
   }
 
   /** @param {string} matchId @param {Outcome} outcome */
@@ -219,12 +321,21 @@ export function roomScreen(session, roomId, invite, play = false) {
 
   /** @param {Room} current */
   function renderHeader(current) {
+    attention.setTitle(`${rulesetName(current.ruleset)} · warroom`, t('title_your_turn'));
+    const seated = current.seats.some((seat) => seat.player?.id === session.guest?.id);
+    const sound = h('input', { type: 'checkbox', checked: attention.soundOn(), 'data-testid': 'turn-sound' });
+    sound.addEventListener('change', () => attention.setSound(/** @type {HTMLInputElement} */ (sound).checked));
     replaceChildren(
       header,
       h('a', { href: '#/', class: 'back' }, `← ${t('lobby')}`),
       h('h2', {}, rulesetName(current.ruleset)),
+      h('a', { href: rulesLink(current.ruleset), class: 'rules-link' }, t('rules_link')),
       h('span', { class: `state ${current.state}`, 'data-testid': 'room-state' }, tMaybe(`state_${current.state}`) ?? current.state),
       h('span', { class: 'muted', 'data-testid': 'spectators' }, t('spectator_count', { n: current.spectators })),
+      current.state === 'finished' && current.match_id
+        ? h('a', { class: 'button', href: replayLink(current.match_id), 'data-testid': 'open-replay' }, t('open_replay'))
+        : null,
+      seated && current.state !== 'finished' ? h('label', { class: 'check sound-toggle' }, sound, ` ${t('turn_sound')}`) : null,
     );
   }
 
@@ -235,6 +346,7 @@ export function roomScreen(session, roomId, invite, play = false) {
     const code = current.invite_code ?? invite;
     const link = `${location.origin}${location.pathname}${roomLink(current.id, code)}`;
     const linkInput = h('input', { readonly: true, value: link, 'data-testid': 'invite-link', 'aria-label': t('invite_link') });
+    const free = current.seats.filter((seat) => !seat.player).length;
     return h(
       'div',
       { class: 'card waiting' },
@@ -245,18 +357,18 @@ export function roomScreen(session, roomId, invite, play = false) {
         current.seats.map((seat) =>
           h(
             'li',
-            { style: `--seat:${seatColor(seat.seat)}` },
-            h('span', { class: 'swatch' }),
+            { style: `--seat:${seatColor(seat.seat)};--seat-ink:${seatInk(seat.seat)}`, 'data-seat-row': seat.seat },
+            h('span', { class: 'swatch', 'aria-hidden': 'true' }, seatSymbol(seat.seat)),
             h('span', {}, seat.player ? seat.player.name : t('free_seat')),
-            seat.player && seat.player.id === me ? h('span', { class: 'muted' }, ` (${t('you')})`) : null,
+            seat.player && seat.player.id === me ? h('span', { class: 'muted you' }, ` (${t('you')})`) : null,
             !seat.player && !mySeat
               ? h('button', { class: 'primary', 'data-seat': seat.seat, onclick: () => connection.takeSeat(current.id, seat.seat) }, t('take_seat'))
               : null,
           ),
         ),
       ),
-      mySeat ? h('button', { onclick: () => connection.leaveSeat(current.id) }, t('leave_seat')) : null,
-      h('label', {}, t('invite_link')),
+      mySeat ? h('button', { 'data-action': 'leave-seat', onclick: () => connection.leaveSeat(current.id) }, t('leave_seat')) : null,
+      h('label', { for: 'invite-link' }, t('invite_link')),
       h(
         'div',
         { class: 'inline' },
@@ -267,16 +379,27 @@ export function roomScreen(session, roomId, invite, play = false) {
           },
         }, t('copy')),
       ),
+      h('p', { class: 'muted' }, t('invite_hint', { n: free })),
       h('p', { class: 'muted' }, t('starts_when_full')),
     );
   }
 
+  // Coming back to a room this session already followed: draw what is known at once.
+  render();
+
   return {
     element,
     dispose: () => {
+      disposed = true;
       unfollow();
       unlisten();
       matchView?.dispose();
+      attention.setTurn(false);
     },
   };
+}
+
+/** The seated players' names, by seat. @param {Room} room */
+export function seatNames(room) {
+  return room.seats.map((seat) => seat.player?.name ?? t('free_seat'));
 }

@@ -13,9 +13,9 @@
 //! - classic, default options (claim setup): one `normal` among five random players (6 seats,
 //!   fair share 1/6), one `hard` among two `normal` (3 seats, fair share 1/3).
 //!
-//! Every bot decision is timed (wall clock around `bot_action`, which lists the legal actions
-//! itself); the run reports p50, p99 and the maximum per ruleset and level, with the load
-//! average before and after. `BOTS_BENCH_GAMES` sets the matches per match-up (default 200) and
+//! Every bot decision is timed (wall clock and this thread's CPU time around `bot_action`, which
+//! lists the legal actions itself); the run reports p50, p99 and the maximum per ruleset and
+//! level, with the load average before and after. `BOTS_BENCH_GAMES` sets the matches per match-up (default 200) and
 //! `BOTS_BENCH_ONLY` (hexdice, capitals or classic) runs one ruleset. A match that runs past its
 //! action limit counts as not won and is reported.
 
@@ -35,14 +35,28 @@ enum Player {
     Bot(BotLevel),
 }
 
-/// Decision times in nanoseconds, per bot level (easy, normal, hard).
+/// Decision times in nanoseconds, per bot level (easy, normal, hard): wall clock, and CPU time
+/// of this thread (the machine is shared, so wall clock includes time spent descheduled).
 #[derive(Default)]
-struct Timings([Vec<u64>; 3]);
+struct Timings {
+    wall: [Vec<u64>; 3],
+    cpu: [Vec<u64>; 3],
+}
 
 impl Timings {
-    fn record(&mut self, level: BotLevel, nanos: u64) {
-        self.0[level_index(level)].push(nanos);
+    fn record(&mut self, level: BotLevel, wall: u64, cpu: u64) {
+        self.wall[level_index(level)].push(wall);
+        self.cpu[level_index(level)].push(cpu);
     }
+}
+
+/// CPU time this thread has run, in nanoseconds (`/proc/thread-self/schedstat`, first field);
+/// 0 where it cannot be read. Reading it costs a few microseconds, counted in the figures.
+fn thread_cpu_nanos() -> u64 {
+    std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()
+        .and_then(|s| s.split_whitespace().next().and_then(|n| n.parse().ok()))
+        .unwrap_or(0)
 }
 
 fn level_index(level: BotLevel) -> usize {
@@ -84,10 +98,12 @@ fn play<R: Bot>(
         let action = match players[seat.index()] {
             Player::Random => random_legal(&state, rng),
             Player::Bot(level) => {
+                let cpu_start = thread_cpu_nanos();
                 let start = Instant::now();
                 let action = state.bot_action(level, rng);
-                let nanos = u64::try_from(start.elapsed().as_nanos()).unwrap_or(u64::MAX);
-                timings.record(level, nanos);
+                let wall = u64::try_from(start.elapsed().as_nanos()).unwrap_or(u64::MAX);
+                let cpu = thread_cpu_nanos().saturating_sub(cpu_start);
+                timings.record(level, wall, cpu);
                 action
             }
         }
@@ -158,18 +174,21 @@ fn percentile(sorted: &[u64], p: f64) -> u64 {
 
 fn report_timings(ruleset: &str, timings: &mut Timings) {
     for (i, name) in ["easy", "normal", "hard"].iter().enumerate() {
-        let t = &mut timings.0[i];
-        if t.is_empty() {
+        let (wall, cpu) = (&mut timings.wall[i], &mut timings.cpu[i]);
+        if wall.is_empty() {
             continue;
         }
-        t.sort_unstable();
+        wall.sort_unstable();
+        cpu.sort_unstable();
         let ms = |n: u64| n as f64 / 1e6;
         println!(
-            "| {ruleset} | {name} | {} | {:.3} ms | {:.3} ms | {:.3} ms |",
-            t.len(),
-            ms(percentile(t, 0.5)),
-            ms(percentile(t, 0.99)),
-            ms(*t.last().unwrap_or(&0)),
+            "| {ruleset} | {name} | {} | {:.3} ms | {:.3} ms | {:.3} ms | {:.3} ms | {:.3} ms |",
+            wall.len(),
+            ms(percentile(wall, 0.5)),
+            ms(percentile(wall, 0.99)),
+            ms(*wall.last().unwrap_or(&0)),
+            ms(percentile(cpu, 0.99)),
+            ms(*cpu.last().unwrap_or(&0)),
         );
     }
 }
@@ -264,8 +283,10 @@ fn main() {
         }
     }
     println!();
-    println!("| ruleset | level | decisions | p50 | p99 | max |");
-    println!("|---|---|---|---|---|---|");
+    println!(
+        "| ruleset | level | decisions | wall p50 | wall p99 | wall max | CPU p99 | CPU max |"
+    );
+    println!("|---|---|---|---|---|---|---|---|");
     report_timings("hexdice", &mut hexdice);
     report_timings("capitals", &mut capitals);
     report_timings("classic", &mut classic);

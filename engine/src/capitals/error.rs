@@ -80,4 +80,30 @@ impl RuleError for CapitalsError {
             CapitalsError::TargetFull(_) => "target_full",
         }
     }
+
+    fn params(&self) -> Vec<(&'static str, i64)> {
+        match *self {
+            CapitalsError::UnknownArea(area)
+            | CapitalsError::NotYourArea(area)
+            | CapitalsError::PathRepeatsArea(area)
+            | CapitalsError::TargetIsOwn(area)
+            | CapitalsError::TargetNotOwn(area)
+            | CapitalsError::MustLeaveOneUnit(area)
+            | CapitalsError::TargetFull(area) => vec![("area", i64::from(area))],
+            CapitalsError::NotAdjacent(from, to) => {
+                vec![("from", i64::from(from)), ("to", i64::from(to))]
+            }
+            CapitalsError::NotEnoughUnusedUnits { area, d6, d8 } => vec![
+                ("area", i64::from(area)),
+                ("d6", i64::from(d6)),
+                ("d8", i64::from(d8)),
+            ],
+            CapitalsError::GameOver
+            | CapitalsError::NotYourTurn
+            | CapitalsError::NoOrdersLeft
+            | CapitalsError::BadPathLength
+            | CapitalsError::SourceNotAtFront
+            | CapitalsError::NoUnits => Vec::new(),
+        }
+    }
 }

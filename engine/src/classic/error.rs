@@ -146,4 +146,45 @@ impl RuleError for ClassicError {
             ClassicError::BonusAlreadyUsed => "bonus_already_used",
         }
     }
+
+    fn params(&self) -> Vec<(&'static str, i64)> {
+        let count = |n: usize| i64::try_from(n).unwrap_or(i64::MAX);
+        match *self {
+            ClassicError::NotYourTurn { to_act } => vec![("to_act", i64::from(to_act.0))],
+            ClassicError::ReinforcementsPending { reserve } => {
+                vec![("reserve", i64::from(reserve))]
+            }
+            ClassicError::MustTrade { cards } => vec![("cards", count(cards))],
+            ClassicError::UnknownTerritory(territory)
+            | ClassicError::TerritoryTaken(territory)
+            | ClassicError::NotYourTerritory(territory)
+            | ClassicError::OwnTerritory(territory)
+            | ClassicError::InvalidBonus(territory) => vec![("territory", i64::from(territory))],
+            ClassicError::NotAdjacent { from, to } | ClassicError::NotConnected { from, to } => {
+                vec![("from", i64::from(from)), ("to", i64::from(to))]
+            }
+            ClassicError::NotEnoughUnits { territory, units } => vec![
+                ("territory", i64::from(territory)),
+                ("units", i64::from(units)),
+            ],
+            ClassicError::InvalidDice { dice, max } => {
+                vec![("dice", i64::from(dice)), ("max", i64::from(max))]
+            }
+            ClassicError::UnitsOutOfRange { units, min, max } => vec![
+                ("units", i64::from(units)),
+                ("min", i64::from(min)),
+                ("max", i64::from(max)),
+            ],
+            ClassicError::UnknownCard(card)
+            | ClassicError::DuplicateCard(card)
+            | ClassicError::CardNotHeld(card) => vec![("card", i64::from(card))],
+            ClassicError::MatchOver
+            | ClassicError::WrongPhase { .. }
+            | ClassicError::MoveInPending
+            | ClassicError::SameTerritory
+            | ClassicError::NotASet
+            | ClassicError::TradeNotAllowed
+            | ClassicError::BonusAlreadyUsed => Vec::new(),
+        }
+    }
 }

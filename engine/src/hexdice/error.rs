@@ -121,4 +121,31 @@ impl RuleError for Error {
             Error::DieInContact { .. } => "die_in_contact",
         }
     }
+
+    fn params(&self) -> Vec<(&'static str, i64)> {
+        match *self {
+            Error::NotYourTurn { seat, to_act } => {
+                vec![("seat", i64::from(seat.0)), ("to_act", i64::from(to_act.0))]
+            }
+            Error::NoSuchCell { cell }
+            | Error::CellOccupied { cell }
+            | Error::NotYourDie { cell }
+            | Error::NotAnEnemyDie { cell }
+            | Error::NotADeclaredAttacker { cell }
+            | Error::DieJustConquered { cell }
+            | Error::DieInContact { cell } => vec![("cell", i64::from(cell))],
+            Error::NoSuchDie { value } | Error::NotARolledValue { value } => {
+                vec![("value", i64::from(value))]
+            }
+            Error::NotAdjacent { from, to } => {
+                vec![("from", i64::from(from)), ("to", i64::from(to))]
+            }
+            Error::GameOver
+            | Error::WrongPhase { .. }
+            | Error::SameAttackerTwice
+            | Error::AttackersMustTouch
+            | Error::AttackersMustNotTouch
+            | Error::FailingChoice => Vec::new(),
+        }
+    }
 }

@@ -6,7 +6,8 @@ use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use warroom_protocol::{
-    GuestCreated, Identity, IdentityId, Me, NewGuest, Recover, RecoveryCode, Rename, codes,
+    ErrorBody, GuestCreated, Identity, IdentityId, Me, NewGuest, Recover, RecoveryCode, Rename,
+    codes,
 };
 
 use super::body::json;
@@ -16,6 +17,14 @@ use crate::state::AppState;
 use crate::store::{is_unique_violation, now_ms, rfc3339};
 
 /// Creates a guest identity and returns its token (the only time it is shown).
+#[utoipa::path(
+    post, path = "/api/guests", tag = "players", request_body = NewGuest,
+    responses(
+        (status = 201, description = "the new guest and its bearer token (shown once)", body = GuestCreated),
+        (status = 400, description = "`invalid_request` and the other codes of a refused request", body = ErrorBody),
+        (status = 409, description = "`name_taken`", body = ErrorBody)
+    )
+)]
 pub async fn create_guest(
     State(state): State<AppState>,
     body: Bytes,
@@ -42,6 +51,13 @@ pub async fn create_guest(
 }
 
 /// Who the bearer token belongs to.
+#[utoipa::path(
+    get, path = "/api/me", tag = "players", security(("bearer" = [])),
+    responses(
+        (status = 200, description = "the bearer's identity", body = Me),
+        (status = 401, description = "`unauthorized`: a valid bearer token is required", body = ErrorBody)
+    )
+)]
 pub async fn me(State(state): State<AppState>, headers: HeaderMap) -> Result<Json<Me>, ApiError> {
     let identity = state.required_identity(&headers).await?;
     Ok(Json(me_of(&state, identity.id).await?))
@@ -49,6 +65,15 @@ pub async fn me(State(state): State<AppState>, headers: HeaderMap) -> Result<Jso
 
 /// Renames the bearer. Names are unique case-insensitively; changing only the case of one's own
 /// name is allowed. Rooms already open show the new name once they next load the seat.
+#[utoipa::path(
+    patch, path = "/api/me", tag = "players", request_body = Rename, security(("bearer" = [])),
+    responses(
+        (status = 200, description = "renamed", body = Me),
+        (status = 400, description = "`invalid_request` and the other codes of a refused request", body = ErrorBody),
+        (status = 401, description = "`unauthorized`: a valid bearer token is required", body = ErrorBody),
+        (status = 409, description = "`name_taken`", body = ErrorBody)
+    )
+)]
 pub async fn rename(
     State(state): State<AppState>,
     headers: HeaderMap,
@@ -66,6 +91,13 @@ pub async fn rename(
 }
 
 /// Makes a new recovery code for the bearer (shown once; any earlier code stops working).
+#[utoipa::path(
+    post, path = "/api/me/recovery", tag = "players", security(("bearer" = [])),
+    responses(
+        (status = 201, description = "a new recovery code, replacing any earlier one (shown once)", body = RecoveryCode),
+        (status = 401, description = "`unauthorized`: a valid bearer token is required", body = ErrorBody)
+    )
+)]
 pub async fn new_recovery(
     State(state): State<AppState>,
     headers: HeaderMap,
@@ -86,6 +118,14 @@ pub async fn new_recovery(
 
 /// Takes an identity onto this device: a recovery code buys a new token for it (the identity's
 /// other devices keep theirs).
+#[utoipa::path(
+    post, path = "/api/recover", tag = "players", request_body = Recover,
+    responses(
+        (status = 200, description = "a new bearer token for the identity", body = GuestCreated),
+        (status = 400, description = "`invalid_request` and the other codes of a refused request", body = ErrorBody),
+        (status = 401, description = "`invalid_recovery_code`", body = ErrorBody)
+    )
+)]
 pub async fn recover(
     State(state): State<AppState>,
     body: Bytes,

@@ -6,7 +6,9 @@ use axum::extract::{Path, Query, State};
 use axum::http::HeaderMap;
 use serde::Deserialize;
 use warroom_engine::{RulesetId, Seat, Viewer};
-use warroom_protocol::{IdentityId, MatchId, MatchSeat, MatchState, MatchSummary, Replay, codes};
+use warroom_protocol::{
+    ErrorBody, IdentityId, MatchId, MatchSeat, MatchState, MatchSummary, Replay, codes,
+};
 
 use super::body::path_id;
 use crate::error::ApiError;
@@ -24,6 +26,13 @@ pub struct ListQuery {
 }
 
 /// Matches, newest first.
+#[utoipa::path(
+    get, path = "/api/matches", tag = "matches", params(("player" = Option<String>, Query, description = "only matches of this identity id"), ("ruleset" = Option<String>, Query, description = "only this ruleset"), ("state" = Option<String>, Query, description = "`playing` or `finished`")),
+    responses(
+        (status = 200, description = "matches, newest first", body = Vec<MatchSummary>),
+        (status = 400, description = "`invalid_request` and the other codes of a refused request", body = ErrorBody)
+    )
+)]
 pub async fn list(
     State(state): State<AppState>,
     Query(query): Query<ListQuery>,
@@ -55,6 +64,13 @@ pub async fn list(
 }
 
 /// One match.
+#[utoipa::path(
+    get, path = "/api/matches/{id}", tag = "matches", params(("id" = String, Path, description = "the match id")),
+    responses(
+        (status = 200, description = "the match", body = MatchSummary),
+        (status = 404, description = "`match_not_found`", body = ErrorBody)
+    )
+)]
 pub async fn show(
     State(state): State<AppState>,
     Path(id): Path<String>,
@@ -69,6 +85,14 @@ pub async fn show(
 }
 
 /// A match's replay, redacted for the bearer (a seat sees its own hidden information).
+#[utoipa::path(
+    get, path = "/api/matches/{id}/replay", tag = "matches", security((), ("bearer" = [])), params(("id" = String, Path, description = "the match id")),
+    responses(
+        (status = 200, description = "the replay as the bearer may see it (a seat sees its own hidden information); the seed once the match is over", body = Replay),
+        (status = 401, description = "`unauthorized`: a valid bearer token is required", body = ErrorBody),
+        (status = 404, description = "`match_not_found`", body = ErrorBody)
+    )
+)]
 pub async fn replay(
     State(state): State<AppState>,
     headers: HeaderMap,

@@ -8,26 +8,27 @@ mod players;
 mod quick_play;
 mod rooms;
 
-use axum::Router;
-use axum::routing::{get, post};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use crate::state::AppState;
 
-/// The `/api` routes.
-pub fn routes() -> Router<AppState> {
-    Router::new()
-        .route("/api/guests", post(identity::create_guest))
-        .route("/api/me", get(identity::me).patch(identity::rename))
-        .route("/api/me/recovery", post(identity::new_recovery))
-        .route("/api/recover", post(identity::recover))
-        .route("/api/players", get(players::find))
-        .route("/api/players/{id}", get(players::show))
-        .route("/api/players/{id}/matches", get(players::matches))
-        .route("/api/quick-play", post(quick_play::quick_play))
-        .route("/api/rulesets", get(rooms::rulesets))
-        .route("/api/rooms", post(rooms::create).get(rooms::list))
-        .route("/api/rooms/{id}", get(rooms::show))
-        .route("/api/matches", get(matches::list))
-        .route("/api/matches/{id}", get(matches::show))
-        .route("/api/matches/{id}/replay", get(matches::replay))
+/// The `/api` routes, each with its OpenAPI description (`#[utoipa::path]` on its handler);
+/// handlers of one path share a `routes!`.
+pub fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(identity::create_guest))
+        .routes(routes!(identity::me, identity::rename))
+        .routes(routes!(identity::new_recovery))
+        .routes(routes!(identity::recover))
+        .routes(routes!(players::find))
+        .routes(routes!(players::show))
+        .routes(routes!(players::matches))
+        .routes(routes!(quick_play::quick_play))
+        .routes(routes!(rooms::rulesets))
+        .routes(routes!(rooms::create, rooms::list))
+        .routes(routes!(rooms::show))
+        .routes(routes!(matches::list))
+        .routes(routes!(matches::show))
+        .routes(routes!(matches::replay))
 }

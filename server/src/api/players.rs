@@ -6,7 +6,9 @@ use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, StatusCode};
 use serde::Deserialize;
 use warroom_engine::RulesetId;
-use warroom_protocol::{IdentityId, MatchPage, MatchResult, PlayerMatch, PlayerProfile, codes};
+use warroom_protocol::{
+    ErrorBody, IdentityId, MatchPage, MatchResult, PlayerMatch, PlayerProfile, codes,
+};
 
 use super::body::path_id;
 use super::matches::summary;
@@ -38,6 +40,14 @@ pub struct FindQuery {
 }
 
 /// The player with this name (any case).
+#[utoipa::path(
+    get, path = "/api/players", tag = "players", params(("name" = String, Query, description = "the player's name (any case)")),
+    responses(
+        (status = 200, description = "the player's page", body = PlayerProfile),
+        (status = 400, description = "`invalid_request` and the other codes of a refused request", body = ErrorBody),
+        (status = 404, description = "`player_not_found`", body = ErrorBody)
+    )
+)]
 pub async fn find(
     State(state): State<AppState>,
     Query(query): Query<FindQuery>,
@@ -52,6 +62,13 @@ pub async fn find(
 }
 
 /// One player's page.
+#[utoipa::path(
+    get, path = "/api/players/{id}", tag = "players", params(("id" = String, Path, description = "the player's identity id")),
+    responses(
+        (status = 200, description = "the player's page", body = PlayerProfile),
+        (status = 404, description = "`player_not_found`", body = ErrorBody)
+    )
+)]
 pub async fn show(
     State(state): State<AppState>,
     Path(id): Path<String>,
@@ -85,6 +102,14 @@ pub struct MatchesQuery {
 
 /// One page of the player's matches, newest first. A private room's matches are listed only to
 /// a bearer who played in them.
+#[utoipa::path(
+    get, path = "/api/players/{id}/matches", tag = "players", security((), ("bearer" = [])), params(("id" = String, Path, description = "the player's identity id"), ("ruleset" = Option<String>, Query, description = "only this ruleset"), ("result" = Option<String>, Query, description = "`won`, `lost` or `playing`"), ("limit" = Option<u32>, Query, description = "matches per page, 1 to 100 (default 20)"), ("before" = Option<String>, Query, description = "the `next` cursor of the previous page")),
+    responses(
+        (status = 200, description = "one page of the player's matches, newest first", body = MatchPage),
+        (status = 400, description = "`invalid_request` and the other codes of a refused request", body = ErrorBody),
+        (status = 404, description = "`player_not_found`", body = ErrorBody)
+    )
+)]
 pub async fn matches(
     State(state): State<AppState>,
     headers: HeaderMap,

@@ -6,7 +6,7 @@ use axum::Json;
 use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
-use warroom_protocol::{Identity, NewRoom, QuickPlay, QuickPlayRoom, Room, RoomState};
+use warroom_protocol::{ErrorBody, Identity, NewRoom, QuickPlay, QuickPlayRoom, Room, RoomState};
 
 use super::body::json;
 use super::rooms::open_room;
@@ -14,6 +14,15 @@ use crate::error::ApiError;
 use crate::state::AppState;
 
 /// Finds or opens a room to play `ruleset` in now.
+#[utoipa::path(
+    post, path = "/api/quick-play", tag = "rooms", request_body = QuickPlay, security(("bearer" = [])),
+    responses(
+        (status = 200, description = "a waiting room that fits", body = QuickPlayRoom),
+        (status = 201, description = "no room fitted: a new one", body = QuickPlayRoom),
+        (status = 400, description = "`invalid_request` and the other codes of a refused request", body = ErrorBody),
+        (status = 401, description = "`unauthorized`: a valid bearer token is required", body = ErrorBody)
+    )
+)]
 pub async fn quick_play(
     State(state): State<AppState>,
     headers: HeaderMap,
@@ -39,6 +48,8 @@ pub async fn quick_play(
             options: None,
             seats: request.seats,
             private: false,
+            // The client takes a seat as it joins (`#/room/<id>?play=1`).
+            creator_seat: None,
         },
     )
     .await?;

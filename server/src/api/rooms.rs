@@ -5,7 +5,7 @@ use axum::body::Bytes;
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use warroom_engine::RulesetId;
-use warroom_protocol::{Identity, NewRoom, Room, RoomId, RoomState, RulesetInfo, codes};
+use warroom_protocol::{ErrorBody, Identity, NewRoom, Room, RoomId, RoomState, RulesetInfo, codes};
 
 use super::body::{json, path_id};
 use crate::error::ApiError;
@@ -15,6 +15,12 @@ use crate::state::AppState;
 use crate::store::{RoomRecord, now_ms};
 
 /// Every ruleset this build offers.
+#[utoipa::path(
+    get, path = "/api/rulesets", tag = "rooms",
+    responses(
+        (status = 200, description = "every ruleset this build offers", body = Vec<RulesetInfo>)
+    )
+)]
 pub async fn rulesets() -> Json<Vec<RulesetInfo>> {
     Json(
         RulesetId::ALL
@@ -29,7 +35,15 @@ pub async fn rulesets() -> Json<Vec<RulesetInfo>> {
     )
 }
 
-/// Opens a room; its creator sees the invite code.
+/// Opens a room; its creator sees the invite code, and takes `creator_seat` when one is named.
+#[utoipa::path(
+    post, path = "/api/rooms", tag = "rooms", request_body = NewRoom, security(("bearer" = [])),
+    responses(
+        (status = 201, description = "the room, with its invite code (its creator only)", body = Room),
+        (status = 400, description = "`invalid_request` and the other codes of a refused request", body = ErrorBody),
+        (status = 401, description = "`unauthorized`: a valid bearer token is required", body = ErrorBody)
+    )
+)]
 pub async fn create(
     State(state): State<AppState>,
     headers: HeaderMap,
@@ -55,7 +69,15 @@ pub(super) async fn open_room(
     })?;
     let seats = request.seats.unwrap_or(rules.seat_range().min);
     let options = rules.check_options(request.options.as_ref(), seats)?;
-    let record = RoomRecord {
+    if let Some(seat) = request.creator_seat
+        && seat.0 >= seats
+    {
+        return Err(ApiError::bad_request(
+            codes::INVALID_SEAT,
+            format!("this room has seats 0 to {}", seats.saturating_sub(1)),
+        ));
+    }
+    let mut record = RoomRecord {
         id: RoomId::random(),
         ruleset: request.ruleset,
         options,
@@ -70,6 +92,15 @@ pub(super) async fn open_room(
         seats: vec![None; usize::from(seats)],
     };
     state.store.create_room(&record).await?;
+    if let Some(seat) = request.creator_seat {
+        state
+            .store
+            .set_seat(record.id, seat, Some(creator.id))
+            .await?;
+        if let Some(slot) = record.seats.get_mut(seat.index()) {
+            *slot = Some(creator.clone());
+        }
+    }
     let invite_code = record.invite_code.clone();
     let handle = state.rooms.open(record)?;
     let mut room = handle.summary();
@@ -78,11 +109,25 @@ pub(super) async fn open_room(
 }
 
 /// Public rooms that are waiting or playing, newest first.
+#[utoipa::path(
+    get, path = "/api/rooms", tag = "rooms",
+    responses(
+        (status = 200, description = "public rooms that are waiting or playing, newest first", body = Vec<Room>)
+    )
+)]
 pub async fn list(State(state): State<AppState>) -> Json<Vec<Room>> {
     Json(state.rooms.public_rooms())
 }
 
 /// One room (private ones too: their id is as secret as a link).
+#[utoipa::path(
+    get, path = "/api/rooms/{id}", tag = "rooms", security((), ("bearer" = [])), params(("id" = String, Path, description = "the room id")),
+    responses(
+        (status = 200, description = "the room", body = Room),
+        (status = 401, description = "`unauthorized`: a valid bearer token is required", body = ErrorBody),
+        (status = 404, description = "`room_not_found`", body = ErrorBody)
+    )
+)]
 pub async fn show(
     State(state): State<AppState>,
     headers: HeaderMap,

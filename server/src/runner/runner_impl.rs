@@ -81,8 +81,9 @@ impl<R: Ruleset> MatchRunner for Runner<R> {
             from_json(action, codes::UNKNOWN_ACTION, &format!("{} action", R::ID))?;
         let mut next = self.state.clone();
         let mut events = Vec::new();
-        next.apply(seat, &typed, &mut events)
-            .map_err(|error| ApiError::conflict(error.code(), error.to_string()))?;
+        next.apply(seat, &typed, &mut events).map_err(|error| {
+            ApiError::conflict(error.code(), error.to_string()).with_params(error.params())
+        })?;
         self.previous = Some(std::mem::replace(&mut self.state, next));
         let accepted = Accepted {
             seq: self.seq() + 1,

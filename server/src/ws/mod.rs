@@ -16,6 +16,15 @@ use crate::state::AppState;
 const HARD_LIMIT_FACTOR: usize = 16;
 
 /// `GET /ws`.
+#[utoipa::path(
+    get,
+    path = "/ws",
+    tag = "operations",
+    responses(
+        (status = 101, description = "switched to the WebSocket protocol (docs/PROTOCOL.md)"),
+        (status = 400, description = "not a WebSocket upgrade request")
+    )
+)]
 pub async fn upgrade(State(state): State<AppState>, upgrade: WebSocketUpgrade) -> Response {
     let hard_limit = state
         .limits

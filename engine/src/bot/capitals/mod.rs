@@ -13,6 +13,8 @@
 //!   with everything it has (after its production), each attack weighed by the exact odds.
 //! - `hard` weighs more: the enemy's pooled attacks on our capital, the risk of losing the area
 //!   an attack is launched from, and what a won area will face on the next turn.
+//! - Out of our capital the bot also weighs sending every other number of units (checked by the
+//!   rules), so it can attack or transport with part of the capital and keep the rest home.
 //! - `easy` plays a uniformly random listed action one time in three and never counts danger.
 
 mod odds;
@@ -51,12 +53,50 @@ pub(crate) fn choose(state: &Capitals, level: BotLevel, rng: &mut BotRng) -> Opt
     }
     let seat = state.to_act()?;
     let planner = Planner::new(state, seat, level);
+    if let Some(capital) = planner.capital {
+        add_capital_shares(state, seat, capital, &mut legal);
+    }
     let scores: Vec<i64> = legal
         .iter()
         .map(|action| (planner.score(action) * 1000.0).round() as i64)
         .collect();
     let best = pick_best(&scores, rng)?;
     legal.get(best).copied()
+}
+
+/// The listed orders send everything, all but one, or one unit. Out of our capital the bot also
+/// weighs every other count (strongest dice first), so it can attack or send some units and keep
+/// the rest home against the threats. Each one is checked by the rules before it is considered.
+fn add_capital_shares(state: &Capitals, seat: Seat, capital: AreaId, legal: &mut Vec<Action>) {
+    let unused = state
+        .area(capital)
+        .map(|a| a.units.unused())
+        .unwrap_or_default();
+    let mut extra = Vec::new();
+    for action in legal.iter() {
+        let sized = |units: Selection| match *action {
+            Action::Transport { from, to, .. } if from == capital => {
+                Some(Action::Transport { from, to, units })
+            }
+            Action::Attack { path, .. } if path.areas().first() == Some(&capital) => {
+                Some(Action::Attack { path, units })
+            }
+            _ => None,
+        };
+        for n in 1..unused.d6 + unused.d8 {
+            let d8 = n.min(unused.d8);
+            let Some(candidate) = sized(Selection::new(n - d8, d8)) else {
+                break;
+            };
+            if !legal.contains(&candidate)
+                && !extra.contains(&candidate)
+                && state.check(seat, &candidate).is_ok()
+            {
+                extra.push(candidate);
+            }
+        }
+    }
+    legal.extend(extra);
 }
 
 /// What the bot knows about the position, computed once per decision.

@@ -4,7 +4,7 @@
 
 use std::sync::OnceLock;
 
-use crate::capitals::{AREA_CAP, Selection, Units, units_kept};
+use crate::capitals::{AREA_CAP, Selection, Units};
 
 /// The most hostile areas a deep path can count (C-DEEP-1): caps d6 at 3 and d8 at 5.
 const MAX_HOSTILE: usize = 3;
@@ -76,7 +76,9 @@ pub(super) struct Odds {
 }
 
 /// The odds of `attack` (capped for `hostile` hostile areas on the path) against every unit of
-/// `defence`.
+/// `defence`. Linear in the sums thanks to the defender's cumulative distribution: a side keeps
+/// at least `k` units exactly when its margin passes `4 (k − 1)` (C-BATTLE-3), so the expected
+/// units kept is a sum of tail chances.
 pub(super) fn odds(attack: Selection, hostile: u8, defence: Units) -> Odds {
     let sent = attack.d6 + attack.d8;
     let defenders = defence.total();
@@ -86,6 +88,22 @@ pub(super) fn odds(attack: Selection, hostile: u8, defence: Units) -> Odds {
         defence.d8 + defence.d8_used,
         0,
     );
+    // below[t] = P(defender's sum < t), for t in 0..=d.len().
+    let mut below = Vec::with_capacity(d.len() + 1);
+    let mut acc = 0.0;
+    below.push(0.0);
+    for &q in &d {
+        acc += q;
+        below.push(acc);
+    }
+    let lower = |t: i64| -> f64 {
+        // P(sum < t)
+        if t <= 0 {
+            0.0
+        } else {
+            below[usize::try_from(t).unwrap_or(usize::MAX).min(d.len())]
+        }
+    };
     let mut odds = Odds {
         win: 0.0,
         attackers_kept: 0.0,
@@ -95,18 +113,29 @@ pub(super) fn odds(attack: Selection, hostile: u8, defence: Units) -> Odds {
         if p == 0.0 {
             continue;
         }
-        for (y, &q) in d.iter().enumerate() {
-            let pq = p * q;
-            if pq == 0.0 {
-                continue;
+        let x = x as i64;
+        odds.win += p * lower(x);
+        // The attacker keeps at least k units when y < x − 4 (k − 1).
+        let mut kept = 0.0;
+        for k in 1..=i64::from(sent) {
+            let chance = lower(x - 4 * (k - 1));
+            if chance == 0.0 {
+                break;
             }
-            if x > y {
-                odds.win += pq;
-                odds.attackers_kept += pq * f64::from(units_kept((x - y) as u16, sent));
-            } else {
-                odds.defenders_kept += pq * f64::from(units_kept((y - x) as u16, defenders));
-            }
+            kept += chance;
         }
+        odds.attackers_kept += p * kept;
+        // The defender keeps 1 unit when y ≥ x, and at least k ≥ 2 when y > x + 4 (k − 1).
+        let mut kept = 0.0;
+        for k in 1..=i64::from(defenders) {
+            let from = if k == 1 { x } else { x + 4 * (k - 1) + 1 };
+            let chance = 1.0 - lower(from);
+            if chance <= 0.0 {
+                break;
+            }
+            kept += chance;
+        }
+        odds.defenders_kept += p * kept;
     }
     odds
 }
@@ -114,6 +143,7 @@ pub(super) fn odds(attack: Selection, hostile: u8, defence: Units) -> Odds {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::capitals::units_kept;
 
     #[test]
     fn one_d6_against_one_d6_wins_15_in_36() {
@@ -121,6 +151,67 @@ mod tests {
         assert!((o.win - 15.0 / 36.0).abs() < 1e-12);
         assert!((o.attackers_kept - 15.0 / 36.0).abs() < 1e-12);
         assert!((o.defenders_kept - 21.0 / 36.0).abs() < 1e-12);
+    }
+
+    /// Every pair of sums, one by one: the definition the fast `odds` must agree with.
+    fn odds_by_every_pair(attack: Selection, hostile: u8, defence: Units) -> Odds {
+        let sent = attack.d6 + attack.d8;
+        let defenders = defence.total();
+        let a = dice_sum(attack.d6, attack.d8, hostile);
+        let d = dice_sum(
+            defence.d6 + defence.d6_used,
+            defence.d8 + defence.d8_used,
+            0,
+        );
+        let mut odds = Odds {
+            win: 0.0,
+            attackers_kept: 0.0,
+            defenders_kept: 0.0,
+        };
+        for (x, &p) in a.iter().enumerate() {
+            for (y, &q) in d.iter().enumerate() {
+                if x > y {
+                    odds.win += p * q;
+                    odds.attackers_kept += p * q * f64::from(units_kept((x - y) as u16, sent));
+                } else {
+                    odds.defenders_kept += p * q * f64::from(units_kept((y - x) as u16, defenders));
+                }
+            }
+        }
+        odds
+    }
+
+    #[test]
+    fn c_battle_3_fast_odds_agree_with_every_pair_of_sums() {
+        let defences = [
+            Units::d6(1),
+            Units::d6(4),
+            Units {
+                d6: 2,
+                d8: 3,
+                d6_used: 1,
+                d8_used: 2,
+            },
+            Units::d6(10),
+        ];
+        for (d6, d8) in [(1, 0), (3, 0), (2, 2), (0, 5), (9, 1)] {
+            for hostile in 0..=3 {
+                for defence in defences {
+                    let fast = odds(Selection::new(d6, d8), hostile, defence);
+                    let slow = odds_by_every_pair(Selection::new(d6, d8), hostile, defence);
+                    for (f, s) in [
+                        (fast.win, slow.win),
+                        (fast.attackers_kept, slow.attackers_kept),
+                        (fast.defenders_kept, slow.defenders_kept),
+                    ] {
+                        assert!(
+                            (f - s).abs() < 1e-9,
+                            "{d6} d6 {d8} d8 vs {defence:?}: {f} {s}"
+                        );
+                    }
+                }
+            }
+        }
     }
 
     #[test]
