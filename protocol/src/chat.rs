@@ -11,6 +11,7 @@ use crate::rest::Identity;
 /// else in `spectators`; players do not read `spectators` until the match is over (so watchers
 /// cannot pass them information), spectators read both.
 #[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ChatChannel {
@@ -39,6 +40,7 @@ impl ChatChannel {
 
 /// One line of chat, as stored with the room (and its match) and sent to those who may read it.
 #[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ChatLine {
     /// Numbers the room's lines from 1, in the order they were said.
@@ -60,14 +62,18 @@ pub struct ChatLine {
 
 /// A finished room's rematch, as its followers see it.
 #[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Rematch {
     /// The seats whose players want a rematch.
     #[cfg_attr(test, ts(type = "Array<number>"))]
+    #[cfg_attr(feature = "openapi", schema(value_type = Vec<u8>))]
     pub accepted: Vec<Seat>,
     /// The seats whose players said no.
     #[cfg_attr(test, ts(type = "Array<number>"))]
+    #[cfg_attr(feature = "openapi", schema(value_type = Vec<u8>))]
     pub declined: Vec<Seat>,
     /// The new room, once at least two players agreed and everyone else answered or left.
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<String>))]
     pub room: Option<RoomId>,
 }
