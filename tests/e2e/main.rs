@@ -5,13 +5,10 @@
 #[macro_use]
 mod common;
 
-mod chat;
 mod durability;
 mod errors;
-mod expiry;
 mod lobby;
 mod ops;
 mod play;
 mod players;
 mod quick_play;
-mod rematch;

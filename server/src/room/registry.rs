@@ -3,10 +3,8 @@
 
 use std::collections::HashMap;
 use std::sync::Mutex;
-use std::time::Duration;
 
 use tokio::sync::{mpsc, watch};
-use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 use tracing::Instrument;
@@ -14,11 +12,8 @@ use warroom_engine::Seed;
 use warroom_protocol::{Room, RoomId, RoomState};
 
 use super::RoomHandle;
-use super::chat::Chat;
 use super::core::RoomCore;
 use super::game::Game;
-use super::rematch::RematchVotes;
-use super::social::Social;
 use super::task::RoomTask;
 use crate::config::Limits;
 use crate::error::ApiError;
@@ -72,11 +67,7 @@ impl Rooms {
         let rules =
             rules(record.ruleset).ok_or_else(|| ApiError::internal("ruleset not built in"))?;
         let id = record.id;
-        let core = RoomCore::new(record, rules, None, self.limits.max_connections_per_room)
-            .with_social(
-                Social::new(Chat::default(), RematchVotes::default(), self.expiry()),
-                Instant::now(),
-            );
+        let core = RoomCore::new(record, rules, None, self.limits.max_connections_per_room);
         Ok(self.spawn(id, self.task(core)))
     }
 
@@ -94,16 +85,13 @@ impl Rooms {
         Ok(self.insert(id, core))
     }
 
-    /// The public rooms that are waiting or playing, newest first (what can be joined or
-    /// watched: not finished or expired ones).
+    /// The public rooms that are waiting or playing, newest first.
     pub fn public_rooms(&self) -> Vec<Room> {
         let mut rooms: Vec<Room> = self
             .lock()
             .values()
             .map(RoomHandle::summary)
-            .filter(|room| {
-                !room.private && matches!(room.state, RoomState::Waiting | RoomState::Playing)
-            })
+            .filter(|room| !room.private && room.state != RoomState::Finished)
             .collect();
         // RFC 3339 times of one format sort as text.
         rooms.sort_by(|a, b| b.created_at.cmp(&a.created_at));
@@ -162,21 +150,12 @@ impl Rooms {
                 Some(game)
             }
         };
-        let id = record.id;
-        let social = Social::new(
-            Chat::new(self.store.room_chat(id).await?),
-            RematchVotes::new(self.store.rematch_room(id).await?),
-            self.expiry(),
-        );
-        Ok(
-            RoomCore::new(record, rules, game, self.limits.max_connections_per_room)
-                .with_social(social, Instant::now()),
-        )
-    }
-
-    /// How long a waiting room may stay empty.
-    fn expiry(&self) -> Duration {
-        Duration::from_secs(self.limits.waiting_room_expiry)
+        Ok(RoomCore::new(
+            record,
+            rules,
+            game,
+            self.limits.max_connections_per_room,
+        ))
     }
 
     /// The task around a room core.
