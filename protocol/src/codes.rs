@@ -65,3 +65,17 @@ pub const SHUTTING_DOWN: &str = "shutting_down";
 pub const SLOW_CONSUMER: &str = "slow_consumer";
 /// No such route.
 pub const NOT_FOUND: &str = "not_found";
+/// A chat line with nothing but spaces.
+pub const CHAT_EMPTY: &str = "chat_empty";
+/// A chat line longer than the limit (300 characters).
+pub const CHAT_TOO_LONG: &str = "chat_too_long";
+/// A chat line with a control character (a newline, a bell...).
+pub const CHAT_CONTROL_CHARACTERS: &str = "chat_control_characters";
+/// Too many chat lines from one identity in too short a time.
+pub const CHAT_RATE_LIMITED: &str = "chat_rate_limited";
+/// Muting oneself.
+pub const CANNOT_MUTE_SELF: &str = "cannot_mute_self";
+/// A rematch answered before the match is over.
+pub const MATCH_NOT_OVER: &str = "match_not_over";
+/// A waiting room nobody was connected to for too long: it is closed.
+pub const ROOM_EXPIRED: &str = "room_expired";

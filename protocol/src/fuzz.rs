@@ -157,6 +157,7 @@ fn played<R: Ruleset>(options_json: &str, seats: u8, viewer: Viewer) -> Replay {
             .collect(),
         actions,
         outcome: state.outcome(),
+        chat: Vec::new(),
     }
 }
 

@@ -6,6 +6,7 @@
 //! (options, actions, events, views) travels as [`serde_json::Value`]: the engine decides its shape.
 //! docs/PROTOCOL.md documents every message with an example.
 
+mod chat;
 pub mod codes;
 #[cfg(any(test, feature = "fuzz"))]
 pub mod fuzz;
@@ -18,6 +19,7 @@ mod ws;
 #[cfg(test)]
 mod typescript;
 
+pub use chat::{ChatChannel, ChatLine, Rematch};
 pub use ids::{IdParseError, IdentityId, MatchId, RoomId};
 pub use players::{
     MatchPage, MatchResult, Me, PlayerMatch, PlayerProfile, QuickPlay, QuickPlayRoom, Recover,

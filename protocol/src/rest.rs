@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use warroom_engine::{Outcome, RulesetId, Seat, Viewer};
 
+use crate::chat::ChatLine;
 use crate::ids::{IdentityId, MatchId, RoomId};
 
 /// The body of `GET /healthz`.
@@ -118,6 +119,8 @@ pub enum RoomState {
     Playing,
     /// The match is over.
     Finished,
+    /// Nobody was connected to the waiting room for too long: it is closed.
+    Expired,
 }
 
 impl RoomState {
@@ -127,14 +130,20 @@ impl RoomState {
             RoomState::Waiting => "waiting",
             RoomState::Playing => "playing",
             RoomState::Finished => "finished",
+            RoomState::Expired => "expired",
         }
     }
 
     /// Parses a stored name.
     pub fn parse(text: &str) -> Option<RoomState> {
-        [RoomState::Waiting, RoomState::Playing, RoomState::Finished]
-            .into_iter()
-            .find(|state| state.as_str() == text)
+        [
+            RoomState::Waiting,
+            RoomState::Playing,
+            RoomState::Finished,
+            RoomState::Expired,
+        ]
+        .into_iter()
+        .find(|state| state.as_str() == text)
     }
 }
 
@@ -310,4 +319,8 @@ pub struct Replay {
     #[cfg_attr(test, ts(type = "{ winner: number, reason: string } | null"))]
     #[cfg_attr(feature = "openapi", schema(value_type = Option<Object>))]
     pub outcome: Option<Outcome>,
+    /// The chat of the match the viewer may read, oldest first; each line's `seq` places it
+    /// between actions. Not part of what `warroom verify` checks.
+    #[serde(default)]
+    pub chat: Vec<ChatLine>,
 }

@@ -11,10 +11,11 @@
 use ts_rs::TS;
 
 use crate::{
-    ClientMsg, ErrorBody, GuestCreated, Health, Identity, IdentityId, MatchId, MatchPage,
-    MatchResult, MatchSeat, MatchState, MatchSummary, Me, NewGuest, NewRoom, PlayerMatch,
-    PlayerProfile, QuickPlay, QuickPlayRoom, Recover, RecoveryCode, Rename, Replay, ReplayAction,
-    Room, RoomId, RoomState, RulesetInfo, RulesetRecord, SeatInfo, SeatRange, ServerMsg,
+    ChatChannel, ChatLine, ClientMsg, ErrorBody, GuestCreated, Health, Identity, IdentityId,
+    MatchId, MatchPage, MatchResult, MatchSeat, MatchState, MatchSummary, Me, NewGuest, NewRoom,
+    PlayerMatch, PlayerProfile, QuickPlay, QuickPlayRoom, Recover, RecoveryCode, Rematch, Rename,
+    Replay, ReplayAction, Room, RoomId, RoomState, RulesetInfo, RulesetRecord, SeatInfo, SeatRange,
+    ServerMsg,
 };
 
 /// Where the client reads the declarations.
@@ -56,6 +57,9 @@ fn declarations() -> String {
         MatchPage::decl(),
         QuickPlay::decl(),
         QuickPlayRoom::decl(),
+        ChatChannel::decl(),
+        ChatLine::decl(),
+        Rematch::decl(),
         ClientMsg::decl(),
         ServerMsg::decl(),
     ];

@@ -6,8 +6,9 @@ use serde_json::Value;
 use warroom_engine::{Outcome, Seat};
 
 use crate::ErrorBody;
+use crate::chat::{ChatLine, Rematch};
 use crate::codes;
-use crate::ids::RoomId;
+use crate::ids::{IdentityId, RoomId};
 use crate::rest::{Identity, Room};
 
 /// A message from a client.
@@ -63,6 +64,28 @@ pub enum ClientMsg {
     Leave {
         /// Which room.
         room: RoomId,
+    },
+    /// Say something in a followed room (seated players in the players' chat, anyone else in
+    /// the spectators').
+    Chat {
+        /// Which room.
+        room: RoomId,
+        /// 1–300 characters, no control characters.
+        text: String,
+    },
+    /// Stop (or start again) reading an identity's chat, in every room.
+    Mute {
+        /// Whose chat.
+        player: IdentityId,
+        /// `false` unmutes.
+        muted: bool,
+    },
+    /// After the end: a seated player wants (or does not want) a rematch.
+    Rematch {
+        /// Which room.
+        room: RoomId,
+        /// `false` declines.
+        accept: bool,
     },
     /// Keep-alive.
     Ping,
@@ -197,6 +220,33 @@ pub enum ServerMsg {
         /// The seed, 64 hex digits.
         seed: String,
     },
+    /// A line of chat this connection may read.
+    Chat {
+        /// Which room.
+        room: RoomId,
+        /// The line.
+        line: ChatLine,
+    },
+    /// On join: the room's chat so far that this connection may read (the last 100 lines).
+    ChatHistory {
+        /// Which room.
+        room: RoomId,
+        /// Oldest first.
+        lines: Vec<ChatLine>,
+    },
+    /// The identities whose chat this connection's identity does not read (after `hello` when
+    /// there are any, and in answer to `mute`).
+    Muted {
+        /// Muted identities.
+        players: Vec<IdentityId>,
+    },
+    /// A finished room's rematch: who accepted, who declined, and the new room once agreed.
+    Rematch {
+        /// Which room.
+        room: RoomId,
+        /// Its state.
+        rematch: Rematch,
+    },
     /// The answer to `ping`.
     Pong,
 }
@@ -231,6 +281,31 @@ mod tests {
             })
         );
         assert_eq!(ClientMsg::parse(r#"{"type":"ping"}"#), Ok(ClientMsg::Ping));
+        let text = format!(r#"{{"type":"chat","room":"{room}","text":"gg"}}"#);
+        assert_eq!(
+            ClientMsg::parse(&text),
+            Ok(ClientMsg::Chat {
+                room,
+                text: "gg".into()
+            })
+        );
+        let text = format!(r#"{{"type":"rematch","room":"{room}","accept":false}}"#);
+        assert_eq!(
+            ClientMsg::parse(&text),
+            Ok(ClientMsg::Rematch {
+                room,
+                accept: false
+            })
+        );
+        let player = IdentityId::random();
+        let text = format!(r#"{{"type":"mute","player":"{player}","muted":true}}"#);
+        assert_eq!(
+            ClientMsg::parse(&text),
+            Ok(ClientMsg::Mute {
+                player,
+                muted: true
+            })
+        );
         assert_eq!(
             ClientMsg::parse(r#"{"type":"hello","token":null}"#),
             Ok(ClientMsg::Hello { token: None })

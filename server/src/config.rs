@@ -95,6 +95,9 @@ pub struct Limits {
     /// Most appends the writer commits in one transaction.
     #[arg(long, env = "WARROOM_MAX_BATCH", default_value_t = 256)]
     pub max_batch: usize,
+    /// Seconds a waiting room may go without any connection before it expires.
+    #[arg(long, env = "WARROOM_WAITING_ROOM_EXPIRY", default_value_t = 30 * 60)]
+    pub waiting_room_expiry: u64,
 }
 
 impl Default for Limits {
@@ -106,6 +109,7 @@ impl Default for Limits {
             max_connections_per_room: 200,
             outgoing_queue: 256,
             max_batch: 256,
+            waiting_room_expiry: 30 * 60,
         }
     }
 }

@@ -5,10 +5,13 @@
 #[macro_use]
 mod common;
 
+mod chat;
 mod durability;
 mod errors;
+mod expiry;
 mod lobby;
 mod ops;
 mod play;
 mod players;
 mod quick_play;
+mod rematch;

@@ -109,7 +109,7 @@ private: boolean,
  */
 creator_seat?: number | null, };
 
-export type RoomState = "waiting" | "playing" | "finished";
+export type RoomState = "waiting" | "playing" | "finished" | "expired";
 
 export type SeatInfo = { 
 /**
@@ -283,7 +283,12 @@ actions: Array<ReplayAction>,
 /**
  * How it ended, once it has.
  */
-outcome: { winner: number, reason: string } | null, };
+outcome: { winner: number, reason: string } | null, 
+/**
+ * The chat of the match the viewer may read, oldest first; each line's `seq` places it
+ * between actions. Not part of what `warroom verify` checks.
+ */
+chat: Array<ChatLine>, };
 
 export type Me = { 
 /**
@@ -411,6 +416,49 @@ room: Room,
  */
 created: boolean, };
 
+export type ChatChannel = "players" | "spectators";
+
+export type ChatLine = { 
+/**
+ * Numbers the room's lines from 1, in the order they were said.
+ */
+id: number, 
+/**
+ * The match's last accepted action when it was said (0: before the first), so a replay
+ * shows it at its moment.
+ */
+seq: number, 
+/**
+ * Where it was said.
+ */
+channel: ChatChannel, 
+/**
+ * Who said it.
+ */
+from: Identity, 
+/**
+ * What was said: 1–300 characters, no control characters.
+ */
+text: string, 
+/**
+ * When (RFC 3339).
+ */
+at: string, };
+
+export type Rematch = { 
+/**
+ * The seats whose players want a rematch.
+ */
+accepted: Array<number>, 
+/**
+ * The seats whose players said no.
+ */
+declined: Array<number>, 
+/**
+ * The new room, once at least two players agreed and everyone else answered or left.
+ */
+room: RoomId | null, };
+
 export type ClientMsg = { "type": "hello", 
 /**
  * The bearer token of a guest identity.
@@ -455,7 +503,31 @@ action: any, } | { "type": "leave",
 /**
  * Which room.
  */
-room: RoomId, } | { "type": "ping" };
+room: RoomId, } | { "type": "chat", 
+/**
+ * Which room.
+ */
+room: RoomId, 
+/**
+ * 1–300 characters, no control characters.
+ */
+text: string, } | { "type": "mute", 
+/**
+ * Whose chat.
+ */
+player: IdentityId, 
+/**
+ * `false` unmutes.
+ */
+muted: boolean, } | { "type": "rematch", 
+/**
+ * Which room.
+ */
+room: RoomId, 
+/**
+ * `false` declines.
+ */
+accept: boolean, } | { "type": "ping" };
 
 export type ServerMsg = { "type": "welcome", 
 /**
@@ -581,5 +653,33 @@ outcome: { winner: number, reason: string } | null,
 /**
  * The seed, 64 hex digits.
  */
-seed: string, } | { "type": "pong" };
+seed: string, } | { "type": "chat", 
+/**
+ * Which room.
+ */
+room: RoomId, 
+/**
+ * The line.
+ */
+line: ChatLine, } | { "type": "chat_history", 
+/**
+ * Which room.
+ */
+room: RoomId, 
+/**
+ * Oldest first.
+ */
+lines: Array<ChatLine>, } | { "type": "muted", 
+/**
+ * Muted identities.
+ */
+players: Array<IdentityId>, } | { "type": "rematch", 
+/**
+ * Which room.
+ */
+room: RoomId, 
+/**
+ * Its state.
+ */
+rematch: Rematch, } | { "type": "pong" };
 

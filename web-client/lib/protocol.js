@@ -21,6 +21,8 @@
  * @typedef {import('./protocol.gen').PlayerMatch} PlayerMatch
  * @typedef {import('./protocol.gen').MatchPage} MatchPage
  * @typedef {import('./protocol.gen').QuickPlayRoom} QuickPlayRoom
+ * @typedef {import('./protocol.gen').ChatLine} ChatLine
+ * @typedef {import('./protocol.gen').Rematch} Rematch
  * @typedef {import('./protocol.gen').ServerMsg} ServerMsg
  * @typedef {import('./protocol.gen').ClientMsg} ClientMsg
  * @typedef {{winner: number, reason: string}} Outcome

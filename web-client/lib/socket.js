@@ -43,6 +43,8 @@ export class Connection {
     this.pinger = undefined;
     this.closedOnPurpose = false;
     this.nextId = 1;
+    /** Whose chat this identity does not read, as the server last said. @type {string[]} */
+    this.muted = [];
     this.open();
   }
 
@@ -108,6 +110,7 @@ export class Connection {
       for (const action of this.pending.values()) this.send(action);
       return;
     }
+    if (msg.type === 'muted') this.muted = msg.players;
     if (msg.type === 'ack' || (msg.type === 'error' && msg.id)) {
       this.pending.delete(/** @type {string} */ (msg.id));
     }
@@ -168,6 +171,21 @@ export class Connection {
   /** @param {string} room */
   leaveSeat(room) {
     this.send({ type: 'leave_seat', room });
+  }
+
+  /** Says a line of chat in a followed room. @param {string} room @param {string} text */
+  chat(room, text) {
+    this.send({ type: 'chat', room, text });
+  }
+
+  /** Mutes (or unmutes) an identity's chat everywhere. @param {string} player @param {boolean} muted */
+  mute(player, muted) {
+    this.send({ type: 'mute', player, muted });
+  }
+
+  /** Answers a finished room's rematch. @param {string} room @param {boolean} accept */
+  rematch(room, accept) {
+    this.send({ type: 'rematch', room, accept });
   }
 
   /**

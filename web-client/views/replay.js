@@ -8,6 +8,7 @@ import { rulesetUi } from '../rulesets/index.js';
 import { MatchView } from './match_view.js';
 import { rulesetName } from './lobby.js';
 import { refusalText } from './room.js';
+import { ChatPanel } from './chat.js';
 
 /** @typedef {import('../app.js').Session} Session */
 /** @typedef {import('../lib/protocol.js').Replay} Replay */
@@ -69,6 +70,9 @@ export function replayScreen(session, matchId, startStep) {
       SPEEDS.map((value) => h('option', { value, selected: value === speed }, `${value}×`)),
     );
     const missing = h('p', { class: 'muted', hidden: true }, t('replay_no_views'));
+    // The chat as it stood at each step (a line said at seq n shows from step n on); read only.
+    const chat = new ChatPanel({ me: null, say: null, mute: () => {} });
+    const chatLines = replay.chat ?? [];
 
     // The view after each step: the server's when it sends one, else the previous view with the
     // step's events folded in by the ruleset (the same events the engine emitted).
@@ -100,6 +104,7 @@ export function replayScreen(session, matchId, startStep) {
         seed: replay.seed,
         seedCommitment: replay.seed_commitment,
       });
+      chat.history(chatLines.filter((line) => line.seq <= step));
       slider.value = String(step);
       counter.textContent = t('replay_counter', { step, last });
       const turn = turnStarts.filter((start) => start <= step).length;
@@ -189,6 +194,7 @@ export function replayScreen(session, matchId, startStep) {
       bar,
       missing,
       view.element,
+      chatLines.length > 0 ? chat.element : null,
       verify,
     );
     go(step);

@@ -1,6 +1,7 @@
 //! A room: before the start, its seats (take one, leave it, share the invite link); once started,
-//! the match (board, players, whose turn, clock, the ruleset's controls, dice, event log). The
-//! same screen serves seated players and spectators; only the seat to act gets live controls.
+//! the match (board, players, whose turn, clock, the ruleset's controls, dice, event log); at the
+//! end, the end screen (result, standings, rematch). The chat runs beside it all. The same screen
+//! serves seated players and spectators; only the seat to act gets live controls.
 //! What a room's screen knew is kept for the session, so redrawing it (a language switch, coming
 //! back from the lobby) resumes from the last seq instead of starting over.
 
@@ -12,6 +13,8 @@ import { toast } from '../lib/toast.js';
 import { MatchLog } from '../lib/match_log.js';
 import { rulesetUi } from '../rulesets/index.js';
 import { MatchView } from './match_view.js';
+import { ChatPanel } from './chat.js';
+import { EndScreen } from './end_screen.js';
 import { rulesetName } from './lobby.js';
 import { seatColor, seatInk, seatSymbol } from '../lib/colors.js';
 import * as attention from '../lib/attention.js';
@@ -86,7 +89,22 @@ export function roomScreen(session, roomId, invite, play = false) {
   const { connection } = session;
   const header = h('div', { class: 'room-header' });
   const body = h('div', { class: 'room-body' }, h('p', { class: 'muted' }, t('loading')));
-  const element = h('section', { class: 'screen room', 'data-room': roomId }, header, body);
+  const endBox = h('div', { class: 'end-box' });
+  const chat = new ChatPanel({
+    me: session.guest?.id ?? null,
+    say: (text) => connection.chat(roomId, text),
+    mute: (player, muted) => connection.mute(player, muted),
+  });
+  chat.setMuted(connection.muted);
+  const element = h('section', { class: 'screen room', 'data-room': roomId }, header, endBox, body, chat.element);
+  /** The end of the match, once it is over. @type {EndScreen | null} */
+  let endScreen = null;
+  /** @type {import('../lib/protocol.js').Rematch | null} */
+  let rematch = null;
+  const unlisten = connection.onGlobal((msg) => {
+    if (msg.type === 'muted') chat.setMuted(msg.players);
+    else if (msg.type === 'error') toast(refusalText(msg), 'error');
+  });
 
   if (!isRoomId(roomId)) {
     replaceChildren(body, h('p', { class: 'problem', role: 'alert' }, t('error_room_not_found')), h('a', { href: '#/' }, t('back_to_lobby')));
@@ -165,6 +183,16 @@ export function roomScreen(session, roomId, invite, play = false) {
         match.seed = msg.seed;
         render();
         break;
+      case 'chat':
+        chat.add(msg.line);
+        break;
+      case 'chat_history':
+        chat.history(msg.lines);
+        break;
+      case 'rematch':
+        rematch = msg.rematch;
+        endScreen?.setRematch(msg.rematch);
+        break;
       case 'error': {
         if (seatWanted && ['room_full', 'match_started', 'seat_taken'].includes(msg.code)) {
           // Someone took the last seat first: "Play now" looks for another room.
@@ -176,7 +204,7 @@ export function roomScreen(session, roomId, invite, play = false) {
         const text = refusalText(msg, { ruleset: room ? rulesetUi(room.ruleset) : undefined, view: match.view, names });
         toast(text, 'error');
         if (msg.id) matchView?.refused(text);
-        if (room === null && (msg.code === 'room_not_found' || msg.code === 'invalid_invite')) {
+        if (room === null && ['room_not_found', 'invalid_invite', 'room_expired'].includes(msg.code)) {
           replaceChildren(body, h('p', { class: 'problem', role: 'alert' }, text), h('a', { href: '#/' }, t('back_to_lobby')));
         }
         break;
@@ -272,7 +300,23 @@ export function roomScreen(session, roomId, invite, play = false) {
     view.element.dataset.seq = String(match.seq ?? '');
     view.element.dataset.over = String(match.outcome !== null);
     if (body.firstChild !== view.element) replaceChildren(body, view.element);
+    if (match.outcome && room.match_id && !endScreen) showEnd(room.match_id, match.outcome);
     attention.setTurn(match.seat !== null && match.toAct === match.seat && match.outcome === null);
+  }
+
+  /** @param {string} matchId @param {Outcome} outcome */
+  function showEnd(matchId, outcome) {
+    if (!room) return;
+    endScreen = new EndScreen({
+      matchId,
+      seat: match.seat,
+      outcome,
+      names: room.seats.map((seat) => seat.player?.name ?? t('free_seat')),
+      token: session.guest?.token ?? null,
+      answer: match.seat === null ? null : (accept) => connection.rematch(roomId, accept),
+    });
+    if (rematch) endScreen.setRematch(rematch);
+    replaceChildren(endBox, endScreen.element);
   }
 
   /** @param {Room} current */
@@ -348,6 +392,7 @@ export function roomScreen(session, roomId, invite, play = false) {
     dispose: () => {
       disposed = true;
       unfollow();
+      unlisten();
       matchView?.dispose();
       attention.setTurn(false);
     },

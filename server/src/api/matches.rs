@@ -12,6 +12,7 @@ use warroom_protocol::{
 
 use super::body::path_id;
 use crate::error::ApiError;
+use crate::room::chat::{Mutes, Reader, may_read};
 use crate::runner::rules;
 use crate::state::AppState;
 use crate::store::{MatchFilter, MatchRecord, rfc3339};
@@ -105,12 +106,30 @@ pub async fn replay(
         .await?
         .ok_or_else(ApiError::match_not_found)?;
     let viewer = viewer_identity
+        .as_ref()
         .and_then(|identity| record.seats.iter().position(|p| p.id == identity.id))
         .and_then(|seat| u8::try_from(seat).ok())
         .map_or(Viewer::Spectator, |seat| Viewer::Seat(Seat(seat)));
     let rules = rules(record.ruleset).ok_or_else(|| ApiError::internal("ruleset not built in"))?;
     let actions = state.store.actions(id).await?;
-    Ok(Json(rules.replay(&record, &actions, viewer)?))
+    let mut replay = rules.replay(&record, &actions, viewer)?;
+    let mutes = match &viewer_identity {
+        Some(identity) => Some(Mutes::new(state.store.mutes(identity.id).await?)),
+        None => None,
+    };
+    let reader = Reader {
+        seated: matches!(viewer, Viewer::Seat(_)),
+        mutes: mutes.as_ref(),
+    };
+    let over = record.state == MatchState::Finished;
+    replay.chat = state
+        .store
+        .match_chat(id)
+        .await?
+        .into_iter()
+        .filter(|line| may_read(line, &reader, over))
+        .collect();
+    Ok(Json(replay))
 }
 
 pub(super) fn summary(record: &MatchRecord) -> MatchSummary {

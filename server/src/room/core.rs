@@ -19,6 +19,7 @@ use super::followers::{Follower, Followers};
 use super::game::Game;
 use super::output::Output;
 use super::seats::{self, SeatChange, seat_of};
+use super::social::Social;
 use super::summary::{room_for, sees_invite};
 use super::{ConnId, catch_up, messages};
 use crate::error::ApiError;
@@ -32,13 +33,13 @@ pub const MAX_CLIENT_ID_BYTES: usize = 64;
 /// The state of one room, driven by its loop.
 pub struct RoomCore {
     /// The room as stored, kept current.
-    record: RoomRecord,
+    pub(super) record: RoomRecord,
     /// Its ruleset.
-    rules: &'static dyn Rules,
+    pub(super) rules: &'static dyn Rules,
     /// The match, once started.
-    game: Option<Game>,
+    pub(super) game: Option<Game>,
     /// Connections following the room.
-    followers: Followers,
+    pub(super) followers: Followers,
     /// Most followers the room accepts.
     max_followers: usize,
     /// The accepted action waiting for its commit.
@@ -46,7 +47,9 @@ pub struct RoomCore {
     /// A match set up and waiting for its record to be stored.
     starting: Option<Game>,
     /// What the loop has yet to do, in order.
-    out: VecDeque<Output>,
+    pub(super) out: VecDeque<Output>,
+    /// Chat, mutes, rematch and expiry (`social.rs`).
+    pub(super) social: Social,
 }
 
 /// An accepted action whose commit has not been reported yet.
@@ -86,6 +89,7 @@ impl RoomCore {
             pending: None,
             starting: None,
             out: VecDeque::new(),
+            social: Social::default(),
         }
     }
 
@@ -106,7 +110,7 @@ impl RoomCore {
 
     /// When the loop must call [`RoomCore::tick`] next, if ever.
     pub fn next_wake(&self) -> Option<Instant> {
-        None
+        self.expiry_deadline()
     }
 
     /// Time has come to `now`: act on whatever fell due.
@@ -123,7 +127,7 @@ impl RoomCore {
         last_seq: Option<u64>,
         now: Instant,
     ) -> Result<(), ApiError> {
-        let _ = now;
+        self.refuse_if_expired()?;
         let insider = identity.as_ref().is_some_and(|identity| {
             identity.id == self.record.creator || seat_of(&self.record, Some(identity)).is_some()
         });
@@ -150,17 +154,23 @@ impl RoomCore {
                 });
             }
         }
-        self.followers.insert(conn, Follower { identity });
+        self.followers.insert(
+            conn,
+            Follower {
+                identity: identity.clone(),
+            },
+        );
         self.publish();
+        self.social_joined(conn, identity.as_ref(), now);
         Ok(())
     }
 
     /// A connection stops following the room (it left, closed, or was too slow).
     pub fn leave(&mut self, conn: ConnId, now: Instant) {
-        let _ = now;
         if self.followers.remove(conn).is_some() {
             self.publish();
         }
+        self.social_left(conn, now);
     }
 
     /// Checks a request to take a seat; the loop stores the change, then calls
@@ -230,12 +240,12 @@ impl RoomCore {
 
     /// The match record is stored: the match runs. Everyone gets the room, then their snapshot.
     pub fn started(&mut self, now: Instant) {
-        let _ = now;
         let Some(game) = self.starting.take() else {
             return;
         };
         self.record.match_id = Some(game.match_id);
         self.record.state = RoomState::Playing;
+        self.observe_presence(now);
         self.game = Some(game);
         self.publish();
         self.broadcast(messages::snapshot);
@@ -375,7 +385,7 @@ impl RoomCore {
     }
 
     /// Sends every follower the room as it may see it, and updates the lobby's copy.
-    fn publish(&mut self) {
+    pub(super) fn publish(&mut self) {
         let record = &self.record;
         let classes = self
             .followers

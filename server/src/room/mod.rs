@@ -11,14 +11,18 @@
 //! missed), `game` (a started match and its accepted client ids).
 
 mod catch_up;
+pub mod chat;
 pub mod core;
+mod expiry;
 mod followers;
 mod game;
 mod messages;
 mod outbox;
 pub mod output;
 mod registry;
+pub mod rematch;
 mod seats;
+mod social;
 mod summary;
 mod task;
 #[cfg(test)]
@@ -31,10 +35,12 @@ use warroom_protocol::{Identity, Room, RoomId};
 
 use crate::error::ApiError;
 
+pub use chat::Mutes;
 pub use game::Game;
 pub use outbox::{Gone, Outbox};
 pub use registry::Rooms;
 pub use seats::SeatChange;
+pub use social::Social;
 
 /// A connection's id, unique within the server process.
 pub type ConnId = u64;
@@ -50,6 +56,8 @@ pub enum RoomCmd {
         identity: Option<Identity>,
         /// Where its messages go.
         outbox: Outbox,
+        /// Whose chat it does not read (kept current by the connection).
+        mutes: Mutes,
         /// A private room's invite code.
         invite: Option<String>,
         /// The last seq the client saw.
@@ -88,6 +96,24 @@ pub enum RoomCmd {
     Leave {
         /// The connection.
         conn: ConnId,
+    },
+    /// Say a line of chat.
+    Chat {
+        /// The connection (must follow the room, authenticated).
+        conn: ConnId,
+        /// What it says.
+        text: String,
+        /// Done (the line is stored and sent), or why not.
+        reply: oneshot::Sender<Result<(), ApiError>>,
+    },
+    /// After the end: a seated player's answer to a rematch.
+    Rematch {
+        /// The connection (must follow the room, seated).
+        conn: ConnId,
+        /// `false` declines.
+        accept: bool,
+        /// Done, or why not.
+        reply: oneshot::Sender<Result<(), ApiError>>,
     },
 }
 

@@ -3,8 +3,10 @@
 
 use std::collections::HashMap;
 use std::sync::Mutex;
+use std::time::Duration;
 
 use tokio::sync::{mpsc, watch};
+use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 use tracing::Instrument;
@@ -12,8 +14,11 @@ use warroom_engine::Seed;
 use warroom_protocol::{Room, RoomId, RoomState};
 
 use super::RoomHandle;
+use super::chat::Chat;
 use super::core::RoomCore;
 use super::game::Game;
+use super::rematch::RematchVotes;
+use super::social::Social;
 use super::task::RoomTask;
 use crate::config::Limits;
 use crate::error::ApiError;
@@ -67,7 +72,11 @@ impl Rooms {
         let rules =
             rules(record.ruleset).ok_or_else(|| ApiError::internal("ruleset not built in"))?;
         let id = record.id;
-        let core = RoomCore::new(record, rules, None, self.limits.max_connections_per_room);
+        let core = RoomCore::new(record, rules, None, self.limits.max_connections_per_room)
+            .with_social(
+                Social::new(Chat::default(), RematchVotes::default(), self.expiry()),
+                Instant::now(),
+            );
         Ok(self.spawn(id, self.task(core)))
     }
 
@@ -85,13 +94,16 @@ impl Rooms {
         Ok(self.insert(id, core))
     }
 
-    /// The public rooms that are waiting or playing, newest first.
+    /// The public rooms that are waiting or playing, newest first (what can be joined or
+    /// watched: not finished or expired ones).
     pub fn public_rooms(&self) -> Vec<Room> {
         let mut rooms: Vec<Room> = self
             .lock()
             .values()
             .map(RoomHandle::summary)
-            .filter(|room| !room.private && room.state != RoomState::Finished)
+            .filter(|room| {
+                !room.private && matches!(room.state, RoomState::Waiting | RoomState::Playing)
+            })
             .collect();
         // RFC 3339 times of one format sort as text.
         rooms.sort_by(|a, b| b.created_at.cmp(&a.created_at));
@@ -150,12 +162,21 @@ impl Rooms {
                 Some(game)
             }
         };
-        Ok(RoomCore::new(
-            record,
-            rules,
-            game,
-            self.limits.max_connections_per_room,
-        ))
+        let id = record.id;
+        let social = Social::new(
+            Chat::new(self.store.room_chat(id).await?),
+            RematchVotes::new(self.store.rematch_room(id).await?),
+            self.expiry(),
+        );
+        Ok(
+            RoomCore::new(record, rules, game, self.limits.max_connections_per_room)
+                .with_social(social, Instant::now()),
+        )
+    }
+
+    /// How long a waiting room may stay empty.
+    fn expiry(&self) -> Duration {
+        Duration::from_secs(self.limits.waiting_room_expiry)
     }
 
     /// The task around a room core.

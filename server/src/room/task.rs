@@ -13,7 +13,7 @@ use tokio::sync::{mpsc, oneshot, watch};
 use tokio::time::{Instant, sleep_until};
 use tokio_util::sync::CancellationToken;
 use warroom_engine::Seed;
-use warroom_protocol::{MatchId, Room};
+use warroom_protocol::{MatchId, Room, RoomId};
 
 use super::core::{RoomCore, Submitted};
 use super::output::Output;
@@ -21,7 +21,7 @@ use super::{ConnId, Outbox, RoomCmd};
 use crate::error::ApiError;
 use crate::identity::random_bytes;
 use crate::store::writer::{Append, Writer};
-use crate::store::{Store, now_ms};
+use crate::store::{RoomRecord, Store, now_ms};
 
 /// A room's task: its core and the IO around it.
 pub struct RoomTask {
@@ -70,7 +70,10 @@ impl RoomTask {
                     Some(command) => self.handle(command).await,
                     None => break,
                 },
-                () = sleep_until_some(wake) => self.core.tick(Instant::now()),
+                () = sleep_until_some(wake) => {
+                    self.core.tick(Instant::now());
+                    self.expire_if_due().await;
+                }
             }
             self.drive(&stop).await;
         }
@@ -82,18 +85,25 @@ impl RoomTask {
                 conn,
                 identity,
                 outbox,
+                mutes,
                 invite,
                 last_seq,
                 reply,
             } => {
                 let fresh = self.outboxes.insert(conn, outbox).is_none();
+                self.core.set_mutes(conn, mutes);
                 let result =
                     self.core
                         .join(conn, identity, invite.as_deref(), last_seq, Instant::now());
                 if result.is_err() && fresh {
                     self.outboxes.remove(&conn);
+                    self.core.leave(conn, Instant::now());
                 }
                 self.answer(reply, result);
+                if self.core.ready_to_start() {
+                    // A rematch room is stored with its seats taken: it starts once joined.
+                    self.start_match().await;
+                }
             }
             RoomCmd::TakeSeat { conn, seat, reply } => {
                 let result = match self.core.check_take_seat(conn, seat) {
@@ -127,8 +137,88 @@ impl RoomTask {
             RoomCmd::Leave { conn } => {
                 self.outboxes.remove(&conn);
                 self.core.leave(conn, Instant::now());
+                // A player who never answered the rematch is gone: the others may agree now.
+                self.open_rematch_if_agreed().await;
+            }
+            RoomCmd::Chat { conn, text, reply } => {
+                let result = self.chat(conn, &text).await;
+                self.answer(reply, result);
+            }
+            RoomCmd::Rematch {
+                conn,
+                accept,
+                reply,
+            } => {
+                let result = self.core.answer_rematch(conn, accept);
+                self.answer(reply, result);
+                self.open_rematch_if_agreed().await;
             }
         }
+    }
+
+    /// Checks a line of chat, stores it, then lets the core deliver it.
+    async fn chat(&mut self, conn: ConnId, text: &str) -> Result<(), ApiError> {
+        let at = now_ms();
+        let line = self.core.chat(conn, text, at, Instant::now())?;
+        let stored = self
+            .store
+            .add_chat_line(self.core.id(), self.core.match_id(), &line, at)
+            .await;
+        match stored {
+            Ok(()) => {
+                self.core.chat_stored(line);
+                Ok(())
+            }
+            Err(error) => {
+                self.core.chat_not_stored(&line);
+                Err(error.into())
+            }
+        }
+    }
+
+    /// Opens the rematch room once the players agree: stored with its seats and linked from
+    /// this room, then announced.
+    async fn open_rematch_if_agreed(&mut self) {
+        let invite_code = match random_bytes() {
+            Ok(bytes) => hex::encode(&bytes[..8]),
+            Err(error) => {
+                tracing::error!("no randomness for a rematch invite: {error}");
+                return;
+            }
+        };
+        let agreed = self
+            .core
+            .rematch_agreed(RoomId::random(), invite_code, now_ms());
+        let record = match agreed {
+            None => return,
+            Some(Ok(record)) => record,
+            Some(Err(error)) => {
+                tracing::error!("room {} cannot make its rematch: {error}", self.core.id());
+                return;
+            }
+        };
+        match store_rematch(&self.store, self.core.id(), &record).await {
+            Ok(()) => self.core.rematch_opened(record.id),
+            Err(error) => {
+                tracing::error!("room {} cannot open its rematch: {error}", self.core.id());
+            }
+        }
+        self.deliver();
+    }
+
+    /// Closes the room if it has waited empty long enough.
+    async fn expire_if_due(&mut self) {
+        if !self.core.expiry_due(Instant::now()) {
+            return;
+        }
+        match self.store.expire_room(self.core.id()).await {
+            Ok(()) => {
+                tracing::info!("room {} expired: nobody was connected", self.core.id());
+                self.core.expired(Instant::now());
+            }
+            Err(error) => tracing::error!("room {} cannot expire: {error}", self.core.id()),
+        }
+        self.deliver();
     }
 
     /// Delivers what the command made the core say, then replies.
@@ -237,6 +327,19 @@ impl RoomTask {
             }
         }
     }
+}
+
+/// Stores a rematch room with its seats taken, and links it from the room `from`.
+async fn store_rematch(store: &Store, from: RoomId, record: &RoomRecord) -> Result<(), ApiError> {
+    store.create_room(record).await?;
+    for (seat, holder) in record.seats.iter().enumerate() {
+        if let Some(holder) = holder {
+            let seat = warroom_engine::Seat(u8::try_from(seat).map_err(ApiError::internal)?);
+            store.set_seat(record.id, seat, Some(holder.id)).await?;
+        }
+    }
+    store.set_rematch_room(from, record.id).await?;
+    Ok(())
 }
 
 /// Sleeps until `at`, or forever without one.

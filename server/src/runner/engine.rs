@@ -176,6 +176,8 @@ impl<R: Ruleset> Rules for Engine<R> {
                 .collect(),
             actions: replay_actions,
             outcome: record.outcome.clone(),
+            // The chat is the store's, not the engine's: the replay endpoint adds it.
+            chat: Vec::new(),
         })
     }
 

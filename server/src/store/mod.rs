@@ -4,6 +4,7 @@
 //! Queries use `$N` placeholders, which both backends accept; every column is TEXT or BIGINT so
 //! both decode the same Rust types.
 
+mod chat;
 mod identities;
 mod matches;
 mod players;

@@ -1,4 +1,4 @@
-//! Stored rooms and their seats, and the start of a room's match.
+//! Stored rooms and their seats, the start of a room's match, and the room of its rematch.
 
 use sqlx::Row;
 use sqlx::any::AnyRow;
@@ -94,12 +94,13 @@ impl Store {
         tx.commit().await
     }
 
-    /// Every room whose match is not over (to rebuild at start-up).
+    /// Every room waiting for players or playing (to rebuild at start-up).
     pub async fn live_rooms(&self) -> sqlx::Result<Vec<RoomRecord>> {
         let rows = sqlx::query(&format!(
-            "SELECT {ROOM_COLUMNS} FROM rooms WHERE state <> $1 ORDER BY created_at"
+            "SELECT {ROOM_COLUMNS} FROM rooms WHERE state IN ($1, $2) ORDER BY created_at"
         ))
-        .bind(RoomState::Finished.as_str())
+        .bind(RoomState::Waiting.as_str())
+        .bind(RoomState::Playing.as_str())
         .fetch_all(&self.pool)
         .await?;
         let mut rooms = Vec::with_capacity(rows.len());
@@ -163,5 +164,43 @@ impl Store {
             created_at: row.try_get("created_at")?,
             seats,
         })
+    }
+}
+
+impl Store {
+    /// Records the room a finished room's rematch is played in.
+    pub async fn set_rematch_room(&self, room: RoomId, rematch: RoomId) -> sqlx::Result<()> {
+        sqlx::query("UPDATE rooms SET rematch_room = $1 WHERE id = $2")
+            .bind(rematch.to_string())
+            .bind(room.to_string())
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// The room a finished room's rematch is played in, if its players agreed to one.
+    pub async fn rematch_room(&self, room: RoomId) -> sqlx::Result<Option<RoomId>> {
+        let row = sqlx::query("SELECT rematch_room FROM rooms WHERE id = $1")
+            .bind(room.to_string())
+            .fetch_optional(&self.pool)
+            .await?;
+        let Some(row) = row else { return Ok(None) };
+        row.try_get::<Option<String>, _>("rematch_room")?
+            .map(|id| parse_column("rematch_room", &id))
+            .transpose()
+    }
+}
+
+impl Store {
+    /// Closes a waiting room nobody was connected to for too long (a room that started
+    /// meanwhile is left alone).
+    pub async fn expire_room(&self, room: RoomId) -> sqlx::Result<()> {
+        sqlx::query("UPDATE rooms SET state = $1 WHERE id = $2 AND state = $3")
+            .bind(RoomState::Expired.as_str())
+            .bind(room.to_string())
+            .bind(RoomState::Waiting.as_str())
+            .execute(&self.pool)
+            .await?;
+        Ok(())
     }
 }

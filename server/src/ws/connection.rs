@@ -11,12 +11,12 @@ use futures_util::stream::{SplitSink, StreamExt};
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
-use warroom_protocol::{ClientMsg, ErrorBody, Identity, RoomId, ServerMsg, codes};
+use warroom_protocol::{ClientMsg, ErrorBody, Identity, IdentityId, RoomId, ServerMsg, codes};
 
 use super::rate::RateLimiter;
 use crate::error::ApiError;
 use crate::metrics::Metrics;
-use crate::room::{ConnId, Outbox, RoomCmd, RoomHandle};
+use crate::room::{ConnId, Mutes, Outbox, RoomCmd, RoomHandle};
 use crate::state::AppState;
 
 /// Why the server closes a socket.
@@ -50,6 +50,7 @@ async fn serve_connection(socket: WebSocket, state: AppState, id: ConnId) {
         rooms: HashMap::new(),
         outbox,
         rate: RateLimiter::new(state.limits.messages_per_second, state.limits.message_burst),
+        mutes: Mutes::default(),
         state: state.clone(),
     };
     let writer = tokio::spawn(
@@ -154,6 +155,8 @@ struct Connection {
     outbox: Outbox,
     /// Its message budget.
     rate: RateLimiter,
+    /// Whose chat its identity does not read (shared with the rooms it follows).
+    mutes: Mutes,
     state: AppState,
 }
 
@@ -263,7 +266,64 @@ impl Connection {
                     handle.tell(RoomCmd::Leave { conn: self.id }).await;
                 }
             }
+            ClientMsg::Chat { room, text } => {
+                let result = match self.followed(room) {
+                    Ok(handle) => {
+                        let conn = self.id;
+                        handle
+                            .ask(|reply| RoomCmd::Chat { conn, text, reply })
+                            .await
+                    }
+                    Err(error) => Err(error),
+                };
+                self.report(room, None, result);
+            }
+            ClientMsg::Rematch { room, accept } => {
+                let result = match self.followed(room) {
+                    Ok(handle) => {
+                        let conn = self.id;
+                        handle
+                            .ask(|reply| RoomCmd::Rematch {
+                                conn,
+                                accept,
+                                reply,
+                            })
+                            .await
+                    }
+                    Err(error) => Err(error),
+                };
+                self.report(room, None, result);
+            }
+            ClientMsg::Mute { player, muted } => match self.mute(player, muted).await {
+                Ok(players) => self.send(&ServerMsg::Muted { players }),
+                Err(error) => self.send(&ServerMsg::error(None, None, error.body())),
+            },
         }
+    }
+
+    /// Mutes or unmutes `player` for this identity: stored, and in force at once in every room
+    /// its connections follow.
+    async fn mute(&mut self, player: IdentityId, muted: bool) -> Result<Vec<IdentityId>, ApiError> {
+        let me = self
+            .identity
+            .as_ref()
+            .ok_or_else(ApiError::unauthorized)?
+            .id;
+        if player == me {
+            return Err(ApiError::bad_request(
+                codes::CANNOT_MUTE_SELF,
+                "you cannot mute yourself",
+            ));
+        }
+        if self.state.store.identity(player).await?.is_none() {
+            return Err(ApiError::new(
+                axum::http::StatusCode::NOT_FOUND,
+                codes::PLAYER_NOT_FOUND,
+                "there is no player with this id",
+            ));
+        }
+        self.state.store.set_mute(me, player, muted).await?;
+        Ok(self.mutes.set(player, muted))
     }
 
     /// A `msg` span: the message's type, its room, and the seat this identity holds there.
@@ -314,6 +374,7 @@ impl Connection {
         match token {
             None => {
                 self.identity = None;
+                self.mutes.replace(Vec::new());
                 self.send(&ServerMsg::Welcome { identity: None });
             }
             Some(token) => match self.state.identity_for_token(&token).await {
@@ -321,9 +382,20 @@ impl Connection {
                     tracing::Span::current()
                         .record("identity", tracing::field::display(identity.id));
                     self.identity = Some(identity.clone());
+                    let muted = match self.state.store.mutes(identity.id).await {
+                        Ok(muted) => muted,
+                        Err(error) => {
+                            tracing::error!("cannot load the mutes of {}: {error}", identity.id);
+                            Vec::new()
+                        }
+                    };
+                    let players = self.mutes.replace(muted);
                     self.send(&ServerMsg::Welcome {
                         identity: Some(identity),
                     });
+                    if !players.is_empty() {
+                        self.send(&ServerMsg::Muted { players });
+                    }
                 }
                 Err(error) => self.send(&ServerMsg::error(None, None, error.body())),
             },
@@ -340,11 +412,13 @@ impl Connection {
         let conn = self.id;
         let identity = self.identity.clone();
         let outbox = self.outbox.clone();
+        let mutes = self.mutes.clone();
         handle
             .ask(|reply| RoomCmd::Join {
                 conn,
                 identity,
                 outbox,
+                mutes,
                 invite,
                 last_seq,
                 reply,
@@ -368,8 +442,10 @@ fn message_room(message: &ClientMsg) -> Option<RoomId> {
         | ClientMsg::TakeSeat { room, .. }
         | ClientMsg::LeaveSeat { room }
         | ClientMsg::Action { room, .. }
-        | ClientMsg::Leave { room } => Some(*room),
-        ClientMsg::Hello { .. } | ClientMsg::Ping => None,
+        | ClientMsg::Leave { room }
+        | ClientMsg::Chat { room, .. }
+        | ClientMsg::Rematch { room, .. } => Some(*room),
+        ClientMsg::Hello { .. } | ClientMsg::Mute { .. } | ClientMsg::Ping => None,
     }
 }
 
@@ -382,6 +458,9 @@ fn message_type(message: &ClientMsg) -> &'static str {
         ClientMsg::LeaveSeat { .. } => "leave_seat",
         ClientMsg::Action { .. } => "action",
         ClientMsg::Leave { .. } => "leave",
+        ClientMsg::Chat { .. } => "chat",
+        ClientMsg::Mute { .. } => "mute",
+        ClientMsg::Rematch { .. } => "rematch",
         ClientMsg::Ping => "ping",
     }
 }
