@@ -9,6 +9,9 @@
 #   bench/run.sh c d        a subset
 #   DBS=sqlite bench/run.sh e     one database
 #   DURATION=10 NO_BUILD=1 RESULTS=/tmp/x.md bench/run.sh
+#   SERVERS="/tmp/warroom-before target/release/warroom" bench/run.sh c
+#                           before/after: each scenario runs every binary in turn, labelled by
+#                           its position (s1, s2, ...), so the figures share one run
 #
 # Scenarios: (a) 10,000 idle connections (memory); (b) 2,000 rooms of 2–6 seats, mixed
 # rulesets; (c) maximum durable throughput, 100 hexdice rooms; (d) latency at a fixed 2,000
@@ -34,7 +37,7 @@ if [ -z "${NO_BUILD:-}" ]; then
     nice -n 5 cargo build --release -p warroom-server -p warroom-bench
 fi
 load=target/release/load
-server=target/release/warroom
+servers=(${SERVERS:-target/release/warroom})
 echo_server=target/release/echo_server
 
 work=$(mktemp -d)
@@ -43,13 +46,19 @@ load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 started=$(date -u +%Y-%m-%dT%H:%MZ)
 
 run() { # label db args...
-    local label=$1 db=$2
+    local label=$1 db=$2 n=0 name server
     shift 2
-    echo "--- $label on $db" >&2
-    "$load" --server "$server" --db "$db" --postgres-url "$postgres_url" --label "$label" \
-        --json-out "$jsonl" --server-log "$work/$label-$db.log" "$@" >"$work/$label-$db.out" ||
-        { echo "$label on $db failed (see $work)" >&2; tail -5 "$work/$label-$db.out" >&2; }
-    grep -v '^{' "$work/$label-$db.out" >&2 || true
+    for server in "${servers[@]}"; do
+        n=$((n + 1))
+        name=$label
+        [ ${#servers[@]} -gt 1 ] && name="$label s$n"
+        echo "--- $name on $db ($server)" >&2
+        "$load" --server "$server" --db "$db" --postgres-url "$postgres_url" --label "$name" \
+            --json-out "$jsonl" --server-log "$work/$label-$n-$db.log" "$@" \
+            >"$work/$label-$n-$db.out" ||
+            { echo "$name on $db failed (see $work)" >&2; tail -5 "$work/$label-$n-$db.out" >&2; }
+        grep -v '^{' "$work/$label-$n-$db.out" >&2 || true
+    done
 }
 
 for db in "${dbs[@]}"; do
@@ -80,6 +89,13 @@ load_after=$(cut -d' ' -f1-3 /proc/loadavg)
         "$(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo) RAM, $(uname -r);" \
         "load average (1/5/15 min) $load_before before, $load_after after."
     echo "Command: \`bench/run.sh ${scenarios[*]}\` (DBS=\"${dbs[*]}\", DURATION=$duration)."
+    if [ ${#servers[@]} -gt 1 ]; then
+        n=0
+        for server in "${servers[@]}"; do
+            n=$((n + 1))
+            echo "s$n: \`$server\`$( [ -f "$server.commit" ] && echo " (commit $(cat "$server.commit"))")."
+        done
+    fi
     echo
     "$load" --markdown "$jsonl"
 } >>"$results"

@@ -33,14 +33,11 @@ async fn echo(stream: TcpStream) {
         return;
     };
     while let Some(Ok(message)) = socket.next().await {
-        match message {
-            Message::Text(_) | Message::Binary(_) => {
-                if socket.send(message).await.is_err() {
-                    return;
-                }
-            }
-            Message::Close(_) => return,
-            _ => {}
+        if message.is_close() {
+            return;
+        }
+        if (message.is_text() || message.is_binary()) && socket.send(message).await.is_err() {
+            return;
         }
     }
 }
