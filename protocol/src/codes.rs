@@ -79,3 +79,7 @@ pub const CANNOT_MUTE_SELF: &str = "cannot_mute_self";
 pub const MATCH_NOT_OVER: &str = "match_not_over";
 /// A waiting room nobody was connected to for too long: it is closed.
 pub const ROOM_EXPIRED: &str = "room_expired";
+/// A seat that resigned resigns again, or its player acts (a bot plays it to the end).
+pub const ALREADY_RESIGNED: &str = "already_resigned";
+/// A client action id in the form the server keeps for its own actions (`server:…`).
+pub const RESERVED_ACTION_ID: &str = "reserved_action_id";

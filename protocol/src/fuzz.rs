@@ -127,6 +127,7 @@ fn played<R: Ruleset>(options_json: &str, seats: u8, viewer: Viewer) -> Replay {
         actions.push(ReplayAction {
             seq: u64::try_from(actions.len() + 1).unwrap_or(u64::MAX),
             seat,
+            by: crate::ActedBy::Player,
             action: to_json(&action),
             events: events
                 .iter()

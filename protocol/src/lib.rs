@@ -8,9 +8,11 @@
 
 mod chat;
 pub mod codes;
+mod control;
 #[cfg(any(test, feature = "fuzz"))]
 pub mod fuzz;
 mod ids;
+pub mod played;
 mod players;
 mod rest;
 pub mod verify;
@@ -20,6 +22,7 @@ mod ws;
 mod typescript;
 
 pub use chat::{ChatChannel, ChatLine, Rematch};
+pub use control::{ActedBy, BotSeat, RoomSettings, Takeover};
 pub use ids::{IdParseError, IdentityId, MatchId, RoomId};
 pub use players::{
     MatchPage, MatchResult, Me, PlayerMatch, PlayerProfile, QuickPlay, QuickPlayRoom, Recover,

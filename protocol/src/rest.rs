@@ -5,6 +5,7 @@ use serde_json::Value;
 use warroom_engine::{Outcome, RulesetId, Seat, Viewer};
 
 use crate::chat::ChatLine;
+use crate::control::{ActedBy, BotSeat, RoomSettings, Takeover};
 use crate::ids::{IdentityId, MatchId, RoomId};
 
 /// The body of `GET /healthz`.
@@ -105,6 +106,15 @@ pub struct NewRoom {
     #[cfg_attr(test, ts(optional, type = "number | null"))]
     #[cfg_attr(feature = "openapi", schema(value_type = Option<u8>))]
     pub creator_seat: Option<Seat>,
+    /// Seats a bot plays from the start ("play against the computer"); a room of bots only is
+    /// allowed (it starts at once, to be watched).
+    #[serde(default)]
+    #[cfg_attr(test, ts(as = "Option<Vec<BotSeat>>", optional))]
+    pub bots: Vec<BotSeat>,
+    /// How long a bot waits before each action, in milliseconds (0 to 10000; 700 when absent).
+    #[serde(default)]
+    #[cfg_attr(test, ts(optional, type = "number | null"))]
+    pub bot_delay_ms: Option<u32>,
 }
 
 /// Where a room is in its life.
@@ -160,6 +170,15 @@ pub struct SeatInfo {
     pub player: Option<Identity>,
     /// Whether its player has a connection following the room (presence).
     pub connected: bool,
+    /// Set on a seat a bot plays from the start: how well it plays.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional, type = "\"easy\" | \"normal\" | \"hard\""))]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<String>))]
+    pub bot: Option<warroom_engine::BotLevel>,
+    /// Set while a bot plays this person's seat, saying why.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
+    pub takeover: Option<Takeover>,
 }
 
 /// A room as the lobby and the socket show it.
@@ -176,6 +195,8 @@ pub struct Room {
     /// Its options, every default filled in.
     #[cfg_attr(test, ts(type = "any"))]
     pub options: Value,
+    /// How it plays beyond the ruleset's options (bot delay).
+    pub settings: RoomSettings,
     /// Private rooms are unlisted and joined with the invite code.
     pub private: bool,
     /// Only for the room's creator and for a private room's seated players.
@@ -274,7 +295,10 @@ pub struct ReplayAction {
     #[cfg_attr(test, ts(type = "number"))]
     #[cfg_attr(feature = "openapi", schema(value_type = u8))]
     pub seat: Seat,
-    /// The ruleset's action JSON.
+    /// Who took it: the seat's player, a bot, or the clock (its timeout action).
+    #[serde(default)]
+    pub by: ActedBy,
+    /// The ruleset's action JSON, or `{"type": "resign"}`.
     #[cfg_attr(test, ts(type = "any"))]
     pub action: Value,
     /// The events it caused, as the replay's viewer may see them.

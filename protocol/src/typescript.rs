@@ -11,11 +11,11 @@
 use ts_rs::TS;
 
 use crate::{
-    ChatChannel, ChatLine, ClientMsg, ErrorBody, GuestCreated, Health, Identity, IdentityId,
-    MatchId, MatchPage, MatchResult, MatchSeat, MatchState, MatchSummary, Me, NewGuest, NewRoom,
-    PlayerMatch, PlayerProfile, QuickPlay, QuickPlayRoom, Recover, RecoveryCode, Rematch, Rename,
-    Replay, ReplayAction, Room, RoomId, RoomState, RulesetInfo, RulesetRecord, SeatInfo, SeatRange,
-    ServerMsg,
+    ActedBy, BotSeat, ChatChannel, ChatLine, ClientMsg, ErrorBody, GuestCreated, Health, Identity,
+    IdentityId, MatchId, MatchPage, MatchResult, MatchSeat, MatchState, MatchSummary, Me, NewGuest,
+    NewRoom, PlayerMatch, PlayerProfile, QuickPlay, QuickPlayRoom, Recover, RecoveryCode, Rematch,
+    Rename, Replay, ReplayAction, Room, RoomId, RoomSettings, RoomState, RulesetInfo,
+    RulesetRecord, SeatInfo, SeatRange, ServerMsg, Takeover,
 };
 
 /// Where the client reads the declarations.
@@ -37,6 +37,10 @@ fn declarations() -> String {
         Identity::decl(),
         SeatRange::decl(),
         RulesetInfo::decl(),
+        ActedBy::decl(),
+        BotSeat::decl(),
+        Takeover::decl(),
+        RoomSettings::decl(),
         NewRoom::decl(),
         RoomState::decl(),
         SeatInfo::decl(),

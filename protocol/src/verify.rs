@@ -7,7 +7,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use warroom_engine::{Ruleset, RulesetId, Seed};
 
-use crate::Replay;
+use crate::played::{Played, is_resign};
+use crate::{ActedBy, Replay};
 
 /// What verification found.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -64,11 +65,12 @@ pub fn verify<R: Ruleset>(replay: &Replay) -> VerifyReport {
         return VerifyReport::differs(0, "too many seats");
     };
     let viewer = replay.viewer;
-    let (mut state, setup_events) = match R::new(&options, seats, seed) {
+    let (state, setup_events) = match R::new(&options, seats, seed) {
         Ok(started) => started,
         Err(error) => return VerifyReport::differs(0, format!("setup fails: {error}")),
     };
-    if to_json(&state.view(viewer)) != replay.initial_view {
+    let mut played = Played::new(state, seats);
+    if to_json(&played.rules.view(viewer)) != replay.initial_view {
         return VerifyReport::differs(0, "the initial view differs");
     }
     let redacted = |events: &[R::Event]| -> Vec<Value> {
@@ -89,6 +91,31 @@ pub fn verify<R: Ruleset>(replay: &Replay) -> VerifyReport {
                 format!("action #{expected_seq} has seq {}", recorded.seq),
             );
         }
+        events.clear();
+        if is_resign(&recorded.action) {
+            if let Err(error) = played.resign(recorded.seat) {
+                return VerifyReport::differs(
+                    index,
+                    format!(
+                        "action #{expected_seq} (resign) is refused: {}",
+                        error.message
+                    ),
+                );
+            }
+            if !recorded.events.is_empty() || recorded.by != ActedBy::Player {
+                return VerifyReport::differs(
+                    index + 1,
+                    format!("action #{expected_seq}: a resignation is a player's, with no events"),
+                );
+            }
+            continue;
+        }
+        if played.outcome().is_some() {
+            return VerifyReport::differs(
+                index,
+                format!("action #{expected_seq} comes after the end"),
+            );
+        }
         let action: R::Action = match serde_json::from_value(recorded.action.clone()) {
             Ok(action) => action,
             Err(error) => {
@@ -98,8 +125,19 @@ pub fn verify<R: Ruleset>(replay: &Replay) -> VerifyReport {
                 );
             }
         };
-        events.clear();
-        if let Err(error) = state.apply(recorded.seat, &action, &mut events) {
+        if recorded.by == ActedBy::Clock {
+            // The clock only ever takes the ruleset's timeout action, for the seat to act.
+            let timeout = played.rules.timeout_action();
+            if played.rules.to_act() != Some(recorded.seat) || timeout.as_ref() != Some(&action) {
+                return VerifyReport::differs(
+                    index,
+                    format!(
+                        "action #{expected_seq} is marked as the clock's but is not the timeout action of the seat to act"
+                    ),
+                );
+            }
+        }
+        if let Err(error) = played.rules.apply(recorded.seat, &action, &mut events) {
             return VerifyReport::differs(
                 index,
                 format!("action #{expected_seq} is refused: {error}"),
@@ -128,12 +166,12 @@ pub fn verify<R: Ruleset>(replay: &Replay) -> VerifyReport {
         }
     }
     let actions = replay.actions.len();
-    if state.outcome() != replay.outcome {
+    if played.outcome() != replay.outcome {
         return VerifyReport::differs(
             actions,
             format!(
                 "the result differs: recomputed {:?}, recorded {:?}",
-                state.outcome(),
+                played.outcome(),
                 replay.outcome
             ),
         );

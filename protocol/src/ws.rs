@@ -8,6 +8,7 @@ use warroom_engine::{Outcome, Seat};
 use crate::ErrorBody;
 use crate::chat::{ChatLine, Rematch};
 use crate::codes;
+use crate::control::ActedBy;
 use crate::ids::{IdentityId, RoomId};
 use crate::rest::{Identity, Room};
 
@@ -59,6 +60,12 @@ pub enum ClientMsg {
         /// The ruleset's action JSON.
         #[cfg_attr(test, ts(type = "any"))]
         action: Value,
+    },
+    /// Resign, at any time (not only on one's turn): with two seats the other seat wins at once
+    /// (reason `opponent_resigned`); with more, a bot plays the seat to the end of the match.
+    Resign {
+        /// Which room.
+        room: RoomId,
     },
     /// Stop following a room.
     Leave {
@@ -157,10 +164,13 @@ pub enum ServerMsg {
         /// The action's sequence number, from 1.
         #[cfg_attr(test, ts(type = "number"))]
         seq: u64,
-        /// Who played it.
+        /// Which seat it was played for.
         #[cfg_attr(test, ts(type = "number"))]
         seat: Seat,
-        /// The ruleset's action JSON.
+        /// Who took it: the seat's player, a bot, or the clock.
+        #[serde(default)]
+        by: ActedBy,
+        /// The ruleset's action JSON, or `{"type": "resign"}`.
         #[cfg_attr(test, ts(type = "any"))]
         action: Value,
         /// The events it caused, redacted for this connection.
@@ -289,6 +299,8 @@ mod tests {
                 text: "gg".into()
             })
         );
+        let text = format!(r#"{{"type":"resign","room":"{room}"}}"#);
+        assert_eq!(ClientMsg::parse(&text), Ok(ClientMsg::Resign { room }));
         let text = format!(r#"{{"type":"rematch","room":"{room}","accept":false}}"#);
         assert_eq!(
             ClientMsg::parse(&text),

@@ -6,6 +6,7 @@
 //! `127.0.0.1:0` and drive a real server through it.
 
 pub mod api;
+pub mod bots;
 pub mod config;
 pub mod error;
 pub mod identity;

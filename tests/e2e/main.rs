@@ -5,6 +5,7 @@
 #[macro_use]
 mod common;
 
+mod bots;
 mod chat;
 mod durability;
 mod errors;

@@ -87,6 +87,26 @@ seats: SeatRange,
  */
 default_options: any, };
 
+export type ActedBy = "player" | "bot" | "clock";
+
+export type BotSeat = { 
+/**
+ * Which seat.
+ */
+seat: number, 
+/**
+ * How well it plays (`normal` when absent).
+ */
+level: "easy" | "normal" | "hard", };
+
+export type Takeover = "resigned" | "disconnected" | "timed_out";
+
+export type RoomSettings = { 
+/**
+ * How long a bot waits before each action, in milliseconds (so people can follow it).
+ */
+bot_delay_ms: number, };
+
 export type NewRoom = { 
 /**
  * The ruleset to play.
@@ -107,7 +127,16 @@ private: boolean,
 /**
  * The seat its creator takes at once (absent or `null`: the creator takes none).
  */
-creator_seat?: number | null, };
+creator_seat?: number | null, 
+/**
+ * Seats a bot plays from the start ("play against the computer"); a room of bots only is
+ * allowed (it starts at once, to be watched).
+ */
+bots?: Array<BotSeat>, 
+/**
+ * How long a bot waits before each action, in milliseconds (0 to 10000; 700 when absent).
+ */
+bot_delay_ms?: number | null, };
 
 export type RoomState = "waiting" | "playing" | "finished" | "expired";
 
@@ -123,7 +152,15 @@ player: Identity | null,
 /**
  * Whether its player has a connection following the room (presence).
  */
-connected: boolean, };
+connected: boolean, 
+/**
+ * Set on a seat a bot plays from the start: how well it plays.
+ */
+bot?: "easy" | "normal" | "hard", 
+/**
+ * Set while a bot plays this person's seat, saying why.
+ */
+takeover?: Takeover, };
 
 export type Room = { 
 /**
@@ -138,6 +175,10 @@ ruleset: "hexdice" | "capitals" | "classic",
  * Its options, every default filled in.
  */
 options: any, 
+/**
+ * How it plays beyond the ruleset's options (bot delay).
+ */
+settings: RoomSettings, 
 /**
  * Private rooms are unlisted and joined with the invite code.
  */
@@ -231,7 +272,11 @@ seq: number,
  */
 seat: number, 
 /**
- * The ruleset's action JSON.
+ * Who took it: the seat's player, a bot, or the clock (its timeout action).
+ */
+by: ActedBy, 
+/**
+ * The ruleset's action JSON, or `{"type": "resign"}`.
  */
 action: any, 
 /**
@@ -499,7 +544,11 @@ id: string,
 /**
  * The ruleset's action JSON.
  */
-action: any, } | { "type": "leave", 
+action: any, } | { "type": "resign", 
+/**
+ * Which room.
+ */
+room: RoomId, } | { "type": "leave", 
 /**
  * Which room.
  */
@@ -583,11 +632,15 @@ room: RoomId,
  */
 seq: number, 
 /**
- * Who played it.
+ * Which seat it was played for.
  */
 seat: number, 
 /**
- * The ruleset's action JSON.
+ * Who took it: the seat's player, a bot, or the clock.
+ */
+by: ActedBy, 
+/**
+ * The ruleset's action JSON, or `{"type": "resign"}`.
  */
 action: any, 
 /**

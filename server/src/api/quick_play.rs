@@ -50,6 +50,8 @@ pub async fn quick_play(
             private: false,
             // The client takes a seat as it joins (`#/room/<id>?play=1`).
             creator_seat: None,
+            bots: Vec::new(),
+            bot_delay_ms: None,
         },
     )
     .await?;
@@ -105,6 +107,7 @@ mod tests {
             id: RoomId::random(),
             ruleset: RulesetId::Hexdice,
             options: serde_json::Value::Null,
+            settings: warroom_protocol::RoomSettings::default(),
             private: false,
             invite_code: None,
             state: RoomState::Waiting,
@@ -115,6 +118,8 @@ mod tests {
                     seat: Seat(u8::try_from(seat).unwrap()),
                     player: player.cloned(),
                     connected: *connected,
+                    bot: None,
+                    takeover: None,
                 })
                 .collect(),
             spectators: 0,

@@ -4,10 +4,13 @@ use axum::Json;
 use axum::body::Bytes;
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
-use warroom_engine::RulesetId;
-use warroom_protocol::{ErrorBody, Identity, NewRoom, Room, RoomId, RoomState, RulesetInfo, codes};
+use warroom_engine::{RulesetId, Seat};
+use warroom_protocol::{
+    ErrorBody, Identity, NewRoom, Room, RoomId, RoomSettings, RoomState, RulesetInfo, codes,
+};
 
 use super::body::{json, path_id};
+use crate::bots::bot_identity;
 use crate::error::ApiError;
 use crate::identity::random_bytes;
 use crate::runner::rules;
@@ -69,18 +72,45 @@ pub(super) async fn open_room(
     })?;
     let seats = request.seats.unwrap_or(rules.seat_range().min);
     let options = rules.check_options(request.options.as_ref(), seats)?;
+    let invalid_seat = || {
+        ApiError::bad_request(
+            codes::INVALID_SEAT,
+            format!("this room has seats 0 to {}", seats.saturating_sub(1)),
+        )
+    };
     if let Some(seat) = request.creator_seat
         && seat.0 >= seats
     {
+        return Err(invalid_seat());
+    }
+    let mut holders: Vec<Option<Identity>> = vec![None; usize::from(seats)];
+    for bot in &request.bots {
+        let slot = holders.get_mut(bot.seat.index()).ok_or_else(invalid_seat)?;
+        if slot.is_some() || request.creator_seat == Some(bot.seat) {
+            return Err(ApiError::bad_request(
+                codes::SEAT_TAKEN,
+                format!("seat {} is given twice", bot.seat),
+            ));
+        }
+        *slot = Some(bot_identity(bot.level));
+    }
+    let bot_delay_ms = request
+        .bot_delay_ms
+        .unwrap_or(RoomSettings::DEFAULT_BOT_DELAY_MS);
+    if bot_delay_ms > RoomSettings::MAX_BOT_DELAY_MS {
         return Err(ApiError::bad_request(
-            codes::INVALID_SEAT,
-            format!("this room has seats 0 to {}", seats.saturating_sub(1)),
+            codes::INVALID_REQUEST,
+            format!(
+                "bot_delay_ms is 0 to {} milliseconds",
+                RoomSettings::MAX_BOT_DELAY_MS
+            ),
         ));
     }
     let mut record = RoomRecord {
         id: RoomId::random(),
         ruleset: request.ruleset,
         options,
+        settings: RoomSettings { bot_delay_ms },
         seat_count: seats,
         private: request.private,
         // 8 random bytes: unguessable enough for an invite, short enough for a link.
@@ -92,6 +122,13 @@ pub(super) async fn open_room(
         seats: vec![None; usize::from(seats)],
     };
     state.store.create_room(&record).await?;
+    for (seat, bot) in holders.iter().enumerate() {
+        if let Some(bot) = bot {
+            let seat = Seat(u8::try_from(seat).map_err(ApiError::internal)?);
+            state.store.set_seat(record.id, seat, Some(bot.id)).await?;
+        }
+    }
+    record.seats = holders;
     if let Some(seat) = request.creator_seat {
         state
             .store

@@ -13,7 +13,9 @@ use std::collections::VecDeque;
 use serde_json::Value;
 use tokio::time::Instant;
 use warroom_engine::{Seat, Seed, Viewer};
-use warroom_protocol::{Identity, MatchId, MatchState, Room, RoomId, RoomState, ServerMsg, codes};
+use warroom_protocol::{
+    ActedBy, Identity, MatchId, MatchState, Room, RoomId, RoomState, ServerMsg, codes,
+};
 
 use super::followers::{Follower, Followers};
 use super::game::Game;
@@ -50,7 +52,22 @@ pub struct RoomCore {
     pub(super) out: VecDeque<Output>,
     /// Chat, mutes, rematch and expiry (`social.rs`).
     pub(super) social: Social,
+    /// The seq a bot's decision was last asked for (`control.rs`), so it is asked once.
+    pub(super) bot_asked: Option<u64>,
 }
+
+/// What a seat submits: a ruleset action or its resignation.
+#[derive(Clone, Copy, Debug)]
+pub enum Submission<'a> {
+    /// A ruleset action's JSON.
+    Rules(&'a Value),
+    /// The seat resigns (G-RESIGN-1).
+    Resign,
+}
+
+/// The prefix of the action ids the server gives its own actions (bot, clock, resign); a
+/// client's id may not start with it.
+pub const SERVER_ID_PREFIX: &str = "server:";
 
 /// An accepted action whose commit has not been reported yet.
 #[derive(Clone, Debug)]
@@ -61,6 +78,8 @@ struct Pending {
     seat: Seat,
     /// The client's id for it.
     client_id: String,
+    /// True for a resignation (the room shows the bot taking over once it is durable).
+    resign: bool,
 }
 
 /// What became of a submitted action.
@@ -90,7 +109,20 @@ impl RoomCore {
             starting: None,
             out: VecDeque::new(),
             social: Social::default(),
+            bot_asked: None,
         }
+    }
+
+    /// The loop starts (a new room, or one rebuilt after a restart): whatever a bot or the
+    /// clock must do now is asked for.
+    pub fn resume(&mut self, now: Instant) {
+        let _ = now;
+        self.schedule_bot();
+    }
+
+    /// True while an accepted action waits for its commit.
+    pub(super) fn is_pending(&self) -> bool {
+        self.pending.is_some()
     }
 
     /// The room's id.
@@ -100,7 +132,7 @@ impl RoomCore {
 
     /// The room as the lobby shows it (no invite code).
     pub fn summary(&self) -> Room {
-        room_for(&self.record, &self.followers, None)
+        room_for(&self.record, &self.followers, &self.takeovers(), None)
     }
 
     /// The next thing for the loop to do.
@@ -144,7 +176,12 @@ impl RoomCore {
             ));
         }
         let viewer = self.viewer_of(identity.as_ref());
-        let room = room_for(&self.record, &self.followers, identity.as_ref());
+        let room = room_for(
+            &self.record,
+            &self.followers,
+            &self.takeovers(),
+            identity.as_ref(),
+        );
         self.send(vec![conn], ServerMsg::Room { room });
         if let Some(game) = &self.game {
             for message in catch_up::catch_up(self.record.id, game, viewer, last_seq) {
@@ -249,6 +286,7 @@ impl RoomCore {
         self.game = Some(game);
         self.publish();
         self.broadcast(messages::snapshot);
+        self.schedule_bot();
     }
 
     /// The match could not be set up or stored: the room stays as it was.
@@ -267,27 +305,88 @@ impl RoomCore {
         action: &Value,
         now: Instant,
     ) -> Result<Submitted, ApiError> {
-        let _ = now;
-        let identity = self.follower(conn)?.identity.clone();
         if client_id.is_empty() || client_id.len() > MAX_CLIENT_ID_BYTES {
             return Err(ApiError::bad_request(
                 codes::INVALID_ACTION_ID,
                 format!("an action id has 1 to {MAX_CLIENT_ID_BYTES} bytes"),
             ));
         }
+        if client_id.starts_with(SERVER_ID_PREFIX) {
+            return Err(ApiError::bad_request(
+                codes::RESERVED_ACTION_ID,
+                format!("action ids starting with {SERVER_ID_PREFIX:?} are the server's"),
+            ));
+        }
+        let seat = self.seat_in_match(conn)?;
+        if let Some(&seq) = self
+            .game
+            .as_ref()
+            .and_then(|game| game.client_ids.get(&(seat, client_id.clone())))
+        {
+            return Ok(Submitted::Known(seq));
+        }
+        if self.match_over_now() {
+            return Err(ApiError::conflict(codes::MATCH_OVER, "the match is over"));
+        }
+        if self.takeover(seat) == Some(warroom_protocol::Takeover::Resigned) {
+            return Err(ApiError::conflict(
+                codes::ALREADY_RESIGNED,
+                "you resigned: a bot plays this seat to the end",
+            ));
+        }
+        self.submit(
+            seat,
+            client_id,
+            Submission::Rules(action),
+            ActedBy::Player,
+            now,
+        )
+    }
+
+    /// A seated player resigns, whoever is to act (G-RESIGN-1): stored like an action.
+    pub fn resign(&mut self, conn: ConnId, now: Instant) -> Result<Submitted, ApiError> {
+        let seat = self.seat_in_match(conn)?;
+        let client_id = format!("{SERVER_ID_PREFIX}resign");
+        if let Some(&seq) = self
+            .game
+            .as_ref()
+            .and_then(|game| game.client_ids.get(&(seat, client_id.clone())))
+        {
+            return Ok(Submitted::Known(seq));
+        }
+        self.submit(seat, client_id, Submission::Resign, ActedBy::Player, now)
+    }
+
+    /// The seat `conn`'s identity plays in the started match.
+    fn seat_in_match(&self, conn: ConnId) -> Result<Seat, ApiError> {
+        let identity = self.follower(conn)?.identity.clone();
         let seat = seat_of(&self.record, identity.as_ref());
+        if self.game.is_none() {
+            return Err(ApiError::conflict(
+                codes::MATCH_NOT_STARTED,
+                "the match has not started",
+            ));
+        }
+        seat.ok_or_else(|| ApiError::forbidden(codes::NOT_SEATED, "you hold no seat in this match"))
+    }
+
+    /// Applies what a seat submits (by its player, a bot or the clock) and queues its append;
+    /// the answer comes with [`RoomCore::committed`].
+    pub(super) fn submit(
+        &mut self,
+        seat: Seat,
+        client_id: String,
+        submission: Submission<'_>,
+        by: ActedBy,
+        now: Instant,
+    ) -> Result<Submitted, ApiError> {
+        let _ = now;
         let Some(game) = self.game.as_mut() else {
             return Err(ApiError::conflict(
                 codes::MATCH_NOT_STARTED,
                 "the match has not started",
             ));
         };
-        let seat = seat.ok_or_else(|| {
-            ApiError::forbidden(codes::NOT_SEATED, "you hold no seat in this match")
-        })?;
-        if let Some(&seq) = game.client_ids.get(&(seat, client_id.clone())) {
-            return Ok(Submitted::Known(seq));
-        }
         if game.is_over() {
             return Err(ApiError::conflict(codes::MATCH_OVER, "the match is over"));
         }
@@ -295,21 +394,28 @@ impl RoomCore {
             // The loop waits for each commit before the next input, so this is a loop bug.
             return Err(ApiError::busy());
         }
-        let accepted = game.runner.apply(seat, action)?;
+        let resign = matches!(submission, Submission::Resign);
+        let accepted = match submission {
+            Submission::Rules(action) => game.runner.apply(seat, action, by)?,
+            Submission::Resign => game.runner.resign(seat)?,
+        };
         let append = Append {
             match_id: game.match_id,
             room_id: self.record.id,
             seq: accepted.seq,
             seat,
+            by,
             client_id: client_id.clone(),
             action: accepted.action.to_string(),
             events: Value::Array(accepted.events).to_string(),
+            clock: None,
             finish: game.runner.outcome(),
         };
         self.pending = Some(Pending {
             seq: accepted.seq,
             seat,
             client_id,
+            resign,
         });
         self.out.push_back(Output::Append(append));
         Ok(Submitted::Pending(accepted.seq))
@@ -336,6 +442,9 @@ impl RoomCore {
         };
         if let Err(error) = stored {
             game.runner.undo();
+            // Whatever a bot was asked for this seq is asked again.
+            self.bot_asked = None;
+            self.schedule_bot();
             return Err(ApiError::internal(error));
         }
         game.client_ids
@@ -344,7 +453,16 @@ impl RoomCore {
             self.record.state = RoomState::Finished;
         }
         self.announce_last_action();
+        if pending.resign && !self.match_over_now() {
+            // A bot plays the seat now: everyone sees it on the room.
+            self.publish();
+        }
+        self.schedule_bot();
         Ok(seq)
+    }
+
+    fn match_over_now(&self) -> bool {
+        self.game.as_ref().is_some_and(Game::is_over)
     }
 
     /// Sends the last accepted action to every follower, each with its own view (and the end).
@@ -392,8 +510,14 @@ impl RoomCore {
             .classes(|f| sees_invite(record, f.identity.as_ref()).then(|| f.identity.clone()));
         // Two followers see the same room unless one may see the invite code (then the room is
         // built for that identity: the code is the only difference).
+        let takeovers = self.takeovers();
         for (insider, conns) in classes {
-            let room = room_for(&self.record, &self.followers, insider.flatten().as_ref());
+            let room = room_for(
+                &self.record,
+                &self.followers,
+                &takeovers,
+                insider.flatten().as_ref(),
+            );
             self.send(conns, ServerMsg::Room { room });
         }
         self.out.push_back(Output::Summary(self.summary()));

@@ -33,6 +33,7 @@ pub fn applied(room: RoomId, seen: SeenAction, legal_actions: Option<Vec<Value>>
         room,
         seq: seen.seq,
         seat: seen.seat,
+        by: seen.by,
         action: seen.action,
         events: seen.events,
         view: seen.view,

@@ -12,6 +12,7 @@
 
 mod catch_up;
 pub mod chat;
+pub mod control;
 pub mod core;
 mod expiry;
 mod followers;
@@ -90,6 +91,13 @@ pub enum RoomCmd {
         /// The ruleset's action JSON.
         action: Value,
         /// The action's seq once durable, or why it was refused.
+        reply: oneshot::Sender<Result<u64, ApiError>>,
+    },
+    /// Resign (G-RESIGN-1).
+    Resign {
+        /// The connection (must follow the room, seated).
+        conn: ConnId,
+        /// The resignation's seq once durable, or why it was refused.
         reply: oneshot::Sender<Result<u64, ApiError>>,
     },
     /// Stop following the room.

@@ -5,6 +5,7 @@
 use warroom_protocol::{Room, ServerMsg};
 
 use super::ConnId;
+use super::control::BotTurn;
 use crate::store::writer::Append;
 
 /// One thing for the room loop to do, in order.
@@ -22,4 +23,7 @@ pub enum Output {
     /// Make this accepted action durable, then report with `RoomCore::committed`. The core
     /// queues at most one at a time and waits for its result before applying anything else.
     Append(Append),
+    /// A bot is to act: wait its delay, run its decision off the room, and report with
+    /// `RoomCore::bot_moved`.
+    Bot(BotTurn),
 }

@@ -95,14 +95,20 @@ impl Rooms {
     }
 
     /// The public rooms that are waiting or playing, newest first (what can be joined or
-    /// watched: not finished or expired ones).
+    /// watched: not finished or expired ones, nor matches no person plays any more, which bots
+    /// finish on their own).
     pub fn public_rooms(&self) -> Vec<Room> {
         let mut rooms: Vec<Room> = self
             .lock()
             .values()
             .map(RoomHandle::summary)
             .filter(|room| {
-                !room.private && matches!(room.state, RoomState::Waiting | RoomState::Playing)
+                !room.private
+                    && matches!(room.state, RoomState::Waiting | RoomState::Playing)
+                    && room
+                        .seats
+                        .iter()
+                        .any(|seat| seat.bot.is_none() && seat.takeover.is_none())
             })
             .collect();
         // RFC 3339 times of one format sort as text.

@@ -135,6 +135,7 @@ pub fn rematch_room(
         id,
         ruleset: old.ruleset,
         options,
+        settings: old.settings.clone(),
         seat_count,
         private: old.private,
         invite_code,

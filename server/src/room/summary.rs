@@ -2,15 +2,22 @@
 //! presence, spectators, and the invite code only for those who may share it.
 
 use warroom_engine::Seat;
-use warroom_protocol::{Identity, Room, SeatInfo};
+use warroom_protocol::{Identity, Room, SeatInfo, Takeover};
 
 use super::followers::Followers;
 use super::seats::seat_of;
+use crate::bots::bot_level;
 use crate::store::RoomRecord;
 
 /// The room as `identity` may see it (the invite code only for its creator and, in a private
 /// room, its seated players).
-pub fn room_for(record: &RoomRecord, followers: &Followers, identity: Option<&Identity>) -> Room {
+/// `takeovers` says, per seat, why a bot plays a person's seat now.
+pub fn room_for(
+    record: &RoomRecord,
+    followers: &Followers,
+    takeovers: &[Option<Takeover>],
+    identity: Option<&Identity>,
+) -> Room {
     let seats = record
         .seats
         .iter()
@@ -21,6 +28,8 @@ pub fn room_for(record: &RoomRecord, followers: &Followers, identity: Option<&Id
             connected: holder
                 .as_ref()
                 .is_some_and(|holder| followers.is_connected(holder.id)),
+            bot: holder.as_ref().and_then(|holder| bot_level(holder.id)),
+            takeover: takeovers.get(seat).copied().flatten(),
         })
         .collect();
     let spectators = followers
@@ -31,6 +40,7 @@ pub fn room_for(record: &RoomRecord, followers: &Followers, identity: Option<&Id
         id: record.id,
         ruleset: record.ruleset,
         options: record.options.clone(),
+        settings: record.settings.clone(),
         private: record.private,
         invite_code: sees_invite(record, identity).then(|| record.invite_code.clone()),
         state: record.state,

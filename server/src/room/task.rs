@@ -12,9 +12,10 @@ use std::future::pending;
 use tokio::sync::{mpsc, oneshot, watch};
 use tokio::time::{Instant, sleep_until};
 use tokio_util::sync::CancellationToken;
-use warroom_engine::Seed;
+use warroom_engine::{Seat, Seed};
 use warroom_protocol::{MatchId, Room, RoomId};
 
+use super::control::BotTurn;
 use super::core::{RoomCore, Submitted};
 use super::output::Output;
 use super::{ConnId, Outbox, RoomCmd};
@@ -39,14 +40,25 @@ pub struct RoomTask {
     to_store: Option<Append>,
     /// Replies waiting for the commit of their action, by seq.
     waiting: HashMap<u64, oneshot::Sender<Result<u64, ApiError>>>,
+    /// Bots' decisions, made off the room (`BotTurn`), come back here.
+    bot_moves: mpsc::Sender<BotMove>,
+    /// Where the loop receives them.
+    bot_inbox: mpsc::Receiver<BotMove>,
 }
+
+/// A bot's decision: (the seq it was asked at, the seat, the action).
+type BotMove = (u64, Seat, Option<serde_json::Value>);
 
 impl RoomTask {
     /// A room task over its core; the lobby's copy of the room is published at once.
     pub fn new(core: RoomCore, store: Store, writer: Writer) -> (RoomTask, watch::Receiver<Room>) {
         let summary = watch::Sender::new(core.summary());
         let receiver = summary.subscribe();
+        // One decision is asked at a time, so a small queue never fills.
+        let (bot_moves, bot_inbox) = mpsc::channel(4);
         let task = RoomTask {
+            bot_moves,
+            bot_inbox,
             core,
             outboxes: HashMap::new(),
             summary,
@@ -61,6 +73,13 @@ impl RoomTask {
     /// Serves until the channel closes or `stop` is cancelled (after the input in hand is
     /// finished, so an action being stored is acknowledged).
     pub async fn run(mut self, mut commands: mpsc::Receiver<RoomCmd>, stop: CancellationToken) {
+        self.core.resume(Instant::now());
+        if self.core.ready_to_start() && self.core.has_bot_seat() {
+            // A room filled with bots when it was created (its creator and bots, or bots only)
+            // starts at once; a rematch room waits for its players to join.
+            self.start_match().await;
+        }
+        self.drive(&stop).await;
         loop {
             let wake = self.core.next_wake();
             tokio::select! {
@@ -70,6 +89,9 @@ impl RoomTask {
                     Some(command) => self.handle(command).await,
                     None => break,
                 },
+                Some((seq, seat, action)) = self.bot_inbox.recv() => {
+                    self.core.bot_moved(seq, seat, action, Instant::now());
+                }
                 () = sleep_until_some(wake) => {
                     self.core.tick(Instant::now());
                     self.expire_if_due().await;
@@ -128,6 +150,13 @@ impl RoomTask {
                 action,
                 reply,
             } => match self.core.action(conn, client_id, &action, Instant::now()) {
+                Ok(Submitted::Pending(seq)) => {
+                    self.waiting.insert(seq, reply);
+                }
+                Ok(Submitted::Known(seq)) => self.answer(reply, Ok(seq)),
+                Err(error) => self.answer(reply, Err(error)),
+            },
+            RoomCmd::Resign { conn, reply } => match self.core.resign(conn, Instant::now()) {
                 Ok(Submitted::Pending(seq)) => {
                     self.waiting.insert(seq, reply);
                 }
@@ -302,8 +331,34 @@ impl RoomTask {
                     debug_assert!(self.to_store.is_none(), "one append in flight at a time");
                     self.to_store = Some(append);
                 }
+                Output::Bot(turn) => self.ask_bot(turn),
             }
         }
+    }
+
+    /// Runs a bot's decision off the room: after the room's bot delay, on a blocking thread
+    /// (a decision may take milliseconds), with its own RNG seeded from the OS; the action
+    /// comes back through `bot_inbox`.
+    fn ask_bot(&self, turn: BotTurn) {
+        let moves = self.bot_moves.clone();
+        let seed = random_bytes().map_or(0, |bytes| {
+            u64::from_le_bytes(bytes[..8].try_into().unwrap_or([0; 8]))
+        });
+        tokio::spawn(async move {
+            if !turn.delay.is_zero() {
+                tokio::time::sleep(turn.delay).await;
+            }
+            let job = turn.job;
+            let action = match tokio::task::spawn_blocking(move || job(seed)).await {
+                Ok(action) => action,
+                Err(error) => {
+                    tracing::error!("a bot's decision failed: {error}");
+                    None
+                }
+            };
+            // A room that stopped meanwhile no longer listens.
+            let _ = moves.send((turn.seq, turn.seat, action)).await;
+        });
     }
 
     /// Queues one message (serialised once) to each connection; a connection whose queue is

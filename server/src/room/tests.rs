@@ -4,7 +4,9 @@
 use serde_json::{Value, json};
 use tokio::time::Instant;
 use warroom_engine::{RulesetId, Seat, Seed};
-use warroom_protocol::{Identity, IdentityId, MatchId, RoomId, RoomState, ServerMsg};
+use warroom_protocol::{
+    ActedBy, Identity, IdentityId, MatchId, RoomId, RoomSettings, RoomState, ServerMsg, Takeover,
+};
 
 use super::ConnId;
 use super::core::{RoomCore, Submitted};
@@ -22,32 +24,45 @@ fn player(n: u8) -> Identity {
 /// A hexdice room with both seats taken and its match started; conns 1 and 2 are the seats,
 /// 3 a spectator.
 fn started_room() -> RoomCore {
+    let mut core = started(RulesetId::Hexdice, vec![Some(player(0)), Some(player(1))]);
+    drain(&mut core);
+    core
+}
+
+/// A room of `ruleset` with these seat holders, started; conn `n + 1` follows as the person of
+/// seat `n` (bots have no connection), and conn 100 is a spectator.
+fn started(ruleset: RulesetId, seats: Vec<Option<Identity>>) -> RoomCore {
+    let count = u8::try_from(seats.len()).unwrap();
     let record = RoomRecord {
         id: RoomId::random(),
-        ruleset: RulesetId::Hexdice,
-        options: rules(RulesetId::Hexdice)
-            .unwrap()
-            .check_options(None, 2)
-            .unwrap(),
-        seat_count: 2,
+        ruleset,
+        options: rules(ruleset).unwrap().check_options(None, count).unwrap(),
+        settings: RoomSettings { bot_delay_ms: 0 },
+        seat_count: count,
         private: false,
         invite_code: "code".into(),
         creator: player(0).id,
         state: RoomState::Waiting,
         match_id: None,
         created_at: 0,
-        seats: vec![Some(player(0)), Some(player(1))],
+        seats: seats.clone(),
     };
-    let mut core = RoomCore::new(record, rules(RulesetId::Hexdice).unwrap(), None, 10);
+    let mut core = RoomCore::new(record, rules(ruleset).unwrap(), None, 10);
     let now = Instant::now();
-    core.join(1, Some(player(0)), None, None, now).unwrap();
-    core.join(2, Some(player(1)), None, None, now).unwrap();
-    core.join(3, None, None, None, now).unwrap();
+    for (n, holder) in seats.iter().enumerate() {
+        if let Some(holder) = holder
+            && crate::bots::bot_level(holder.id).is_none()
+        {
+            core.join(n as ConnId + 1, Some(holder.clone()), None, None, now)
+                .unwrap();
+        }
+    }
+    core.join(if count == 2 { 3 } else { 100 }, None, None, None, now)
+        .unwrap();
     assert!(core.ready_to_start());
     core.prepare_start(Seed::from_u64(7), MatchId::random(), 0)
         .unwrap();
     core.started(now);
-    drain(&mut core);
     core
 }
 
@@ -165,4 +180,133 @@ fn a_spectator_cannot_act() {
         .action(3, "x".into(), &json!({"type": "end_turn"}), Instant::now())
         .unwrap_err();
     assert_eq!(error.code, "not_seated");
+}
+
+/// The bot's decision the core asks for, run here as the loop would (without the delay).
+fn bot_turn(outputs: Vec<Output>) -> Option<(u64, Seat, Option<Value>)> {
+    outputs.into_iter().find_map(|output| match output {
+        Output::Bot(turn) => Some((turn.seq, turn.seat, (turn.job)(1))),
+        _ => None,
+    })
+}
+
+/// The seat to act in the core's match.
+fn to_act(core: &RoomCore) -> Option<Seat> {
+    core.game.as_ref().and_then(|game| game.runner.to_act())
+}
+
+#[test]
+fn a_bot_seat_is_asked_once_and_its_move_goes_through_the_log_marked_bot() {
+    let bot = crate::bots::bot_identity(warroom_engine::BotLevel::Normal);
+    let mut core = started(RulesetId::Hexdice, vec![Some(bot.clone()), Some(bot)]);
+    let now = Instant::now();
+    for seq in 0..30 {
+        let outputs = drain(&mut core);
+        let (asked, seat, action) = bot_turn(outputs).expect("a bot is asked to act");
+        assert_eq!(asked, seq);
+        assert_eq!(Some(seat), to_act(&core));
+        core.bot_moved(asked, seat, action, now);
+        let outputs = drain(&mut core);
+        let Some(Output::Append(append)) = outputs.first() else {
+            panic!("the bot's action is stored: {outputs:?}");
+        };
+        assert_eq!((append.seq, append.by), (seq + 1, ActedBy::Bot));
+        assert!(append.client_id.starts_with("server:"));
+        assert!(
+            bot_turn(outputs).is_none(),
+            "nothing else is asked while the action is stored"
+        );
+        core.committed(seq + 1, Ok(()), now).unwrap();
+        if core.summary().state == RoomState::Finished {
+            return;
+        }
+    }
+}
+
+#[test]
+fn a_stale_bot_move_is_dropped() {
+    let bot = crate::bots::bot_identity(warroom_engine::BotLevel::Easy);
+    let mut core = started(RulesetId::Hexdice, vec![Some(player(0)), Some(bot)]);
+    drain(&mut core);
+    let (conn, action) = next_move(&mut core);
+    assert_eq!(conn, 1, "the person plays first");
+    let now = Instant::now();
+    core.bot_moved(0, Seat(0), Some(action.clone()), now);
+    assert!(
+        !drain(&mut core)
+            .iter()
+            .any(|output| matches!(output, Output::Append(_))),
+        "a bot does not play a person's seat"
+    );
+}
+
+#[test]
+fn g_resign_1_resigning_in_two_players_ends_the_match_for_the_other_seat() {
+    let mut core = started_room();
+    let now = Instant::now();
+    // Seat 1 resigns although seat 0 is to act.
+    assert_eq!(to_act(&core), Some(Seat(0)));
+    assert_eq!(core.resign(2, now), Ok(Submitted::Pending(1)));
+    let outputs = drain(&mut core);
+    let Some(Output::Append(append)) = outputs.first() else {
+        panic!("the resignation is stored: {outputs:?}");
+    };
+    assert_eq!(append.action, r#"{"type":"resign"}"#);
+    assert_eq!(append.by, ActedBy::Player);
+    let finish = append.finish.clone().expect("it ends the match");
+    assert_eq!(
+        (finish.winner, finish.reason.as_str()),
+        (Seat(0), "opponent_resigned")
+    );
+    core.committed(1, Ok(()), now).unwrap();
+    let outputs = drain(&mut core);
+    assert!(
+        sends(&outputs)
+            .iter()
+            .any(|m| matches!(m, ServerMsg::Finished { outcome, .. } if outcome.winner == Seat(0)))
+    );
+    assert_eq!(core.summary().state, RoomState::Finished);
+    assert_eq!(core.resign(1, now).unwrap_err().code, "match_over");
+}
+
+#[test]
+fn g_resign_1_resigning_in_four_players_hands_the_seat_to_a_bot_for_good() {
+    let seats = (0..4).map(|n| Some(player(n))).collect();
+    let mut core = started(RulesetId::Capitals, seats);
+    drain(&mut core);
+    let now = Instant::now();
+    let first = to_act(&core).unwrap();
+    let resigning = first.0 as ConnId + 1;
+    assert_eq!(core.resign(resigning, now), Ok(Submitted::Pending(1)));
+    let outputs = drain(&mut core);
+    assert!(
+        matches!(outputs.first(), Some(Output::Append(append)) if append.finish.is_none()),
+        "the match goes on: {outputs:?}"
+    );
+    core.committed(1, Ok(()), now).unwrap();
+    let outputs = drain(&mut core);
+    let shown = outputs.iter().find_map(|output| match output {
+        Output::Summary(room) => Some(room.clone()),
+        _ => None,
+    });
+    assert_eq!(
+        shown.expect("the room is shown again").seats[first.index()].takeover,
+        Some(Takeover::Resigned)
+    );
+    let (seq, seat, action) = bot_turn(outputs).expect("the bot plays the resigned seat now");
+    assert_eq!((seq, seat), (1, first));
+    // The person can no longer play it, nor resign again.
+    let error = core
+        .action(resigning, "x".into(), action.as_ref().unwrap(), now)
+        .unwrap_err();
+    assert_eq!(error.code, "already_resigned");
+    core.bot_moved(seq, seat, action, now);
+    assert!(
+        matches!(drain(&mut core).first(), Some(Output::Append(append)) if append.by == ActedBy::Bot)
+    );
+    assert_eq!(
+        core.resign(resigning, now),
+        Ok(Submitted::Known(1)),
+        "resigning is done once"
+    );
 }

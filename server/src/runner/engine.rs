@@ -48,7 +48,7 @@ fn setup_error(error: warroom_engine::SetupError) -> ApiError {
     ApiError::bad_request(error.code, error.message)
 }
 
-impl<R: Ruleset> Rules for Engine<R> {
+impl<R: Ruleset + warroom_engine::Bot> Rules for Engine<R> {
     fn id(&self) -> warroom_engine::RulesetId {
         R::ID
     }
@@ -118,12 +118,14 @@ impl<R: Ruleset> Rules for Engine<R> {
         let options = parse_options::<R>(options)?;
         let mut runner = Runner::<R>::start(&options, seats, seed).map_err(setup_error)?;
         for record in actions {
-            runner.apply(record.seat, &record.action).map_err(|error| {
-                ApiError::internal(format!(
-                    "stored action #{} is refused on rebuild: {error}",
-                    record.seq
-                ))
-            })?;
+            runner
+                .apply_logged(record.seat, &record.action, record.by)
+                .map_err(|error| {
+                    ApiError::internal(format!(
+                        "stored action #{} is refused on rebuild: {error}",
+                        record.seq
+                    ))
+                })?;
         }
         Ok(Box::new(runner))
     }
@@ -148,6 +150,7 @@ impl<R: Ruleset> Rules for Engine<R> {
             replay_actions.push(ReplayAction {
                 seq: action.seq,
                 seat: action.seat,
+                by: action.by,
                 action: action.action.clone(),
                 events: action.events.iter().map(redact).collect::<Result<_, _>>()?,
             });

@@ -9,8 +9,8 @@ mod engine;
 mod runner_impl;
 
 use serde_json::Value;
-use warroom_engine::{Outcome, RulesetId, Seat, Seed, Viewer};
-use warroom_protocol::{Replay, SeatRange};
+use warroom_engine::{BotLevel, Outcome, RulesetId, Seat, Seed, Viewer};
+use warroom_protocol::{ActedBy, Replay, SeatRange};
 
 use crate::error::ApiError;
 use crate::store::{ActionRecord, MatchRecord};
@@ -65,13 +65,20 @@ pub fn rules(id: RulesetId) -> Option<&'static dyn Rules> {
     }
 }
 
+/// A bot's decision, cut loose from the room: it owns a copy of the state, runs on a blocking
+/// thread with a bot RNG seeded by the caller, and returns the action's JSON (`None`: nothing
+/// to play).
+pub type BotJob = Box<dyn FnOnce(u64) -> Option<Value> + Send>;
+
 /// What one accepted action was, for the log and for the connections.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Accepted {
     /// Its sequence number, from 1.
     pub seq: u64,
-    /// Who sent it.
+    /// Which seat it was played for.
     pub seat: Seat,
+    /// Who took it.
+    pub by: ActedBy,
     /// The action, re-serialised from its typed form.
     pub action: Value,
     /// Its events, unredacted (for the log only).
@@ -83,8 +90,10 @@ pub struct Accepted {
 pub struct SeenAction {
     /// Its sequence number.
     pub seq: u64,
-    /// Who sent it.
+    /// Which seat it was played for.
     pub seat: Seat,
+    /// Who took it.
+    pub by: ActedBy,
     /// The action JSON.
     pub action: Value,
     /// Its events, redacted for the viewer.
@@ -103,15 +112,24 @@ pub trait MatchRunner: Send {
     fn seq(&self) -> u64;
     /// Whose decision the match waits for.
     fn to_act(&self) -> Option<Seat>;
+    /// True once `seat` has resigned.
+    fn has_resigned(&self, seat: Seat) -> bool;
+    /// The ruleset's action for the seat to act when its clock runs out.
+    fn timeout_action(&self) -> Option<Value>;
+    /// A bot's decision for the seat to act, to run away from the room (see [`BotJob`]).
+    fn bot_job(&self, level: BotLevel) -> BotJob;
     /// How it ended, once it has.
     fn outcome(&self) -> Option<Outcome>;
     /// What `viewer` may see now.
     fn view(&self, viewer: Viewer) -> Value;
     /// The legal actions, when `viewer` is the seat to act.
     fn legal_actions_for(&self, viewer: Viewer) -> Option<Vec<Value>>;
-    /// Applies an action of `seat`. On `Err` nothing changed. On `Ok` the previous state is kept
-    /// until the next call, so [`MatchRunner::undo`] can take it back if it cannot be stored.
-    fn apply(&mut self, seat: Seat, action: &Value) -> Result<Accepted, ApiError>;
+    /// Applies a ruleset action of `seat`, taken `by` its player, a bot or the clock. On `Err`
+    /// nothing changed. On `Ok` the previous state is kept until the next call, so
+    /// [`MatchRunner::undo`] can take it back if it cannot be stored.
+    fn apply(&mut self, seat: Seat, action: &Value, by: ActedBy) -> Result<Accepted, ApiError>;
+    /// `seat` resigns (G-RESIGN-1); kept for `undo` like an action.
+    fn resign(&mut self, seat: Seat) -> Result<Accepted, ApiError>;
     /// Takes back the last accepted action (its append failed, so it never happened).
     fn undo(&mut self);
     /// The last accepted action as `viewer` sees it, with the current view.

@@ -205,6 +205,17 @@ pub(super) fn id_column(row: &sqlx::any::AnyRow, column: &str) -> sqlx::Result<I
     parse_column(column, &text)
 }
 
+/// Decodes a JSON text column into `T`.
+pub(super) fn json_column<T: serde::de::DeserializeOwned>(
+    column: &str,
+    text: &str,
+) -> sqlx::Result<T> {
+    serde_json::from_str(text).map_err(|error| sqlx::Error::ColumnDecode {
+        index: column.to_owned(),
+        source: Box::new(error),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

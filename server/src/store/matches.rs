@@ -3,7 +3,7 @@
 use sqlx::Row;
 use sqlx::any::AnyRow;
 use warroom_engine::{Outcome, Seat};
-use warroom_protocol::{MatchId, MatchState};
+use warroom_protocol::{ActedBy, MatchId, MatchState};
 
 use super::identities::{identity_from, parse_column};
 use super::{ActionRecord, MatchFilter, MatchRecord, Store};
@@ -55,7 +55,7 @@ impl Store {
     /// Every accepted action of a match, in order.
     pub async fn actions(&self, id: MatchId) -> sqlx::Result<Vec<ActionRecord>> {
         let rows = sqlx::query(
-            "SELECT seq, seat, client_id, action, events FROM match_actions \
+            "SELECT seq, seat, client_id, action, events, acted_by, clock FROM match_actions \
              WHERE match_id = $1 ORDER BY seq",
         )
         .bind(id.to_string())
@@ -63,9 +63,16 @@ impl Store {
         .await?;
         rows.iter()
             .map(|row| {
+                let by: String = row.try_get("acted_by")?;
+                let clock: Option<String> = row.try_get("clock")?;
                 Ok(ActionRecord {
                     seq: u64::try_from(row.try_get::<i64, _>("seq")?).unwrap_or(0),
                     seat: Seat(u8::try_from(row.try_get::<i64, _>("seat")?).unwrap_or(u8::MAX)),
+                    by: ActedBy::parse(&by).ok_or_else(|| sqlx::Error::ColumnDecode {
+                        index: "acted_by".into(),
+                        source: format!("unknown actor {by:?}").into(),
+                    })?,
+                    clock: clock.map(|text| parse_column("clock", &text)).transpose()?,
                     client_id: row.try_get("client_id")?,
                     action: parse_column("action", &row.try_get::<String, _>("action")?)?,
                     events: serde_json::from_str(&row.try_get::<String, _>("events")?).map_err(

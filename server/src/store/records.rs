@@ -2,7 +2,9 @@
 
 use serde_json::Value;
 use warroom_engine::{Outcome, RulesetId, Seat};
-use warroom_protocol::{Identity, IdentityId, MatchId, MatchState, RoomId, RoomState};
+use warroom_protocol::{
+    ActedBy, Identity, IdentityId, MatchId, MatchState, RoomId, RoomSettings, RoomState,
+};
 
 /// A room as stored.
 #[derive(Clone, Debug, PartialEq)]
@@ -13,6 +15,8 @@ pub struct RoomRecord {
     pub ruleset: RulesetId,
     /// Its options, defaults filled in.
     pub options: Value,
+    /// Its settings beyond the ruleset (bot delay).
+    pub settings: RoomSettings,
     /// How many seats.
     pub seat_count: u8,
     /// Unlisted, joined by invite code.
@@ -65,14 +69,18 @@ pub struct MatchRecord {
 pub struct ActionRecord {
     /// From 1.
     pub seq: u64,
-    /// Who sent it.
+    /// Which seat it was played for.
     pub seat: Seat,
+    /// Who took it.
+    pub by: ActedBy,
     /// The client's id for it.
     pub client_id: String,
-    /// The ruleset's action JSON.
+    /// The ruleset's action JSON, or `{"type": "resign"}`.
     pub action: Value,
     /// The events it caused, unredacted.
     pub events: Vec<Value>,
+    /// The clock right after it, as stored (JSON), when the room has one.
+    pub clock: Option<Value>,
 }
 
 /// Which matches `GET /api/matches` lists.

@@ -3,19 +3,19 @@
 use sqlx::Row;
 use sqlx::any::AnyRow;
 use warroom_engine::{RulesetId, Seat};
-use warroom_protocol::{Identity, IdentityId, MatchState, RoomId, RoomState};
+use warroom_protocol::{Identity, IdentityId, MatchState, RoomId, RoomSettings, RoomState};
 
-use super::identities::{id_column, identity_from, parse_column};
+use super::identities::{id_column, identity_from, json_column, parse_column};
 use super::{MatchRecord, RoomRecord, Store};
 
 const ROOM_COLUMNS: &str = "id, ruleset, options, seat_count, private, invite_code, creator_id, \
-                            state, match_id, created_at";
+                            state, match_id, created_at, settings";
 
 impl Store {
     /// Stores a new room (its seats all free).
     pub async fn create_room(&self, room: &RoomRecord) -> sqlx::Result<()> {
         sqlx::query(&format!(
-            "INSERT INTO rooms ({ROOM_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)"
+            "INSERT INTO rooms ({ROOM_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)"
         ))
         .bind(room.id.to_string())
         .bind(room.ruleset.as_str())
@@ -27,6 +27,7 @@ impl Store {
         .bind(room.state.as_str())
         .bind(room.match_id.map(|id| id.to_string()))
         .bind(room.created_at)
+        .bind(serde_json::to_string(&room.settings).unwrap_or_default())
         .execute(&self.pool)
         .await?;
         Ok(())
@@ -137,6 +138,11 @@ impl Store {
             Some(text) => Some(parse_column("match_id", &text)?),
             None => None,
         };
+        let settings = match row.try_get::<Option<String>, _>("settings")? {
+            Some(text) => json_column("settings", &text)?,
+            // Rooms older than migration 0004 play as they did: no clock, bots act at once.
+            None => RoomSettings { bot_delay_ms: 0 },
+        };
         let mut seats: Vec<Option<Identity>> = vec![None; usize::from(seat_count)];
         let seat_rows = sqlx::query(
             "SELECT s.seat, i.id, i.name FROM room_seats s JOIN identities i ON i.id = s.identity_id \
@@ -155,6 +161,7 @@ impl Store {
             id,
             ruleset,
             options,
+            settings,
             seat_count,
             private: row.try_get::<i64, _>("private")? != 0,
             invite_code: row.try_get("invite_code")?,

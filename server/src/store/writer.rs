@@ -9,7 +9,7 @@ use tokio::sync::{mpsc, oneshot};
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 use warroom_engine::{Outcome, Seat};
-use warroom_protocol::{MatchId, MatchState, RoomId, RoomState};
+use warroom_protocol::{ActedBy, MatchId, MatchState, RoomId, RoomState};
 
 use super::{Store, now_ms};
 use crate::metrics::Metrics;
@@ -23,14 +23,18 @@ pub struct Append {
     pub room_id: RoomId,
     /// Its sequence number, from 1.
     pub seq: u64,
-    /// Who sent it.
+    /// Which seat it was played for.
     pub seat: Seat,
+    /// Who took it.
+    pub by: ActedBy,
     /// The client's id for it.
     pub client_id: String,
     /// The action JSON.
     pub action: String,
     /// The events JSON (an array, unredacted).
     pub events: String,
+    /// The clock right after it (JSON), when the room has one: what a restart resumes from.
+    pub clock: Option<String>,
     /// Set when this action ended the match.
     pub finish: Option<Outcome>,
 }
@@ -151,8 +155,8 @@ async fn write_all(store: &Store, appends: &[&Append]) -> sqlx::Result<()> {
     for append in appends {
         let seq = i64::try_from(append.seq).unwrap_or(i64::MAX);
         sqlx::query(
-            "INSERT INTO match_actions (match_id, seq, seat, client_id, action, events) \
-             VALUES ($1, $2, $3, $4, $5, $6)",
+            "INSERT INTO match_actions (match_id, seq, seat, client_id, action, events, acted_by, \
+             clock) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
         )
         .bind(append.match_id.to_string())
         .bind(seq)
@@ -160,6 +164,8 @@ async fn write_all(store: &Store, appends: &[&Append]) -> sqlx::Result<()> {
         .bind(append.client_id.clone())
         .bind(append.action.clone())
         .bind(append.events.clone())
+        .bind(append.by.as_str())
+        .bind(append.clock.clone())
         .execute(&mut *tx)
         .await?;
         match &append.finish {

@@ -278,6 +278,19 @@ impl Connection {
                 };
                 self.report(room, None, result);
             }
+            ClientMsg::Resign { room } => {
+                let result = match self.followed(room) {
+                    Ok(handle) => {
+                        let conn = self.id;
+                        handle
+                            .ask(|reply| RoomCmd::Resign { conn, reply })
+                            .await
+                            .map(|_| ())
+                    }
+                    Err(error) => Err(error),
+                };
+                self.report(room, None, result);
+            }
             ClientMsg::Rematch { room, accept } => {
                 let result = match self.followed(room) {
                     Ok(handle) => {
@@ -444,6 +457,7 @@ fn message_room(message: &ClientMsg) -> Option<RoomId> {
         | ClientMsg::Action { room, .. }
         | ClientMsg::Leave { room }
         | ClientMsg::Chat { room, .. }
+        | ClientMsg::Resign { room }
         | ClientMsg::Rematch { room, .. } => Some(*room),
         ClientMsg::Hello { .. } | ClientMsg::Mute { .. } | ClientMsg::Ping => None,
     }
@@ -461,6 +475,7 @@ fn message_type(message: &ClientMsg) -> &'static str {
         ClientMsg::Chat { .. } => "chat",
         ClientMsg::Mute { .. } => "mute",
         ClientMsg::Rematch { .. } => "rematch",
+        ClientMsg::Resign { .. } => "resign",
         ClientMsg::Ping => "ping",
     }
 }
