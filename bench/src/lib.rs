@@ -1,5 +1,8 @@
 //! Shared helpers for the warroom benchmarks: play whole random games of any ruleset, counting
-//! actions, with legal-action generation included in the measured work.
+//! actions, with legal-action generation included in the measured work; and the load generator
+//! ([`load`]) that measures the server from outside.
+
+pub mod load;
 
 use warroom_engine::{MatchRng, Ruleset, Seed};
 

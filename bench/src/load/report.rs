@@ -1,0 +1,351 @@
+//! A run's figures: one JSON object per target (a line each), a readable table, the ratios of
+//! the server to the echo baseline, and a Markdown table made from JSON lines (for
+//! bench/RESULTS.md).
+
+use std::fmt::Write as _;
+use std::sync::Arc;
+
+use serde_json::{Value, json};
+
+use super::args::Scenario;
+use super::plan::RulesetChoice;
+use super::procstat::ProcSample;
+use super::spawn::Database;
+use super::stats::{Latency, Recorder};
+use super::{Target, cpu_between, target_name};
+
+/// What one target's window measured.
+#[derive(Debug)]
+pub struct Measured {
+    /// The run's name.
+    pub label: String,
+    /// Server or baseline.
+    pub target: Target,
+    /// The started server's database.
+    pub database: Option<Database>,
+    /// Play or idle.
+    pub scenario: Scenario,
+    /// Rulesets played.
+    pub ruleset: RulesetChoice,
+    /// Rooms playing.
+    pub rooms: usize,
+    /// Seats (sockets that act).
+    pub seats: usize,
+    /// Spectator sockets.
+    pub spectators: usize,
+    /// Sockets open.
+    pub connections: usize,
+    /// The paced rate, if any.
+    pub rate: Option<f64>,
+    /// The window's length.
+    pub seconds: f64,
+    /// How long setup took.
+    pub setup_seconds: f64,
+    /// Client tasks that ended before the window did (failed).
+    pub failed_tasks: usize,
+    /// Counters and histograms.
+    pub recorder: Arc<Recorder>,
+    /// The target process at the window's start.
+    pub before: Option<ProcSample>,
+    /// Before any client connected (idle runs).
+    pub base: Option<ProcSample>,
+    /// At the window's end.
+    pub after: Option<ProcSample>,
+    /// The generator's own CPU seconds in the window.
+    pub generator_cpu_seconds: f64,
+    /// One-minute load average at the window's start and end.
+    pub load_average: (Option<f64>, Option<f64>),
+    /// The generator's command line.
+    pub command: String,
+}
+
+impl Measured {
+    fn accepted(&self) -> u64 {
+        Recorder::get(&self.recorder.accepted)
+    }
+
+    fn per_second(&self) -> f64 {
+        self.accepted() as f64 / self.seconds.max(1e-9)
+    }
+
+    fn cpu(&self) -> Option<f64> {
+        cpu_between(self.before, self.after)
+    }
+
+    /// Server CPU µs per accepted action (or echo round trip).
+    fn cpu_per_action_us(&self) -> Option<f64> {
+        let accepted = self.accepted();
+        (accepted > 0).then(|| self.cpu().unwrap_or(0.0) * 1e6 / accepted as f64)
+    }
+
+    /// RSS growth per connection since before any connected (idle runs), in KiB.
+    fn rss_per_connection_kib(&self) -> Option<f64> {
+        let (base, after) = (self.base?, self.after?);
+        (self.connections > 0)
+            .then(|| (after.rss_kib as f64 - base.rss_kib as f64) / self.connections as f64)
+    }
+}
+
+fn round(value: f64, digits: i32) -> f64 {
+    let scale = 10f64.powi(digits);
+    (value * scale).round() / scale
+}
+
+fn mib(kib: u64) -> f64 {
+    round(kib as f64 / 1024.0, 1)
+}
+
+/// The JSON object of one target (with ratios to the echo baseline when given).
+pub fn json(run: &Measured, echo: Option<&Measured>) -> Value {
+    let recorder = &run.recorder;
+    let mut value = json!({
+        "label": run.label,
+        "target": target_name(run.target),
+        "database": run.database.map(|db| match db { Database::Sqlite => "sqlite", Database::Postgres => "postgres" }),
+        "scenario": match run.scenario { Scenario::Play => "play", Scenario::Idle => "idle" },
+        "ruleset": format!("{:?}", run.ruleset).to_lowercase(),
+        "rooms": run.rooms,
+        "seats": run.seats,
+        "spectators": run.spectators,
+        "connections": run.connections,
+        "rate": run.rate,
+        "seconds": round(run.seconds, 2),
+        "setup_seconds": round(run.setup_seconds, 1),
+        "accepted": run.accepted(),
+        "accepted_per_s": round(run.per_second(), 1),
+        "sent": Recorder::get(&recorder.sent),
+        "matches_finished": Recorder::get(&recorder.finished),
+        "messages_received": Recorder::get(&recorder.received),
+        "bytes_received": Recorder::get(&recorder.received_bytes),
+        "ack": recorder.histogram(Latency::Ack).summary(),
+        "broadcast_seats": recorder.histogram(Latency::Seats).summary(),
+        "broadcast_spectators": recorder.histogram(Latency::Spectators).summary(),
+        "errors": recorder.errors(),
+        "failed_tasks": run.failed_tasks,
+        "server_cpu_s": run.cpu().map(|c| round(c, 2)),
+        "server_cpu_us_per_action": run.cpu_per_action_us().map(|c| round(c, 1)),
+        "server_rss_mib": run.after.map(|s| mib(s.rss_kib)),
+        "server_peak_rss_mib": run.after.map(|s| mib(s.peak_rss_kib)),
+        "server_rss_before_mib": run.base.map(|s| mib(s.rss_kib)),
+        "rss_per_connection_kib": run.rss_per_connection_kib().map(|k| round(k, 1)),
+        "generator_cpu_s": round(run.generator_cpu_seconds, 2),
+        "load_average": [run.load_average.0, run.load_average.1],
+        "command": run.command,
+    });
+    if let Some(echo) = echo {
+        value["vs_echo"] = ratios(run, echo);
+    }
+    value
+}
+
+/// The server's figures over the echo baseline's.
+fn ratios(run: &Measured, echo: &Measured) -> Value {
+    let ratio = |a: Option<f64>, b: Option<f64>| match (a, b) {
+        (Some(a), Some(b)) if b > 0.0 => Some(round(a / b, 3)),
+        _ => None,
+    };
+    json!({
+        "echo_round_trips_per_s": round(echo.per_second(), 1),
+        "echo_cpu_us_per_round_trip": echo.cpu_per_action_us().map(|c| round(c, 2)),
+        "echo_rss_per_connection_kib": echo.rss_per_connection_kib().map(|k| round(k, 1)),
+        "throughput": ratio(Some(run.per_second()), Some(echo.per_second())),
+        "cpu_per_action": ratio(run.cpu_per_action_us(), echo.cpu_per_action_us()),
+        "rss_per_connection": ratio(run.rss_per_connection_kib(), echo.rss_per_connection_kib()),
+        "ack_p99": ratio(
+            Some(run.recorder.histogram(Latency::Ack).quantile(0.99) as f64),
+            Some(echo.recorder.histogram(Latency::Ack).quantile(0.99) as f64),
+        ),
+    })
+}
+
+/// A readable table of one target.
+pub fn table(run: &Measured) -> String {
+    let value = json(run, None);
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "== {} · {} · {} · {} ==",
+        run.label,
+        target_name(run.target),
+        value["database"].as_str().unwrap_or("-"),
+        value["scenario"].as_str().unwrap_or("-")
+    );
+    let line = |out: &mut String, name: &str, text: String| {
+        let _ = writeln!(out, "  {name:<28} {text}");
+    };
+    line(
+        &mut out,
+        "rooms / seats / spectators",
+        format!(
+            "{} / {} / {} ({} sockets, {})",
+            run.rooms,
+            run.seats,
+            run.spectators,
+            run.connections,
+            value["ruleset"].as_str().unwrap_or("-")
+        ),
+    );
+    line(
+        &mut out,
+        "window / setup",
+        format!("{:.1} s / {:.1} s", run.seconds, run.setup_seconds),
+    );
+    if run.scenario == Scenario::Play {
+        line(
+            &mut out,
+            "accepted actions/s",
+            format!(
+                "{:.0} ({} accepted, {} matches finished{})",
+                run.per_second(),
+                run.accepted(),
+                value["matches_finished"],
+                run.rate
+                    .map_or(String::new(), |r| format!(", paced at {r}/s"))
+            ),
+        );
+        for (name, key) in [
+            ("ack latency ms", "ack"),
+            ("broadcast to seats ms", "broadcast_seats"),
+            ("broadcast to spectators ms", "broadcast_spectators"),
+        ] {
+            let h = &value[key];
+            if h["count"].as_u64().unwrap_or(0) > 0 {
+                line(
+                    &mut out,
+                    name,
+                    format!(
+                        "p50 {} · p99 {} · p99.9 {} · max {} ({} samples)",
+                        h["p50_ms"], h["p99_ms"], h["p999_ms"], h["max_ms"], h["count"]
+                    ),
+                );
+            }
+        }
+    }
+    line(&mut out, "errors", value["errors"].to_string());
+    if let Some(cpu) = run.cpu() {
+        line(
+            &mut out,
+            "server CPU",
+            format!(
+                "{cpu:.2} s ({} µs per accepted action)",
+                value["server_cpu_us_per_action"]
+            ),
+        );
+    }
+    if let Some(after) = run.after {
+        line(
+            &mut out,
+            "server RSS now / peak",
+            format!(
+                "{:.1} / {:.1} MiB",
+                after.rss_kib as f64 / 1024.0,
+                after.peak_rss_kib as f64 / 1024.0
+            ),
+        );
+    }
+    if let Some(per) = run.rss_per_connection_kib() {
+        line(
+            &mut out,
+            "RSS per connection",
+            format!(
+                "{per:.1} KiB (from {} MiB before)",
+                value["server_rss_before_mib"]
+            ),
+        );
+    }
+    line(
+        &mut out,
+        "generator CPU / load average",
+        format!(
+            "{:.2} s / {:?} → {:?}",
+            run.generator_cpu_seconds, run.load_average.0, run.load_average.1
+        ),
+    );
+    out
+}
+
+/// The ratios as a readable table.
+pub fn ratios_table(run: &Measured, echo: &Measured) -> String {
+    let value = ratios(run, echo);
+    let mut out = String::from("== server / echo baseline (same run) ==\n");
+    for (key, text) in value.as_object().into_iter().flatten() {
+        let _ = writeln!(out, "  {key:<28} {text}");
+    }
+    out
+}
+
+/// JSON lines (as written by `--json-out`) as a Markdown table.
+pub fn markdown(lines: &str) -> anyhow::Result<String> {
+    let mut out = String::from(
+        "| run | target | db | sockets | accepted/s | ack p50 / p99 / p99.9 / max ms | to seats p50 / p99 ms | to spectators p50 / p99 ms | errors | server CPU µs/action | RSS MiB (peak) | KiB/conn | vs echo: throughput, CPU/action, KiB/conn |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n",
+    );
+    for line in lines.lines().filter(|l| !l.trim().is_empty()) {
+        let v: Value = serde_json::from_str(line)?;
+        let lat = |key: &str, full: bool| {
+            let h = &v[key];
+            if h["count"].as_u64().unwrap_or(0) == 0 {
+                return "–".to_owned();
+            }
+            if full {
+                format!(
+                    "{} / {} / {} / {}",
+                    h["p50_ms"], h["p99_ms"], h["p999_ms"], h["max_ms"]
+                )
+            } else {
+                format!("{} / {}", h["p50_ms"], h["p99_ms"])
+            }
+        };
+        let opt = |value: &Value| {
+            if value.is_null() {
+                "–".to_owned()
+            } else {
+                value.to_string()
+            }
+        };
+        let errors =
+            v["errors"]
+                .as_object()
+                .filter(|e| !e.is_empty())
+                .map_or("0".to_owned(), |e| {
+                    e.iter()
+                        .map(|(k, n)| format!("{k} {n}"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                });
+        let vs = &v["vs_echo"];
+        let versus = if vs.is_null() {
+            "–".to_owned()
+        } else {
+            format!(
+                "{} · {} · {}",
+                opt(&vs["throughput"]),
+                opt(&vs["cpu_per_action"]),
+                opt(&vs["rss_per_connection"])
+            )
+        };
+        let accepted = if v["scenario"] == "idle" {
+            "–".to_owned()
+        } else {
+            format!("{:.0}", v["accepted_per_s"].as_f64().unwrap_or(0.0))
+        };
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} ({}) | {} | {} |",
+            v["label"].as_str().unwrap_or("-"),
+            v["target"].as_str().unwrap_or("-"),
+            v["database"].as_str().unwrap_or("–"),
+            v["connections"],
+            accepted,
+            lat("ack", true),
+            lat("broadcast_seats", false),
+            lat("broadcast_spectators", false),
+            errors,
+            opt(&v["server_cpu_us_per_action"]),
+            opt(&v["server_rss_mib"]),
+            opt(&v["server_peak_rss_mib"]),
+            opt(&v["rss_per_connection_kib"]),
+            versus,
+        );
+    }
+    Ok(out)
+}
