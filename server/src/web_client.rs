@@ -8,6 +8,10 @@
 //! Caching: every file carries a strong `ETag` (a hash of its bytes) and `Cache-Control:
 //! no-cache`, so a browser revalidates and gets `304 Not Modified` with no body while the binary
 //! is the same, and sees a new client at once after an upgrade.
+//!
+//! Compression: text files are gzipped once, when first asked for, and served compressed to
+//! browsers that accept gzip (`Vary: Accept-Encoding`); the compressed form has its own tag
+//! (`"<hash>-gz"`), so a cache never mixes the two.
 
 use std::collections::HashMap;
 use std::sync::LazyLock;
@@ -16,8 +20,11 @@ use axum::Router;
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
+use flate2::Compression;
+use flate2::write::GzEncoder;
 use include_dir::{Dir, DirEntry, include_dir};
 use sha2::{Digest, Sha256};
+use std::io::Write;
 
 /// Every file of the client, embedded at compile time.
 static CLIENT: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/../web-client");
@@ -51,9 +58,17 @@ pub fn routes<S: Clone + Send + Sync + 'static>() -> Router<S> {
     router
 }
 
-/// Each embedded file's entity tag: the first 16 bytes of its SHA-256, quoted.
-static ETAGS: LazyLock<HashMap<&'static str, String>> = LazyLock::new(|| {
-    let mut tags = HashMap::new();
+/// One embedded file as served: its tag, and its gzipped form when that is smaller.
+struct Asset {
+    /// The first 16 bytes of the SHA-256 of its bytes, quoted.
+    etag: String,
+    /// The gzipped bytes and their own tag, for text files that shrink.
+    gzip: Option<(Vec<u8>, String)>,
+}
+
+/// Every embedded file's tag and compressed form, built once on first use.
+static ASSETS: LazyLock<HashMap<&'static str, Asset>> = LazyLock::new(|| {
+    let mut assets = HashMap::new();
     let mut pending: Vec<&'static Dir<'static>> = vec![&CLIENT];
     while let Some(dir) = pending.pop() {
         for entry in dir.entries() {
@@ -61,44 +76,96 @@ static ETAGS: LazyLock<HashMap<&'static str, String>> = LazyLock::new(|| {
                 DirEntry::Dir(sub) => pending.push(sub),
                 DirEntry::File(found) => {
                     if let Some(path) = found.path().to_str() {
-                        let digest = Sha256::digest(found.contents());
-                        tags.insert(path, format!("\"{}\"", hex::encode(&digest[..16])));
+                        let digest = hex::encode(&Sha256::digest(found.contents())[..16]);
+                        let gzip = is_text(path)
+                            .then(|| gzip(found.contents()))
+                            .flatten()
+                            .map(|bytes| (bytes, format!("\"{digest}-gz\"")));
+                        let etag = format!("\"{digest}\"");
+                        assets.insert(path, Asset { etag, gzip });
                     }
                 }
             }
         }
     }
-    tags
+    assets
 });
 
-/// The embedded file at `path`, with its content type and entity tag; `304` when the request's
-/// `If-None-Match` already names that tag; a 404 for anything else.
+/// `bytes` gzipped, when that makes them smaller.
+fn gzip(bytes: &[u8]) -> Option<Vec<u8>> {
+    let mut encoder = GzEncoder::new(Vec::new(), Compression::best());
+    encoder.write_all(bytes).ok()?;
+    let compressed = encoder.finish().ok()?;
+    (compressed.len() < bytes.len()).then_some(compressed)
+}
+
+/// The embedded file at `path`, with its content type and entity tag, gzipped when the browser
+/// accepts it; `304` when the request's `If-None-Match` already names that tag; a 404 for
+/// anything else.
 fn file(path: &str, headers: &HeaderMap) -> Response {
     // Only files meant for the browser are served (not tsconfig.json or the like).
     let Some(content_type) = content_type(path) else {
         return StatusCode::NOT_FOUND.into_response();
     };
-    let (Some(found), Some(etag)) = (CLIENT.get_file(path), ETAGS.get(path)) else {
+    let (Some(found), Some(asset)) = (CLIENT.get_file(path), ASSETS.get(path)) else {
         return StatusCode::NOT_FOUND.into_response();
     };
+    let gzipped = asset.gzip.as_ref().filter(|_| accepts_gzip(headers));
+    let (body, etag) = match gzipped {
+        Some((bytes, etag)) => (bytes.as_slice(), etag.as_str()),
+        None => (found.contents(), asset.etag.as_str()),
+    };
     // The files change only with the binary; revalidating keeps upgrades visible.
-    let cache = (header::CACHE_CONTROL, "no-cache");
-    if matches_etag(headers, etag) {
-        return (
-            StatusCode::NOT_MODIFIED,
-            [cache, (header::ETAG, etag.as_str())],
-        )
-            .into_response();
+    let mut response = if matches_etag(headers, etag) {
+        (StatusCode::NOT_MODIFIED, [(header::ETAG, etag)]).into_response()
+    } else {
+        ([(header::CONTENT_TYPE, content_type), (header::ETAG, etag)], body).into_response()
+    };
+    let response_headers = response.headers_mut();
+    response_headers.insert(
+        header::CACHE_CONTROL,
+        header::HeaderValue::from_static("no-cache"),
+    );
+    if asset.gzip.is_some() {
+        response_headers.insert(
+            header::VARY,
+            header::HeaderValue::from_static("accept-encoding"),
+        );
     }
-    (
-        [
-            (header::CONTENT_TYPE, content_type),
-            cache,
-            (header::ETAG, etag.as_str()),
-        ],
-        found.contents(),
-    )
-        .into_response()
+    if gzipped.is_some() && response.status() == StatusCode::OK {
+        response.headers_mut().insert(
+            header::CONTENT_ENCODING,
+            header::HeaderValue::from_static("gzip"),
+        );
+    }
+    response
+}
+
+/// Whether `Accept-Encoding` accepts gzip (named or by `*`, and not with `q=0`).
+fn accepts_gzip(headers: &HeaderMap) -> bool {
+    headers
+        .get_all(header::ACCEPT_ENCODING)
+        .iter()
+        .filter_map(|value| value.to_str().ok())
+        .flat_map(|value| value.split(','))
+        .any(|coding| {
+            let mut parts = coding.split(';').map(str::trim);
+            let name = parts.next().unwrap_or_default();
+            let refused = parts.any(|param| {
+                param
+                    .strip_prefix("q=")
+                    .and_then(|q| q.parse::<f32>().ok())
+                    .is_some_and(|q| q <= 0.0)
+            });
+            (name.eq_ignore_ascii_case("gzip") || name == "*") && !refused
+        })
+}
+
+/// Whether a file is text that compresses well.
+fn is_text(path: &str) -> bool {
+    [".html", ".js", ".css", ".svg", ".webmanifest"]
+        .iter()
+        .any(|extension| path.ends_with(extension))
 }
 
 /// Whether `If-None-Match` names `etag` (or is `*`).
@@ -206,6 +273,56 @@ mod tests {
             .await
             .unwrap();
         assert_eq!(stale.status(), StatusCode::OK);
+    }
+
+    #[tokio::test]
+    async fn text_is_gzipped_for_browsers_that_accept_it_with_its_own_tag() {
+        let ask = |encoding: &'static str| {
+            routes::<()>().oneshot(
+                Request::get("/app.js")
+                    .header(header::ACCEPT_ENCODING, encoding)
+                    .body(Body::empty())
+                    .unwrap(),
+            )
+        };
+        let plain = routes::<()>()
+            .oneshot(Request::get("/app.js").body(Body::empty()).unwrap())
+            .await
+            .unwrap();
+        assert!(plain.headers().get(header::CONTENT_ENCODING).is_none());
+        let plain_tag = plain.headers()[header::ETAG].to_str().unwrap().to_owned();
+        let plain_body = to_bytes(plain.into_body(), usize::MAX).await.unwrap();
+
+        let zipped = ask("br, gzip;q=0.8").await.unwrap();
+        assert_eq!(zipped.headers()[header::CONTENT_ENCODING], "gzip");
+        assert_eq!(zipped.headers()[header::VARY], "accept-encoding");
+        let zipped_tag = zipped.headers()[header::ETAG].to_str().unwrap().to_owned();
+        assert_ne!(zipped_tag, plain_tag, "each form has its own tag");
+        let zipped_body = to_bytes(zipped.into_body(), usize::MAX).await.unwrap();
+        assert!(zipped_body.len() < plain_body.len());
+        let mut unzipped = Vec::new();
+        std::io::Read::read_to_end(
+            &mut flate2::read::GzDecoder::new(&zipped_body[..]),
+            &mut unzipped,
+        )
+        .unwrap();
+        assert_eq!(unzipped, plain_body, "the same file");
+
+        let refused = ask("gzip;q=0, identity").await.unwrap();
+        assert!(refused.headers().get(header::CONTENT_ENCODING).is_none());
+
+        let again = routes::<()>()
+            .oneshot(
+                Request::get("/app.js")
+                    .header(header::ACCEPT_ENCODING, "gzip")
+                    .header(header::IF_NONE_MATCH, &zipped_tag)
+                    .body(Body::empty())
+                    .unwrap(),
+            )
+            .await
+            .unwrap();
+        assert_eq!(again.status(), StatusCode::NOT_MODIFIED);
+        assert!(again.headers().get(header::CONTENT_ENCODING).is_none());
     }
 
     #[tokio::test]
