@@ -5,7 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, launchBrowser, openClient, enterName, screenshot } from './harness.js';
-import { createRoom, joinByInvite, pageToAct, actAndWait, phaseOf, clickRegion } from './play.js';
+import { createRoom, joinByInvite, pageToAct, playHexdiceOnce } from './play.js';
 
 /** @type {Awaited<ReturnType<typeof startServer>>} */
 let server;
@@ -21,79 +21,6 @@ after(async () => {
   await browser?.close();
   await server?.stop();
 });
-
-/**
- * One decision of the page whose turn it is, chosen the way a person clicks.
- * @param {import('playwright-core').Page} page
- * @param {{turns: number, combined: number, moves: number, singles: number}} tally
- */
-async function playOnce(page, tally) {
-  const phase = await phaseOf(page);
-  if (phase === 'occupation') {
-    await actAndWait(page, () => clickRegion(page, '.region.target'));
-    return;
-  }
-  if (phase === 'attack') {
-    tally.turns += 1;
-    // Try a combined attack first (two of our dice next to one enemy die), else a single one.
-    // The cells that can attack now (the marks change as dice are selected).
-    const cells = await page.$$eval('.board .region.source', (regions) => regions.map((region) => region.getAttribute('data-region')));
-    const cell = (/** @type {string | null} */ id) => page.locator(`.board .region[data-region="${id}"] polygon`).first();
-    const count = cells.length;
-    if (tally.combined < 2) {
-      for (let first = 0; first < count; first++) {
-        for (let second = first + 1; second < count; second++) {
-          await cell(cells[first]).click({ force: true });
-          await cell(cells[second]).click({ force: true });
-          if ((await page.locator('.board .region.selected').count()) === 2 && (await page.locator('.board .region.target').count()) > 0) {
-            await actAndWait(page, () => clickRegion(page, '.region.target'));
-            tally.combined += 1;
-            return;
-          }
-          // Not a pair: clear the selection and try the next.
-          for (let i = 0; i < 3 && (await page.locator('.board .region.selected').count()) > 0; i++) {
-            await page.locator('.board .region.selected').first().locator('polygon').first().click({ force: true });
-          }
-        }
-      }
-    }
-    // A single attack: the first die that has a target of its own.
-    for (const id of cells) {
-      await cell(id).click({ force: true });
-      if ((await page.locator('.board .region.target').count()) > 0) {
-        await actAndWait(page, () => clickRegion(page, '.region.target'));
-        tally.singles += 1;
-        return;
-      }
-      await cell(id).click({ force: true });
-    }
-    throw new Error('no attack could be clicked');
-  }
-  if (phase === 'choose_attack') {
-    await screenshot(page, 'hexdice-choose-roll');
-    await actAndWait(page, () => page.locator('button.choice:not([disabled])').first().click());
-    return;
-  }
-  if (phase === 'conquest') {
-    await actAndWait(page, () => page.click('[data-action=move-in]'));
-    return;
-  }
-  if (phase === 'move') {
-    // Every other turn, move a die that may move; else end the turn.
-    const movable = page.locator('.board .region.clickable:not(.target)');
-    if (tally.turns % 2 === 0 && (await movable.count()) > 0) {
-      await movable.first().locator('polygon').first().click({ force: true });
-      if ((await page.locator('.board .region.target').count()) > 0) {
-        await actAndWait(page, () => clickRegion(page, '.region.target'));
-        tally.moves += 1;
-        return;
-      }
-    }
-    await actAndWait(page, () => page.click('[data-action=end-turn]'));
-    return;
-  }
-  throw new Error(`unexpected phase ${phase}`);
-}
 
 test('two players play hexdice to the end by clicking while a third spectates, then replays it', async () => {
   const ada = await openClient(browser, server.url);
@@ -121,7 +48,7 @@ test('two players play hexdice to the end by clicking while a third spectates, t
   for (;;) {
     const page = await pageToAct([ada.page, bob.page]);
     if (!page) break;
-    await playOnce(page, tally);
+    await playHexdiceOnce(page, tally);
     actions += 1;
     if (actions === 14) await screenshot(ada.page, 'hexdice-board');
     assert.ok(actions < 400, 'the match should end');

@@ -1,16 +1,18 @@
 //! End to end: a rematch. After a three-player capitals match two players accept and one
 //! declines; a new room with the same ruleset and options seats the two, rotated, and its match
-//! starts when they join.
+//! starts when they join. After a match against the computer the person's answer alone makes a
+//! rematch, the computer seated again.
 
 use crate::common;
 
 use serde_json::{Value, json};
 
-use common::play::{Chooser, Participant, play, seat_everyone};
+use common::play::{Chooser, Participant, play, seat_everyone, seat_players};
 use common::{TestDb, TestServer};
 
 on_both_databases! {
     rematch_with_two_of_three_accepting => rematch_with_two_of_three_accepting;
+    a_rematch_against_the_computer_seats_the_bots_again => a_rematch_against_the_computer_seats_the_bots_again;
 }
 
 /// Answers the rematch; returns the refusal, or the rematch as it stands with this answer.
@@ -107,5 +109,60 @@ async fn rematch_with_two_of_three_accepting(db: TestDb) {
     late.join(&room, None).await;
     let told = late.until_type("rematch").await;
     assert_eq!(told["rematch"]["room"], rematch_room.as_str());
+    server.stop().await;
+}
+
+async fn a_rematch_against_the_computer_seats_the_bots_again(db: TestDb) {
+    let server = TestServer::start(&db).await;
+    let http = server.http();
+    let ada = http.guest("Ada").await.1;
+    let bob = http.guest("Bob").await.1;
+    let room = http
+        .room(
+            &ada,
+            &json!({"ruleset": "capitals", "seats": 3, "options": {"map_size": "small"},
+                    "bots": [{"seat": 2, "level": "easy"}], "bot_delay_ms": 0}),
+        )
+        .await;
+    let id = room["id"].as_str().unwrap().to_owned();
+    let mut players = seat_players(server.addr, &id, None, &[ada, bob]).await;
+    // Both people resign: bots play their seats, and the match ends by the rules.
+    for player in &mut players {
+        player
+            .client
+            .send(&json!({"type": "resign", "room": id}))
+            .await;
+    }
+    for player in &mut players {
+        player.finished().await;
+    }
+
+    // Ada accepts, Bob declines: Ada and the computer make the rematch, and a bot of the old
+    // room's level takes Bob's seat. The computer (old seat 2) now sits first, Ada second.
+    answer(&mut players[0], true).await;
+    answer(&mut players[1], false).await;
+    let opened = players[0]
+        .until("the rematch room", |m| {
+            m["type"] == "rematch" && !m["rematch"]["room"].is_null()
+        })
+        .await;
+    assert_eq!(opened["rematch"]["accepted"], json!([0]), "{opened}");
+    let rematch_room = opened["rematch"]["room"].as_str().unwrap().to_owned();
+    let (status, shown) = http.get(&format!("/api/rooms/{rematch_room}"), None).await;
+    assert_eq!(status, 200, "{shown}");
+    let seats = shown["seats"].as_array().unwrap();
+    assert_eq!(seats.len(), 3, "the room keeps its size: {shown}");
+    assert_eq!(seats[0]["bot"], "easy", "{shown}");
+    assert_eq!(seats[1]["player"]["name"], "Ada", "{shown}");
+    assert_eq!(seats[2]["bot"], "easy", "{shown}");
+
+    // Ada joins and plays the new match in her new seat.
+    let token = players[0].token.clone().unwrap();
+    let mut ada = server.client(Some(&token)).await;
+    ada.join(&rematch_room, None).await;
+    let snapshot = ada.until_type("snapshot").await;
+    assert_eq!(snapshot["seat"], 1, "{snapshot}");
+    let (_, shown) = http.get(&format!("/api/rooms/{rematch_room}"), None).await;
+    assert_eq!(shown["state"], "playing", "{shown}");
     server.stop().await;
 }

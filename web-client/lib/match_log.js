@@ -5,7 +5,11 @@
 
 import * as api from './api.js';
 
-/** @typedef {{seq: number, seat: number | null, events: any[]}} LogEntry */
+/**
+ * One accepted action (or the setup at seq 0): who took it (`by`: the seat's player, a bot or the
+ * clock) and whether it was a resignation, which has no ruleset events of its own.
+ * @typedef {{seq: number, seat: number | null, events: any[], by?: string, resigned?: boolean}} LogEntry
+ */
 
 export class MatchLog {
   constructor() {
@@ -52,7 +56,15 @@ export class MatchLog {
     const replay = await api.replay(matchId, token);
     this.add({ seq: 0, seat: null, events: replay.setup_events });
     for (const action of replay.actions) {
-      if (action.seq <= upTo) this.add({ seq: action.seq, seat: action.seat, events: action.events });
+      if (action.seq <= upTo) {
+        this.add({
+          seq: action.seq,
+          seat: action.seat,
+          events: action.events,
+          by: action.by,
+          resigned: /** @type {{type?: string}} */ (action.action)?.type === 'resign',
+        });
+      }
     }
   }
 }

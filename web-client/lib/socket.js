@@ -183,6 +183,11 @@ export class Connection {
     this.send({ type: 'mute', player, muted });
   }
 
+  /** Resigns this player's seat in a running match (confirmed by the player first). @param {string} room */
+  resign(room) {
+    this.send({ type: 'resign', room });
+  }
+
   /** Answers a finished room's rematch. @param {string} room @param {boolean} accept */
   rematch(room, accept) {
     this.send({ type: 'rematch', room, accept });

@@ -256,6 +256,13 @@ function buildCreateForm(form, infos, session) {
   );
   const seatsInput = h('input', { type: 'number', name: 'seats', id: 'create-seats' });
   const privateBox = h('input', { type: 'checkbox', name: 'private', id: 'create-private' });
+  // "Play against the computer": the other seats taken by bots of one level at once.
+  const botsSelect = h(
+    'select',
+    { name: 'bots', id: 'create-bots' },
+    h('option', { value: '' }, t('other_seats_people')),
+    /** @type {const} */ (['easy', 'normal', 'hard']).map((level) => h('option', { value: level }, t('computer_player', { level: t(`bot_level_${level}`) }))),
+  );
   const optionsBox = h('div', { class: 'options' });
   const problem = h('p', { class: 'problem', role: 'alert' });
   /** @type {() => Record<string, any>} */
@@ -281,6 +288,9 @@ function buildCreateForm(form, infos, session) {
     h('label', { for: 'create-seats' }, t('seats')),
     seatsInput,
     help('seats', seatsInput),
+    h('label', { for: 'create-bots' }, t('other_seats')),
+    botsSelect,
+    help('bots', botsSelect),
     optionsBox,
     h('label', { class: 'check' }, privateBox, ` ${t('private_room')}`),
     help('private', privateBox),
@@ -300,6 +310,12 @@ function buildCreateForm(form, infos, session) {
         private: privateBox.checked,
         // The creator plays: seated at once, like anyone who opens a table.
         creator_seat: 0,
+        bots: botsSelect.value
+          ? Array.from({ length: Number(seatsInput.value) - 1 }, (_, i) => ({
+              seat: i + 1,
+              level: /** @type {'easy' | 'normal' | 'hard'} */ (botsSelect.value),
+            }))
+          : [],
       });
       location.hash = roomLink(room.id, room.invite_code);
     } catch (error) {

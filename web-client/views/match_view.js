@@ -254,9 +254,15 @@ export class MatchView {
     /** @type {HTMLElement[]} */
     const lines = [];
     for (const entry of this.log.slice(from)) {
+      // Who took an action when it was not the seat's player: a bot, or the clock.
+      const who = entry.by === 'bot' || entry.by === 'clock' ? entry.by : null;
+      const by = () => (who ? h('span', { class: `by by-${who} muted`, 'data-by': who }, ` (${t(`by_${who}`)})`) : null);
+      if (entry.resigned && entry.seat !== null) {
+        lines.push(h('li', { 'data-seq': entry.seq, class: 'resigned' }, t('log_resigned', { name: state.names[entry.seat] ?? '?' }), by()));
+      }
       for (const event of entry.events) {
         const text = this.ruleset.describe(event, state.names, state.view);
-        if (text) lines.push(h('li', { 'data-seq': entry.seq }, text));
+        if (text) lines.push(h('li', { 'data-seq': entry.seq }, text, by()));
       }
     }
     // Newest first.

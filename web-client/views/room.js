@@ -120,6 +120,8 @@ export function roomScreen(session, roomId, invite, play = false) {
   /** Whether the log is being filled in from the replay. */
   let filling = false;
   let disposed = false;
+  /** Whether the resign confirmation is open. */
+  let resignAsking = false;
   /** "Play now" still has to take a seat here. */
   let seatWanted = play;
   let seatAsked = false;
@@ -174,7 +176,13 @@ export function roomScreen(session, roomId, invite, play = false) {
           legal: msg.legal_actions ?? null,
           lastEvents: msg.events,
         });
-        log.add({ seq: msg.seq, seat: msg.seat, events: msg.events });
+        log.add({
+          seq: msg.seq,
+          seat: msg.seat,
+          events: msg.events,
+          by: msg.by,
+          resigned: /** @type {{type?: string}} */ (msg.action)?.type === 'resign',
+        });
         matchView?.settled();
         render();
         break;
@@ -311,7 +319,7 @@ export function roomScreen(session, roomId, invite, play = false) {
       matchId,
       seat: match.seat,
       outcome,
-      names: room.seats.map((seat) => seat.player?.name ?? t('free_seat')),
+      names: seatNames(room),
       token: session.guest?.token ?? null,
       answer: match.seat === null ? null : (accept) => connection.rematch(roomId, accept),
     });
@@ -323,6 +331,7 @@ export function roomScreen(session, roomId, invite, play = false) {
   function renderHeader(current) {
     attention.setTitle(`${rulesetName(current.ruleset)} · warroom`, t('title_your_turn'));
     const seated = current.seats.some((seat) => seat.player?.id === session.guest?.id);
+    const resigned = current.seats.some((seat) => seat.player?.id === session.guest?.id && seat.takeover === 'resigned');
     const sound = h('input', { type: 'checkbox', checked: attention.soundOn(), 'data-testid': 'turn-sound' });
     sound.addEventListener('change', () => attention.setSound(/** @type {HTMLInputElement} */ (sound).checked));
     replaceChildren(
@@ -336,6 +345,40 @@ export function roomScreen(session, roomId, invite, play = false) {
         ? h('a', { class: 'button', href: replayLink(current.match_id), 'data-testid': 'open-replay' }, t('open_replay'))
         : null,
       seated && current.state !== 'finished' ? h('label', { class: 'check sound-toggle' }, sound, ` ${t('turn_sound')}`) : null,
+      seated && current.state === 'playing' && match.outcome === null && !resigned ? resignBox() : null,
+    );
+  }
+
+  /**
+   * "Resign", asked twice: the first click only opens the confirmation, which stays open across
+   * redraws until answered.
+   */
+  function resignBox() {
+    /** @param {boolean} asking */
+    const answer = (asking) => () => {
+      resignAsking = asking;
+      if (room && !disposed) renderHeader(room);
+    };
+    if (!resignAsking) {
+      return h('span', { class: 'resign' }, h('button', { 'data-testid': 'resign', onclick: answer(true) }, t('resign')));
+    }
+    return h(
+      'span',
+      { class: 'resign' },
+      h('span', { role: 'alert' }, t('resign_confirm')),
+      h(
+        'button',
+        {
+          class: 'danger',
+          'data-testid': 'resign-confirm',
+          onclick: () => {
+            resignAsking = false;
+            connection.resign(roomId);
+          },
+        },
+        t('resign_yes'),
+      ),
+      h('button', { 'data-testid': 'resign-cancel', onclick: answer(false) }, t('cancel')),
     );
   }
 
@@ -359,7 +402,7 @@ export function roomScreen(session, roomId, invite, play = false) {
             'li',
             { style: `--seat:${seatColor(seat.seat)};--seat-ink:${seatInk(seat.seat)}`, 'data-seat-row': seat.seat },
             h('span', { class: 'swatch', 'aria-hidden': 'true' }, seatSymbol(seat.seat)),
-            h('span', {}, seat.player ? seat.player.name : t('free_seat')),
+            h('span', {}, seatNames(current)[seat.seat]),
             seat.player && seat.player.id === me ? h('span', { class: 'muted you' }, ` (${t('you')})`) : null,
             !seat.player && !mySeat
               ? h('button', { class: 'primary', 'data-seat': seat.seat, onclick: () => connection.takeSeat(current.id, seat.seat) }, t('take_seat'))
@@ -399,7 +442,15 @@ export function roomScreen(session, roomId, invite, play = false) {
   };
 }
 
-/** The seated players' names, by seat. @param {Room} room */
+/**
+ * The seated players' names, by seat: a computer seat by its level, in this client's language;
+ * a person's seat a bot plays for now says so.
+ * @param {Room} room
+ */
 export function seatNames(room) {
-  return room.seats.map((seat) => seat.player?.name ?? t('free_seat'));
+  return room.seats.map((seat) => {
+    if (seat.bot) return t('computer_player', { level: t(`bot_level_${seat.bot}`) });
+    const name = seat.player?.name ?? t('free_seat');
+    return seat.takeover ? t('bot_plays_for', { name, why: t(`takeover_${seat.takeover}`) }) : name;
+  });
 }

@@ -1,12 +1,15 @@
 //! A finished room's rematch, sans-IO: the seated players' answers, when they agree (at least
 //! two accept, and every other player has answered or is gone), and the new room's seating:
-//! the accepting players rotated by one seat, so nobody always sits first.
+//! the accepting players rotated by one seat, so nobody always sits first. Computer seats always
+//! accept (one person and the computer make a rematch), and in a room that had them, bots fill
+//! the seats of the players who declined or left.
 
 use std::collections::BTreeMap;
 
 use warroom_engine::Seat;
 use warroom_protocol::{Identity, Rematch, RoomId, RoomState, codes};
 
+use crate::bots::{bot_identity, bot_level};
 use crate::error::ApiError;
 use crate::runner::Rules;
 use crate::store::RoomRecord;
@@ -47,23 +50,32 @@ impl RematchVotes {
         Ok(())
     }
 
-    /// The seating of the rematch when the players agree now: at least
-    /// [`MIN_REMATCH_PLAYERS`] accepted, and each other seat of `seat_count` declined or is not
-    /// `present`. The accepting players' old seats, rotated (see [`rotated`]).
-    pub fn agreed(&self, seat_count: usize, present: impl Fn(Seat) -> bool) -> Option<Vec<Seat>> {
+    /// The seating of the rematch when the players agree now: at least one person and
+    /// [`MIN_REMATCH_PLAYERS`] in all accepted (a seat that `is_bot` always accepts), and each
+    /// other person of `seat_count` seats declined or is not `present`. The accepting seats,
+    /// rotated (see [`rotated`]).
+    pub fn agreed(
+        &self,
+        seat_count: usize,
+        present: impl Fn(Seat) -> bool,
+        is_bot: impl Fn(Seat) -> bool,
+    ) -> Option<Vec<Seat>> {
         if self.opened.is_some() {
             return None;
         }
-        let accepting: Vec<Seat> = self
+        let seats = || (0..seat_count).filter_map(|seat| u8::try_from(seat).ok().map(Seat));
+        let people_accepting = self
             .answers
             .iter()
-            .filter(|(_, accept)| **accept)
-            .map(|(seat, _)| *seat)
+            .filter(|(seat, accept)| **accept && !is_bot(**seat))
+            .count();
+        let accepting: Vec<Seat> = seats()
+            .filter(|seat| is_bot(*seat) || self.answers.get(seat) == Some(&true))
             .collect();
-        let everyone_answered = (0..seat_count)
-            .filter_map(|seat| u8::try_from(seat).ok().map(Seat))
-            .all(|seat| self.answers.contains_key(&seat) || !present(seat));
-        (accepting.len() >= MIN_REMATCH_PLAYERS && everyone_answered).then(|| rotated(&accepting))
+        let everyone_answered =
+            seats().all(|seat| is_bot(seat) || self.answers.contains_key(&seat) || !present(seat));
+        (people_accepting >= 1 && accepting.len() >= MIN_REMATCH_PLAYERS && everyone_answered)
+            .then(|| rotated(&accepting))
     }
 
     /// The new room is open.
@@ -105,7 +117,8 @@ pub fn rotated(seats: &[Seat]) -> Vec<Seat> {
 
 /// The rematch room of `old`: same ruleset, options and privacy, the accepting players seated
 /// in `order` (old seats, see [`RematchVotes::agreed`]), as many seats as they are (at least the
-/// ruleset's minimum, the rest left free; the old count if the options need it).
+/// ruleset's minimum, the rest left free; the old count if the options need it). A room that had
+/// computer seats keeps its size: bots of its first bot's level fill the seats left over.
 pub fn rematch_room(
     old: &RoomRecord,
     rules: &dyn Rules,
@@ -128,9 +141,24 @@ pub fn rematch_room(
             rules.check_options(Some(&old.options), old.seat_count)?,
         ),
     };
-    let creator = players.first().map_or(old.creator, |player| player.id);
+    let old_bot = old
+        .seats
+        .iter()
+        .flatten()
+        .find_map(|holder| bot_level(holder.id));
+    let (seat_count, options) = match old_bot {
+        Some(_) => (
+            old.seat_count,
+            rules.check_options(Some(&old.options), old.seat_count)?,
+        ),
+        None => (seat_count, options),
+    };
+    let creator = players
+        .iter()
+        .find(|player| bot_level(player.id).is_none())
+        .map_or(old.creator, |player| player.id);
     let mut seats: Vec<Option<Identity>> = players.into_iter().map(Some).collect();
-    seats.resize(usize::from(seat_count), None);
+    seats.resize(usize::from(seat_count), old_bot.map(bot_identity));
     Ok(RoomRecord {
         id,
         ruleset: old.ruleset,
@@ -155,21 +183,29 @@ mod tests {
     fn two_of_three_accepting_agree_once_the_third_answers_or_leaves() {
         let mut votes = RematchVotes::default();
         let everyone = |_: Seat| true;
+        let nobody = |_: Seat| false;
         votes.answer(Seat(0), true, true).unwrap();
         assert_eq!(
-            votes.agreed(3, everyone),
+            votes.agreed(3, everyone, nobody),
             None,
             "one player is not a rematch"
         );
         votes.answer(Seat(2), true, true).unwrap();
-        assert_eq!(votes.agreed(3, everyone), None, "seat 1 has not answered");
         assert_eq!(
-            votes.agreed(3, |seat| seat != Seat(1)),
+            votes.agreed(3, everyone, nobody),
+            None,
+            "seat 1 has not answered"
+        );
+        assert_eq!(
+            votes.agreed(3, |seat| seat != Seat(1), nobody),
             Some(vec![Seat(2), Seat(0)]),
             "seat 1 left"
         );
         votes.answer(Seat(1), false, true).unwrap();
-        assert_eq!(votes.agreed(3, everyone), Some(vec![Seat(2), Seat(0)]));
+        assert_eq!(
+            votes.agreed(3, everyone, nobody),
+            Some(vec![Seat(2), Seat(0)])
+        );
         assert_eq!(
             votes.state(),
             Rematch {
@@ -180,10 +216,34 @@ mod tests {
         );
         let room = RoomId::random();
         votes.opened(room);
-        assert_eq!(votes.agreed(3, everyone), None, "opened once");
+        assert_eq!(votes.agreed(3, everyone, nobody), None, "opened once");
         votes.answer(Seat(1), true, true).unwrap();
         assert_eq!(votes.state().room, Some(room));
         assert_eq!(votes.state().declined, vec![Seat(1)]);
+    }
+
+    #[test]
+    fn computer_seats_accept_so_one_person_and_the_computer_make_a_rematch() {
+        let mut votes = RematchVotes::default();
+        let everyone = |_: Seat| true;
+        let bots = |seat: Seat| seat != Seat(1);
+        assert_eq!(
+            votes.agreed(3, everyone, bots),
+            None,
+            "the person has not answered"
+        );
+        votes.answer(Seat(1), false, true).unwrap();
+        assert_eq!(
+            votes.agreed(3, everyone, bots),
+            None,
+            "bots alone are no rematch"
+        );
+        let mut votes = RematchVotes::default();
+        votes.answer(Seat(1), true, true).unwrap();
+        assert_eq!(
+            votes.agreed(3, everyone, bots),
+            Some(vec![Seat(1), Seat(2), Seat(0)])
+        );
     }
 
     #[test]

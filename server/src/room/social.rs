@@ -18,6 +18,7 @@ use super::expiry::Abandonment;
 use super::output::Output;
 use super::rematch::{RematchVotes, rematch_room};
 use super::seats::seat_of;
+use crate::bots::bot_level;
 use crate::error::ApiError;
 use crate::store::RoomRecord;
 
@@ -248,10 +249,18 @@ impl RoomCore {
                 .flatten()
                 .is_some_and(|holder| self.followers.is_connected(holder.id))
         };
+        let is_bot = |seat: Seat| {
+            self.record
+                .seats
+                .get(seat.index())
+                .cloned()
+                .flatten()
+                .is_some_and(|holder| bot_level(holder.id).is_some())
+        };
         let order = self
             .social
             .rematch
-            .agreed(self.record.seats.len(), present)?;
+            .agreed(self.record.seats.len(), present, is_bot)?;
         Some(rematch_room(
             &self.record,
             self.rules,
