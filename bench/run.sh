@@ -55,8 +55,9 @@ run() { # label db args...
         echo "--- $name on $db ($server)" >&2
         "$load" --server "$server" --db "$db" --postgres-url "$postgres_url" --label "$name" \
             --json-out "$jsonl" --server-log "$work/$label-$n-$db.log" "$@" \
-            >"$work/$label-$n-$db.out" ||
-            { echo "$name on $db failed (see $work)" >&2; tail -5 "$work/$label-$n-$db.out" >&2; }
+            >"$work/$label-$n-$db.out" 2>"$work/$label-$n-$db.err" ||
+            echo "- $name on $db failed: $(grep -m1 '^Error' "$work/$label-$n-$db.err")" >>"$work/failed"
+        grep -v '^setting up' "$work/$label-$n-$db.err" >&2 || true
         grep -v '^{' "$work/$label-$n-$db.out" >&2 || true
     done
 }
@@ -66,7 +67,7 @@ for db in "${dbs[@]}"; do
         case $s in
         a) run a-idle-10k "$db" --scenario idle --connections 10000 --per-room 50 \
             --setup-concurrency 64 --warmup 3 --duration 5 --echo-server "$echo_server" ;;
-        b) run b-2000-rooms-mixed "$db" --rooms 2000 --ruleset mixed --setup-concurrency 64 \
+        b) run b-2000-rooms-mixed "$db" --rooms 2000 --ruleset mixed --setup-concurrency 64 --setup-timeout 240 \
             --duration "$duration" ;;
         c) run c-max-100-hexdice "$db" --rooms 100 --ruleset hexdice --duration "$duration" \
             --echo-server "$echo_server" ;;
@@ -98,5 +99,11 @@ load_after=$(cut -d' ' -f1-3 /proc/loadavg)
     fi
     echo
     "$load" --markdown "$jsonl"
+    if [ -s "$work/failed" ]; then
+        echo
+        echo "Runs that did not complete:"
+        echo
+        cat "$work/failed"
+    fi
 } >>"$results"
 echo "appended to $results; raw JSON lines and logs in $work" >&2

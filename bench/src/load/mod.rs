@@ -253,6 +253,7 @@ async fn drive(
         last = accepted;
     }
     recorder.set_measuring(false);
+    let errors = recorder.errors();
     let elapsed = started.elapsed().as_secs_f64();
     let after = sample();
     let own_after = procstat::own_cpu_seconds();
@@ -288,6 +289,7 @@ async fn drive(
         setup_seconds,
         failed_tasks: failed,
         recorder,
+        errors,
         before: before.or(rss_base),
         base: rss_base,
         after,

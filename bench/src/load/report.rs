@@ -45,6 +45,9 @@ pub struct Measured {
     pub failed_tasks: usize,
     /// Counters and histograms.
     pub recorder: Arc<Recorder>,
+    /// Errors by code up to the window's end (setup included; not the sockets closed when the
+    /// target is stopped afterwards).
+    pub errors: std::collections::BTreeMap<String, u64>,
     /// The target process at the window's start.
     pub before: Option<ProcSample>,
     /// Before any client connected (idle runs).
@@ -120,7 +123,7 @@ pub fn json(run: &Measured, echo: Option<&Measured>) -> Value {
         "ack": recorder.histogram(Latency::Ack).summary(),
         "broadcast_seats": recorder.histogram(Latency::Seats).summary(),
         "broadcast_spectators": recorder.histogram(Latency::Spectators).summary(),
-        "errors": recorder.errors(),
+        "errors": run.errors,
         "failed_tasks": run.failed_tasks,
         "server_cpu_s": run.cpu().map(|c| round(c, 2)),
         "server_cpu_us_per_action": run.cpu_per_action_us().map(|c| round(c, 1)),

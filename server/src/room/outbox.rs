@@ -1,6 +1,9 @@
 //! A connection's outgoing queue as rooms see it: bounded, never awaited. A client too slow to
 //! drain it is disconnected (it can reconnect and resync) instead of slowing down the room.
+//! Messages are shared bytes: one serialised message goes to every follower of a viewer class
+//! without a copy per connection.
 
+use axum::extract::ws::Utf8Bytes;
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 use warroom_protocol::ServerMsg;
@@ -9,7 +12,7 @@ use warroom_protocol::ServerMsg;
 #[derive(Clone, Debug)]
 pub struct Outbox {
     /// Serialised messages, drained by the connection's writer half.
-    queue: mpsc::Sender<String>,
+    queue: mpsc::Sender<Utf8Bytes>,
     /// Cancelled to disconnect the client (its queue overflowed).
     kick: CancellationToken,
 }
@@ -20,14 +23,14 @@ pub struct Gone;
 
 impl Outbox {
     /// An outbox over this queue; `kick` disconnects the connection.
-    pub fn new(queue: mpsc::Sender<String>, kick: CancellationToken) -> Self {
+    pub fn new(queue: mpsc::Sender<Utf8Bytes>, kick: CancellationToken) -> Self {
         Outbox { queue, kick }
     }
 
     /// Queues a message without waiting. When the queue is full the connection is disconnected.
     pub fn send(&self, message: &ServerMsg) -> Result<(), Gone> {
         match serde_json::to_string(message) {
-            Ok(text) => self.send_text(text),
+            Ok(text) => self.send_text(text.into()),
             Err(error) => {
                 tracing::error!("cannot serialise a server message: {error}");
                 Ok(())
@@ -35,9 +38,9 @@ impl Outbox {
         }
     }
 
-    /// Queues an already serialised message (rooms serialise once per viewer class), like
-    /// [`Outbox::send`].
-    pub fn send_text(&self, text: String) -> Result<(), Gone> {
+    /// Queues an already serialised message (rooms serialise once per viewer class and share
+    /// the bytes), like [`Outbox::send`].
+    pub fn send_text(&self, text: Utf8Bytes) -> Result<(), Gone> {
         match self.queue.try_send(text) {
             Ok(()) => Ok(()),
             Err(mpsc::error::TrySendError::Full(_)) => {

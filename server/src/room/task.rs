@@ -364,8 +364,8 @@ impl RoomTask {
     /// Queues one message (serialised once) to each connection; a connection whose queue is
     /// full or closed is gone, and the core hears of it.
     fn transmit(&mut self, to: &[ConnId], message: &warroom_protocol::ServerMsg) {
-        let text = match serde_json::to_string(message) {
-            Ok(text) => text,
+        let text: axum::extract::ws::Utf8Bytes = match serde_json::to_string(message) {
+            Ok(text) => text.into(),
             Err(error) => {
                 tracing::error!("cannot serialise a server message: {error}");
                 return;

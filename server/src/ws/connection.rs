@@ -93,10 +93,15 @@ async fn serve_connection(socket: WebSocket, state: AppState, id: ConnId) {
     let _ = writer.await;
 }
 
-/// Sends queued messages until the queue closes, then closes the socket with a reason.
+/// Most queued messages written to the socket before one flush.
+const WRITE_BATCH: usize = 64;
+
+/// Sends queued messages until the queue closes, then closes the socket with a reason. What is
+/// queued at once (up to [`WRITE_BATCH`] messages) is written with one flush: one system call
+/// for an `applied` and its `ack`, or a catch-up.
 async fn write_loop(
     mut sink: SplitSink<WebSocket, Message>,
-    mut outgoing: mpsc::Receiver<String>,
+    mut outgoing: mpsc::Receiver<Utf8Bytes>,
     kick: CancellationToken,
     shutdown: CancellationToken,
     metrics: Arc<Metrics>,
@@ -107,11 +112,23 @@ async fn write_loop(
             () = kick.cancelled() => break CloseReason::Slow,
             message = outgoing.recv() => match message {
                 Some(text) => {
-                    metrics.ws_messages_sent.inc();
-                    metrics.ws_bytes_sent.add(text.len() as u64);
-                    // A client that stops reading blocks this send: the kick must still win.
+                    let burst = async {
+                        let mut next = Some(text);
+                        let mut written = 0;
+                        while let Some(text) = next.take() {
+                            metrics.ws_messages_sent.inc();
+                            metrics.ws_bytes_sent.add(text.len() as u64);
+                            sink.feed(Message::Text(text)).await?;
+                            written += 1;
+                            if written < WRITE_BATCH {
+                                next = outgoing.try_recv().ok();
+                            }
+                        }
+                        sink.flush().await
+                    };
+                    // A client that stops reading blocks this write: the kick must still win.
                     tokio::select! {
-                        sent = sink.send(Message::Text(text.into())) => {
+                        sent = burst => {
                             if sent.is_err() {
                                 break CloseReason::Client;
                             }
