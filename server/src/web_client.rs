@@ -119,7 +119,11 @@ fn file(path: &str, headers: &HeaderMap) -> Response {
     let mut response = if matches_etag(headers, etag) {
         (StatusCode::NOT_MODIFIED, [(header::ETAG, etag)]).into_response()
     } else {
-        ([(header::CONTENT_TYPE, content_type), (header::ETAG, etag)], body).into_response()
+        (
+            [(header::CONTENT_TYPE, content_type), (header::ETAG, etag)],
+            body,
+        )
+            .into_response()
     };
     let response_headers = response.headers_mut();
     response_headers.insert(

@@ -14,8 +14,13 @@ use super::WAIT;
 /// One socket.
 pub struct Client {
     socket: WebSocketStream<MaybeTlsStream<TcpStream>>,
-    /// Every JSON message received so far, in order.
+    /// Every JSON message received so far, in order (while `keep` is true).
     pub received: Vec<Value>,
+    /// Whether to keep each message in `received`; long matches checked message by message
+    /// (see `inspect`) turn it off so a test's memory stays small.
+    pub keep: bool,
+    /// Called with every message as it arrives.
+    pub inspect: Option<Box<dyn FnMut(&Value) + Send>>,
     /// The close frame's reason, once the server closed the socket.
     pub closed: Option<String>,
 }
@@ -29,6 +34,8 @@ impl Client {
         Client {
             socket,
             received: Vec::new(),
+            keep: true,
+            inspect: None,
             closed: None,
         }
     }
@@ -61,7 +68,12 @@ impl Client {
                 Some(Ok(Message::Text(text))) => {
                     let value: Value =
                         serde_json::from_str(text.as_str()).expect("server sends JSON");
-                    self.received.push(value.clone());
+                    if let Some(inspect) = &mut self.inspect {
+                        inspect(&value);
+                    }
+                    if self.keep {
+                        self.received.push(value.clone());
+                    }
                     return Some(value);
                 }
                 Some(Ok(Message::Close(frame))) => {
