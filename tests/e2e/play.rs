@@ -139,7 +139,7 @@ async fn classic_hidden_cards_reach_only_their_holder(db: TestDb) {
         .map(|p| (p.seat, &mut p.client, drawn.clone()))
         .chain([(None, &mut spectator.client, spectator_drawn.clone())]);
     for (seat, client, count) in watchers {
-        let mut check = move |message: &Value| {
+        let check = move |message: &Value| {
             assert_no_foreign_card(message, seat);
             count.fetch_add(
                 cards_seen(std::slice::from_ref(message)),

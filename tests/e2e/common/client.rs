@@ -11,6 +11,9 @@ use tokio_tungstenite::{MaybeTlsStream, WebSocketStream, connect_async_with_conf
 
 use super::WAIT;
 
+/// A check run on every message as it arrives.
+pub type Inspector = Box<dyn FnMut(&Value) + Send>;
+
 /// One socket.
 pub struct Client {
     socket: WebSocketStream<MaybeTlsStream<TcpStream>>,
@@ -20,7 +23,7 @@ pub struct Client {
     /// (see `inspect`) turn it off so a test's memory stays small.
     pub keep: bool,
     /// Called with every message as it arrives.
-    pub inspect: Option<Box<dyn FnMut(&Value) + Send>>,
+    pub inspect: Option<Inspector>,
     /// The close frame's reason, once the server closed the socket.
     pub closed: Option<String>,
 }
