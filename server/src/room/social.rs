@@ -241,22 +241,10 @@ impl RoomCore {
         if !self.match_over() {
             return None;
         }
-        let present = |seat: Seat| {
-            self.record
-                .seats
-                .get(seat.index())
-                .cloned()
-                .flatten()
-                .is_some_and(|holder| self.followers.is_connected(holder.id))
-        };
-        let is_bot = |seat: Seat| {
-            self.record
-                .seats
-                .get(seat.index())
-                .cloned()
-                .flatten()
-                .is_some_and(|holder| bot_level(holder.id).is_some())
-        };
+        let holder = |seat: Seat| self.record.seats.get(seat.index()).and_then(Option::as_ref);
+        let present =
+            |seat: Seat| holder(seat).is_some_and(|held| self.followers.is_connected(held.id));
+        let is_bot = |seat: Seat| holder(seat).is_some_and(|held| bot_level(held.id).is_some());
         let order = self
             .social
             .rematch
