@@ -105,7 +105,7 @@ function show() {
   /** @type {{element: Node, dispose: () => void}} */
   let screen;
   if (route.name === 'room') screen = roomScreen(current, route.id, route.invite, route.play);
-  else if (route.name === 'replay') screen = replayScreen(current, route.id, route.step);
+  else if (route.name === 'replay') screen = replayScreen(current, route.id, route.step, route.invite);
   else if (route.name === 'rules') screen = rulesScreen(route.ruleset);
   else if (route.name === 'player') {
     screen = playerScreen(current, route.id, () => current.guest && showWhoami(current.guest));

@@ -79,6 +79,20 @@ pub const CANNOT_MUTE_SELF: &str = "cannot_mute_self";
 pub const MATCH_NOT_OVER: &str = "match_not_over";
 /// A waiting room nobody was connected to for too long: it is closed.
 pub const ROOM_EXPIRED: &str = "room_expired";
+/// An HTTP method the route does not take (405; `Allow` lists those it takes).
+pub const METHOD_NOT_ALLOWED: &str = "method_not_allowed";
+/// An HTTP request body over the limit (413).
+pub const BODY_TOO_LARGE: &str = "body_too_large";
+/// An HTTP request whose body was not received in time (408).
+pub const REQUEST_TIMEOUT: &str = "request_timeout";
+/// The server cannot do this now (its database does not answer); nothing was changed, retry.
+pub const UNAVAILABLE: &str = "unavailable";
+/// A socket that did not say `hello` in time (close reason).
+pub const HELLO_TIMEOUT: &str = "hello_timeout";
+/// A socket that answered no ping in time (close reason).
+pub const PING_TIMEOUT: &str = "ping_timeout";
+/// A WebSocket upgrade from a page of another site (`Origin` not allowed).
+pub const FORBIDDEN_ORIGIN: &str = "forbidden_origin";
 /// A seat that resigned resigns again, or its player acts (a bot plays it to the end).
 pub const ALREADY_RESIGNED: &str = "already_resigned";
 /// A client action id in the form the server keeps for its own actions (`server:…`).

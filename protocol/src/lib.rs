@@ -30,7 +30,7 @@ pub use players::{
 };
 pub use rest::{
     GuestCreated, Health, Identity, MatchSeat, MatchState, MatchSummary, NewGuest, NewRoom, Replay,
-    ReplayAction, Room, RoomState, RulesetInfo, SeatInfo, SeatRange,
+    ReplayAction, Room, RoomPage, RoomState, RulesetInfo, SeatInfo, SeatRange,
 };
 pub use verify::{VerifyReport, verify_replay};
 pub use ws::{ClientMsg, ServerMsg};

@@ -215,6 +215,17 @@ pub struct Room {
     pub created_at: String,
 }
 
+/// `GET /api/rooms`: one page of the lobby's rooms, newest first.
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RoomPage {
+    /// At most `limit` rooms.
+    pub rooms: Vec<Room>,
+    /// Pass as `before` for the next (older) page; `null` on the last page.
+    pub next: Option<String>,
+}
+
 /// Where a match is in its life.
 #[cfg_attr(test, derive(ts_rs::TS))]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]

@@ -14,7 +14,7 @@ use crate::{
     ActedBy, BotSeat, ChatChannel, ChatLine, ClientMsg, ErrorBody, GuestCreated, Health, Identity,
     IdentityId, MatchId, MatchPage, MatchResult, MatchSeat, MatchState, MatchSummary, Me, NewGuest,
     NewRoom, PlayerMatch, PlayerProfile, QuickPlay, QuickPlayRoom, Recover, RecoveryCode, Rematch,
-    Rename, Replay, ReplayAction, Room, RoomId, RoomSettings, RoomState, RulesetInfo,
+    Rename, Replay, ReplayAction, Room, RoomId, RoomPage, RoomSettings, RoomState, RulesetInfo,
     RulesetRecord, SeatInfo, SeatRange, ServerMsg, Takeover,
 };
 
@@ -45,6 +45,7 @@ fn declarations() -> String {
         RoomState::decl(),
         SeatInfo::decl(),
         Room::decl(),
+        RoomPage::decl(),
         MatchState::decl(),
         MatchSeat::decl(),
         MatchSummary::decl(),

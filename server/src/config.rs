@@ -98,6 +98,62 @@ pub struct Limits {
     /// Seconds a waiting room may go without any connection before it expires.
     #[arg(long, env = "WARROOM_WAITING_ROOM_EXPIRY", default_value_t = 30 * 60)]
     pub waiting_room_expiry: u64,
+    /// Longest accepted HTTP request body, in bytes; longer ones get `413 body_too_large`.
+    #[arg(long, env = "WARROOM_MAX_BODY_BYTES", default_value_t = 64 * 1024)]
+    pub max_body_bytes: usize,
+    /// Seconds a client has to send a request body once its headers are in (`408 request_timeout`).
+    #[arg(long, env = "WARROOM_BODY_READ_TIMEOUT", default_value_t = 10)]
+    pub body_read_timeout: u64,
+    /// Seconds a client has to send a request's headers; a connection with no request in hand
+    /// for that long is closed.
+    #[arg(long, env = "WARROOM_HEADER_READ_TIMEOUT", default_value_t = 10)]
+    pub header_read_timeout: u64,
+    /// Seconds a new WebSocket has to say `hello` before it is closed (`hello_timeout`).
+    #[arg(long, env = "WARROOM_HELLO_TIMEOUT", default_value_t = 10)]
+    pub hello_timeout: u64,
+    /// Seconds between the pings the server sends on every WebSocket.
+    #[arg(long, env = "WARROOM_PING_INTERVAL", default_value_t = 20)]
+    pub ping_interval: u64,
+    /// Seconds without any frame from a client (a pong included) before its socket counts as
+    /// dead and is closed (`ping_timeout`).
+    #[arg(long, env = "WARROOM_PING_TIMEOUT", default_value_t = 60)]
+    pub ping_timeout: u64,
+    /// WebSockets one client address (IPv6: one /64) may hold open at once.
+    #[arg(long, env = "WARROOM_MAX_SOCKETS_PER_IP", default_value_t = 32)]
+    pub max_sockets_per_ip: usize,
+    /// Guests one client address may create per minute (also the burst).
+    #[arg(long, env = "WARROOM_GUESTS_PER_IP_PER_MINUTE", default_value_t = 10)]
+    pub guests_per_ip_per_minute: u32,
+    /// Rooms one client address may open per minute (also the burst; quick play counts when it
+    /// opens one).
+    #[arg(long, env = "WARROOM_ROOMS_PER_IP_PER_MINUTE", default_value_t = 20)]
+    pub rooms_per_ip_per_minute: u32,
+    /// Take the client address from the last `X-Forwarded-For` entry (only behind a proxy that
+    /// sets it; otherwise clients could pick their own address).
+    #[arg(long, env = "WARROOM_TRUST_FORWARDED_FOR")]
+    pub trust_forwarded_for: bool,
+    /// Pages allowed to open WebSockets, by origin (`https://play.example.com`, comma-separated;
+    /// `*`: any). Empty: only pages of the host the request names (same host).
+    #[arg(long, env = "WARROOM_ALLOWED_ORIGINS", value_delimiter = ',')]
+    pub allowed_origins: Vec<String>,
+    /// Seconds the database has to hand out a connection and take an action's rows before the
+    /// action is refused (`unavailable`); a socket waits at most twice that for any answer.
+    #[arg(long, env = "WARROOM_DATABASE_TIMEOUT", default_value_t = 5)]
+    pub database_timeout: u64,
+}
+
+impl Limits {
+    /// [`Limits::database_timeout`] as a duration (at least 100 ms).
+    pub fn database_timeout(&self) -> std::time::Duration {
+        std::time::Duration::from_secs(self.database_timeout)
+            .max(std::time::Duration::from_millis(100))
+    }
+
+    /// The longest a socket waits for a room's answer before it tells the client
+    /// `unavailable`.
+    pub fn answer_timeout(&self) -> std::time::Duration {
+        self.database_timeout() * 2
+    }
 }
 
 impl Default for Limits {
@@ -110,13 +166,26 @@ impl Default for Limits {
             outgoing_queue: 256,
             max_batch: 256,
             waiting_room_expiry: 30 * 60,
+            max_body_bytes: 64 * 1024,
+            body_read_timeout: 10,
+            header_read_timeout: 10,
+            hello_timeout: 10,
+            ping_interval: 20,
+            ping_timeout: 60,
+            max_sockets_per_ip: 32,
+            guests_per_ip_per_minute: 10,
+            rooms_per_ip_per_minute: 20,
+            trust_forwarded_for: false,
+            allowed_origins: Vec::new(),
+            database_timeout: 5,
         }
     }
 }
 
 impl Config {
-    /// A configuration for tests: a free port on loopback and this database, and a message
-    /// rate high enough for bots that answer at once (rate-limit tests lower it again).
+    /// A configuration for tests: a free port on loopback and this database, a message rate
+    /// high enough for bots that answer at once, and per-address limits high enough for many
+    /// clients on one loopback address (the tests of those limits lower them again).
     pub fn for_tests(database_url: String) -> Config {
         Config {
             bind: "127.0.0.1:0".into(),
@@ -125,6 +194,9 @@ impl Config {
             limits: Limits {
                 messages_per_second: 100_000,
                 message_burst: 100_000,
+                max_sockets_per_ip: 100_000,
+                guests_per_ip_per_minute: 1_000_000,
+                rooms_per_ip_per_minute: 1_000_000,
                 ..Limits::default()
             },
         }

@@ -95,6 +95,16 @@ impl ApiError {
         )
     }
 
+    /// 503: the database does not answer (or not in time); nothing was acknowledged, retry.
+    pub fn unavailable(detail: impl std::fmt::Display) -> Self {
+        tracing::warn!("unavailable: {detail}");
+        Self::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            codes::UNAVAILABLE,
+            "the server cannot reach its database now; nothing was acknowledged, try again",
+        )
+    }
+
     /// 500: something failed inside the server. The detail goes to the log, not to the client.
     pub fn internal(detail: impl std::fmt::Display) -> Self {
         tracing::error!("internal error: {detail}");
@@ -116,7 +126,31 @@ impl ApiError {
 
 impl From<sqlx::Error> for ApiError {
     fn from(error: sqlx::Error) -> Self {
-        ApiError::internal(error)
+        if is_outage(&error) {
+            ApiError::unavailable(error)
+        } else {
+            ApiError::internal(error)
+        }
+    }
+}
+
+/// True for errors that say the database cannot be reached or used now (rather than that a
+/// query is wrong): no connection in time, a broken one, or the server refusing work (SQLSTATE
+/// classes 08 connection exception, 53 insufficient resources, 57 operator intervention).
+pub fn is_outage(error: &sqlx::Error) -> bool {
+    match error {
+        sqlx::Error::PoolTimedOut
+        | sqlx::Error::PoolClosed
+        | sqlx::Error::Io(_)
+        | sqlx::Error::Tls(_)
+        | sqlx::Error::Protocol(_)
+        | sqlx::Error::WorkerCrashed => true,
+        sqlx::Error::Database(database) => database.code().is_some_and(|code| {
+            ["08", "53", "57"]
+                .iter()
+                .any(|class| code.starts_with(class))
+        }),
+        _ => false,
     }
 }
 

@@ -101,8 +101,10 @@ pub fn recovery_hash(code: &str) -> Option<String> {
 
 /// The token in an `Authorization: Bearer <token>` header value.
 pub fn bearer_token(header: &str) -> Option<&str> {
-    let token = header.strip_prefix("Bearer ")?.trim();
-    (!token.is_empty()).then_some(token)
+    // The scheme is case-insensitive (RFC 9110 section 11.1): `bearer`, `BEARER` are the same.
+    let (scheme, token) = header.trim_start().split_once(' ')?;
+    let token = token.trim();
+    (scheme.eq_ignore_ascii_case("bearer") && !token.is_empty()).then_some(token)
 }
 
 #[cfg(test)]
@@ -179,5 +181,8 @@ mod tests {
         assert_eq!(bearer_token("Bearer abc"), Some("abc"));
         assert_eq!(bearer_token("Bearer "), None);
         assert_eq!(bearer_token("Basic abc"), None);
+        assert_eq!(bearer_token("bearer abc"), Some("abc"));
+        assert_eq!(bearer_token("BEARER  abc "), Some("abc"));
+        assert_eq!(bearer_token("Bearerabc"), None);
     }
 }

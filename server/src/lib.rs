@@ -8,14 +8,18 @@
 pub mod api;
 pub mod bots;
 pub mod config;
+pub mod contract;
 pub mod error;
 pub mod identity;
 pub mod logging;
 pub mod metrics;
 pub mod openapi;
 pub mod ops;
+pub mod per_ip;
+pub mod request_body;
 pub mod room;
 pub mod runner;
+pub mod serve;
 pub mod state;
 pub mod store;
 pub mod verify;
@@ -25,7 +29,6 @@ pub mod ws;
 use std::future::Future;
 use std::sync::Arc;
 
-use axum::serve::ListenerExt;
 use axum::{Json, Router};
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
@@ -35,7 +38,6 @@ use utoipa_axum::routes;
 use warroom_protocol::Health;
 
 use crate::config::Config;
-use crate::error::ApiError;
 use crate::metrics::Metrics;
 use crate::room::Rooms;
 use crate::state::AppState;
@@ -46,6 +48,7 @@ use crate::store::writer::Writer;
 fn described_routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::with_openapi(openapi::ApiDoc::openapi())
         .routes(routes!(healthz))
+        .routes(routes!(ops::readyz))
         .routes(routes!(ws::upgrade))
         .routes(routes!(ops::metrics))
         .routes(routes!(openapi::document))
@@ -62,7 +65,13 @@ pub fn app(state: AppState) -> Router {
     let (described, _) = described_routes().split_for_parts();
     described
         .merge(web_client::routes())
-        .fallback(not_found)
+        .method_not_allowed_fallback(contract::method_not_allowed)
+        .fallback(contract::not_found)
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            request_body::read_within_limits,
+        ))
+        .layer(axum::middleware::from_fn(contract::json_errors))
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
             ops::observe_request,
@@ -84,14 +93,6 @@ async fn healthz() -> Json<Health> {
     })
 }
 
-async fn not_found() -> ApiError {
-    ApiError::new(
-        axum::http::StatusCode::NOT_FOUND,
-        warroom_protocol::codes::NOT_FOUND,
-        "no such route",
-    )
-}
-
 /// Serves on `listener` with `config` until `shutdown` completes, then shuts down gracefully.
 pub async fn run(
     config: Config,
@@ -102,15 +103,17 @@ pub async fn run(
     if config.database_url.is_none() {
         std::fs::create_dir_all(&config.data_dir)?;
     }
-    let store = Store::connect(&url).await?;
+    let store = Store::connect(&url, config.limits.database_timeout()).await?;
     let metrics = Arc::new(Metrics::default());
     let stop_writer = CancellationToken::new();
     let (writer, writer_task) = Writer::spawn(
         store.clone(),
         config.limits.max_batch,
+        config.limits.database_timeout(),
         metrics.clone(),
         stop_writer.clone(),
     );
+    let writer_health = writer.health();
     let rooms = Arc::new(Rooms::new(store.clone(), writer, config.limits.clone()));
     let rebuilt = rooms.load_unfinished().await?;
     tracing::info!("rebuilt {rebuilt} unfinished rooms");
@@ -121,23 +124,20 @@ pub async fn run(
         config.limits.clone(),
         stop.clone(),
         metrics,
+        writer_health,
     );
     let signal = stop.clone();
     tokio::spawn(async move {
         shutdown.await;
         signal.cancel();
     });
-    // Game messages are small and latency matters: no Nagle delay on any socket.
-    let listener = listener.tap_io(|tcp| {
-        if let Err(error) = tcp.set_nodelay(true) {
-            tracing::debug!("cannot set TCP_NODELAY: {error}");
-        }
-    });
-    let serving = axum::serve(listener, app(state)).with_graceful_shutdown({
-        let stop = stop.clone();
-        async move { stop.cancelled().await }
-    });
-    serving.await?;
+    serve::serve(
+        listener,
+        app(state),
+        std::time::Duration::from_secs(config.limits.header_read_timeout),
+        stop.clone(),
+    )
+    .await;
     // Sockets close themselves on `stop`; rooms finish the command in hand (an action being
     // stored is acknowledged), then the writer commits whatever is still queued.
     rooms.stop_all().await;

@@ -1,18 +1,61 @@
-//! The operator's side of the server: `GET /metrics` (Prometheus text), and the middleware that
-//! gives every HTTP request a log span and counts its answer. docs/OPERATIONS.md describes both.
+//! The operator's side of the server: `GET /readyz` (the database answers, the writer is not
+//! stuck), `GET /metrics` (Prometheus text), and the middleware that gives every HTTP request a
+//! log span and counts its answer. docs/OPERATIONS.md describes them.
 
+use axum::Json;
 use axum::extract::{MatchedPath, Request, State};
+use axum::http::StatusCode;
 use axum::http::header::CONTENT_TYPE;
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use sqlx::Row;
 use tracing::Instrument;
 
+use warroom_protocol::{ErrorBody, Health, codes};
+
+use crate::error::ApiError;
 use crate::metrics::{Sampled, render};
 use crate::state::AppState;
 
 /// The content type of the Prometheus text format.
 const PROMETHEUS_TEXT: &str = "text/plain; version=0.0.4; charset=utf-8";
+
+/// `GET /readyz`: 200 when the database answers and the writer is not stuck, else
+/// `503 unavailable` saying which (a load balancer stops sending players here meanwhile).
+#[utoipa::path(
+    get,
+    path = "/readyz",
+    tag = "operations",
+    responses(
+        (status = 200, description = "ready: the database answers and the writer is not stuck", body = Health),
+        (status = 503, description = "`unavailable`: the database does not answer, or a batch of appends is stuck", body = ErrorBody)
+    )
+)]
+pub async fn readyz(State(state): State<AppState>) -> Result<Json<Health>, ApiError> {
+    let timeout = state.limits.database_timeout();
+    let database = state.store.ping(timeout).await;
+    let writer = state.writer_health.check(timeout);
+    match (database, writer) {
+        (Ok(()), Ok(())) => Ok(Json(Health {
+            status: "ready".into(),
+            version: env!("CARGO_PKG_VERSION").into(),
+        })),
+        (database, writer) => {
+            let mut problems = Vec::new();
+            if let Err(problem) = database {
+                problems.push(format!("database: {problem}"));
+            }
+            if let Err(problem) = writer {
+                problems.push(format!("writer: {problem}"));
+            }
+            Err(ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                codes::UNAVAILABLE,
+                format!("not ready: {}", problems.join("; ")),
+            ))
+        }
+    }
+}
 
 /// `GET /metrics`.
 #[utoipa::path(

@@ -1,4 +1,5 @@
-//! What every handler shares: the database, the rooms, the limits and the shutdown signal.
+//! What every handler shares: the database, the rooms, the limits (per-address ones too) and the
+//! shutdown signal.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -11,8 +12,10 @@ use crate::config::Limits;
 use crate::error::ApiError;
 use crate::identity::{bearer_token, token_hash};
 use crate::metrics::Metrics;
+use crate::per_ip::{CreationRate, SocketCount};
 use crate::room::{ConnId, Rooms};
 use crate::store::Store;
+use crate::store::writer::WriterHealth;
 
 /// Shared application state (cheap to clone).
 #[derive(Clone)]
@@ -27,6 +30,14 @@ pub struct AppState {
     pub shutdown: CancellationToken,
     /// What `/metrics` reports.
     pub metrics: Arc<Metrics>,
+    /// Guests created per client address.
+    pub guests_per_ip: Arc<CreationRate>,
+    /// Rooms opened per client address.
+    pub rooms_per_ip: Arc<CreationRate>,
+    /// WebSockets open per client address.
+    pub sockets_per_ip: Arc<SocketCount>,
+    /// How the batching writer is doing (`/readyz`).
+    pub writer_health: Arc<WriterHealth>,
     /// Source of connection ids.
     next_conn: Arc<AtomicU64>,
 }
@@ -39,13 +50,18 @@ impl AppState {
         limits: Limits,
         shutdown: CancellationToken,
         metrics: Arc<Metrics>,
+        writer_health: Arc<WriterHealth>,
     ) -> Self {
         AppState {
             store,
             rooms,
+            guests_per_ip: Arc::new(CreationRate::new("guests", limits.guests_per_ip_per_minute)),
+            rooms_per_ip: Arc::new(CreationRate::new("rooms", limits.rooms_per_ip_per_minute)),
+            sockets_per_ip: SocketCount::new(limits.max_sockets_per_ip),
             limits,
             shutdown,
             metrics,
+            writer_health,
             next_conn: Arc::new(AtomicU64::new(1)),
         }
     }

@@ -58,6 +58,7 @@ async fn bots_only_rooms_of_every_ruleset_play_to_the_end_and_verify(db: TestDb)
         let id = room["id"].as_str().unwrap().to_owned();
         // A match nobody plays is not listed among the lobby's playing rooms.
         let (_, lobby) = http.get("/api/rooms", None).await;
+        let lobby = lobby["rooms"].clone();
         assert!(
             lobby
                 .as_array()

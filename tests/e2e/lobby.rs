@@ -9,6 +9,121 @@ use common::{TestDb, TestServer};
 on_both_databases! {
     health_and_guest_identity => health_and_guest_identity;
     rooms_are_created_listed_and_shown => rooms_are_created_listed_and_shown;
+    lobby_rooms_are_paginated_and_filtered => lobby_rooms_are_paginated_and_filtered;
+}
+
+/// Every room id of the lobby pages `query` selects, following `next` with pages of `limit`.
+async fn all_pages(http: common::Http, query: &str, limit: u32) -> (Vec<String>, usize) {
+    let mut ids = Vec::new();
+    let mut pages = 0;
+    let mut before = String::new();
+    loop {
+        let path = format!("/api/rooms?limit={limit}{query}{before}");
+        let (status, page) = http.get(&path, None).await;
+        assert_eq!(status, 200, "{path}: {page}");
+        let rooms = page["rooms"].as_array().expect("rooms").clone();
+        assert!(rooms.len() <= limit as usize);
+        ids.extend(rooms.iter().map(|r| r["id"].as_str().unwrap().to_owned()));
+        pages += 1;
+        match page["next"].as_str() {
+            Some(next) => before = format!("&before={next}"),
+            None => return (ids, pages),
+        }
+    }
+}
+
+async fn lobby_rooms_are_paginated_and_filtered(db: TestDb) {
+    let server = TestServer::start(&db).await;
+    let http = server.http();
+    let (_, ada) = http.guest("Ada").await;
+    let mut hexdice = Vec::new();
+    for _ in 0..7 {
+        // Distinct creation times (milliseconds), so "newest first" is one order.
+        tokio::time::sleep(std::time::Duration::from_millis(3)).await;
+        let room = http.room(&ada, &json!({"ruleset": "hexdice"})).await;
+        hexdice.push(room["id"].as_str().unwrap().to_owned());
+    }
+    let mut classic = Vec::new();
+    for n in 0..3 {
+        // The first classic room has its creator seated (one free seat fewer, still open).
+        let mut request = json!({"ruleset": "classic", "seats": 3});
+        if n == 0 {
+            request["creator_seat"] = json!(0);
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(3)).await;
+        let room = http.room(&ada, &request).await;
+        classic.push(room["id"].as_str().unwrap().to_owned());
+    }
+    let private = http
+        .room(&ada, &json!({"ruleset": "hexdice", "private": true}))
+        .await;
+    // One hexdice room starts playing: it is listed, but not as open.
+    let (_, bob) = http.guest("Bob").await;
+    let playing = hexdice[0].clone();
+    let _players =
+        common::play::seat_players(server.addr, &playing, None, &[ada.clone(), bob]).await;
+
+    let (everything, pages) = all_pages(http, "", 3).await;
+    assert_eq!(pages, 4, "10 rooms, 3 a page");
+    let mut newest_first: Vec<String> = hexdice.iter().chain(&classic).cloned().collect();
+    newest_first.reverse();
+    assert_eq!(
+        everything, newest_first,
+        "every public room once, newest first"
+    );
+    assert!(!everything.contains(&private["id"].as_str().unwrap().to_owned()));
+    let (only_classic, _) = all_pages(http, "&ruleset=classic", 2).await;
+    assert_eq!(
+        only_classic,
+        classic.iter().rev().cloned().collect::<Vec<_>>()
+    );
+    let (only_playing, _) = all_pages(http, "&state=playing", 5).await;
+    assert_eq!(only_playing, vec![playing.clone()]);
+    let (open, _) = all_pages(http, "&open=true", 100).await;
+    assert_eq!(open.len(), 9, "every waiting room has a free seat");
+    assert!(!open.contains(&playing));
+    let (status, page) = http.get("/api/rooms", None).await;
+    assert_eq!(status, 200);
+    assert_eq!(
+        page["rooms"].as_array().unwrap().len(),
+        10,
+        "default page of 50"
+    );
+    assert!(page["next"].is_null());
+    // A listed room shows presence like the room itself, and never an invite code.
+    let listed = &page["rooms"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["id"] == playing.as_str())
+        .unwrap()
+        .clone();
+    assert_eq!(listed["seats"][0]["connected"], true, "{listed}");
+    assert!(
+        page["rooms"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|r| r.get("invite_code").is_none())
+    );
+    for bad in [
+        "limit=0",
+        "limit=101",
+        "limit=x",
+        "state=finished",
+        "ruleset=chess",
+        "open=maybe",
+        "before=nonsense",
+        "before=12.not-a-uuid",
+    ] {
+        let (status, body) = http.get(&format!("/api/rooms?{bad}"), None).await;
+        assert_eq!(
+            (status, body["code"].as_str()),
+            (400, Some("invalid_request")),
+            "{bad}: {body}"
+        );
+    }
+    server.stop().await;
 }
 
 async fn health_and_guest_identity(db: TestDb) {
@@ -98,6 +213,7 @@ async fn rooms_are_created_listed_and_shown(db: TestDb) {
 
     let (status, listed) = http.get("/api/rooms", None).await;
     assert_eq!(status, 200);
+    let listed = listed["rooms"].clone();
     let ids: Vec<&str> = listed
         .as_array()
         .unwrap()
@@ -193,7 +309,7 @@ async fn rooms_are_created_listed_and_shown(db: TestDb) {
         .await;
     assert_eq!(
         (status, body["code"].as_str()),
-        (400, Some("invalid_request"))
+        (400, Some("unknown_ruleset"))
     );
 
     let (status, matches) = http

@@ -7,12 +7,16 @@ mod common;
 
 mod bots;
 mod chat;
+mod contract;
 mod durability;
 mod errors;
 mod expiry;
+mod limits;
 mod lobby;
 mod ops;
+mod outage;
 mod play;
 mod players;
+mod privacy;
 mod quick_play;
 mod rematch;

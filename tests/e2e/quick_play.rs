@@ -104,7 +104,7 @@ async fn quick_play_joins_the_oldest_waiting_room(db: TestDb) {
         .await;
     assert_eq!(
         (status, body["code"].as_str()),
-        (400, Some("invalid_request"))
+        (400, Some("unknown_ruleset"))
     );
     let (status, body) = http
         .post(

@@ -2,6 +2,7 @@
 //! carrying the server's `{code, message}`.
 
 /** @typedef {import('./protocol.js').Room} Room */
+/** @typedef {import('./protocol.js').RoomPage} RoomPage */
 /** @typedef {import('./protocol.js').RulesetInfo} RulesetInfo */
 /** @typedef {import('./protocol.js').MatchSummary} MatchSummary */
 /** @typedef {import('./protocol.js').Replay} Replay */
@@ -69,8 +70,13 @@ export const createGuest = (name) => call('POST', '/api/guests', { body: { name 
 export const me = (token) => call('GET', '/api/me', { token });
 /** @returns {Promise<RulesetInfo[]>} */
 export const rulesets = () => call('GET', '/api/rulesets');
-/** @returns {Promise<Room[]>} */
-export const rooms = () => call('GET', '/api/rooms');
+/**
+ * One page of the lobby's rooms, newest first; `query` holds `limit`, `before` (the previous
+ * page's `next`), `ruleset`, `state`, `open`.
+ * @param {Record<string, string>} [query]
+ * @returns {Promise<RoomPage>}
+ */
+export const rooms = (query = {}) => call('GET', `/api/rooms?${new URLSearchParams(query)}`);
 /** @param {string} id @param {string | null} token @returns {Promise<Room>} */
 export const room = (id, token) => call('GET', `/api/rooms/${encodeURIComponent(id)}`, { token });
 /**
@@ -84,11 +90,14 @@ export const createRoom = (token, body) => call('POST', '/api/rooms', { token, b
  * @returns {Promise<MatchSummary[]>}
  */
 export const matches = (query) => call('GET', `/api/matches?${new URLSearchParams(query)}`);
-/** @param {string} id @returns {Promise<MatchSummary>} */
-export const match = (id) => call('GET', `/api/matches/${encodeURIComponent(id)}`);
-/** @param {string} id @param {string | null} token @returns {Promise<Replay>} */
-export const replay = (id, token) =>
-  call('GET', `/api/matches/${encodeURIComponent(id)}/replay`, { token });
+/** `?invite=<code>` when there is one (a private room's match is shown with it). @param {string | null | undefined} invite */
+const inviteQuery = (invite) => (invite ? `?${new URLSearchParams({ invite })}` : '');
+/** @param {string} id @param {string | null} [token] @param {string | null} [invite] @returns {Promise<MatchSummary>} */
+export const match = (id, token = null, invite = null) =>
+  call('GET', `/api/matches/${encodeURIComponent(id)}${inviteQuery(invite)}`, { token });
+/** @param {string} id @param {string | null} token @param {string | null} [invite] @returns {Promise<Replay>} */
+export const replay = (id, token, invite = null) =>
+  call('GET', `/api/matches/${encodeURIComponent(id)}/replay${inviteQuery(invite)}`, { token });
 /** @param {string} token @param {string} name @returns {Promise<Me>} */
 export const rename = (token, name) => call('PATCH', '/api/me', { token, body: { name } });
 /** @param {string} token @returns {Promise<RecoveryCode>} */

@@ -46,6 +46,9 @@ function setAttrs(element, attrs) {
     if (value === false || value === null || value === undefined) continue;
     if (typeof value === 'function') {
       element.addEventListener(name.slice(2), value);
+    } else if (name === 'style') {
+      // Through the CSSOM: the Content-Security-Policy refuses inline `style` attributes.
+      /** @type {HTMLElement | SVGElement} */ (element).style.cssText = String(value);
     } else {
       element.setAttribute(name, value === true ? '' : String(value));
     }

@@ -208,6 +208,16 @@ match_id: MatchId | null,
  */
 created_at: string, };
 
+export type RoomPage = { 
+/**
+ * At most `limit` rooms.
+ */
+rooms: Array<Room>, 
+/**
+ * Pass as `before` for the next (older) page; `null` on the last page.
+ */
+next: string | null, };
+
 export type MatchState = "playing" | "finished";
 
 export type MatchSeat = { 

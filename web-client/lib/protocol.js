@@ -10,6 +10,7 @@
  * @typedef {import('./protocol.gen').RulesetInfo} RulesetInfo
  * @typedef {import('./protocol.gen').SeatInfo} SeatInfo
  * @typedef {import('./protocol.gen').Room} Room
+ * @typedef {import('./protocol.gen').RoomPage} RoomPage
  * @typedef {import('./protocol.gen').NewRoom} NewRoom
  * @typedef {import('./protocol.gen').MatchSummary} MatchSummary
  * @typedef {import('./protocol.gen').ReplayAction} ReplayAction

@@ -1,11 +1,12 @@
-//! Hash routes: `#/` lobby, `#/room/<id>?invite=<code>&play=1`, `#/replay/<match id>?step=<n>`,
+//! Hash routes: `#/` lobby, `#/room/<id>?invite=<code>&play=1`,
+//! `#/replay/<match id>?step=<n>&invite=<code>` (a private room's match needs its invite),
 //! `#/player/<id>`, `#/recover?code=<code>`, `#/rules/<ruleset>`. The hash keeps every screen a
 //! plain link (invites, spectating, replays, player pages, recovery, rules) with one served page.
 
 /**
  * @typedef {{name: 'lobby'}
  *   | {name: 'room', id: string, invite: string | null, play: boolean}
- *   | {name: 'replay', id: string, step: number | null}
+ *   | {name: 'replay', id: string, step: number | null, invite: string | null}
  *   | {name: 'player', id: string}
  *   | {name: 'recover', code: string}
  *   | {name: 'rules', ruleset: string}} Route
@@ -22,7 +23,12 @@ export function current() {
   }
   if (parts[0] === 'replay' && parts[1]) {
     const step = Number(params.get('step'));
-    return { name: 'replay', id: parts[1], step: params.has('step') && Number.isFinite(step) ? step : null };
+    return {
+      name: 'replay',
+      id: parts[1],
+      step: params.has('step') && Number.isFinite(step) ? step : null,
+      invite: params.get('invite'),
+    };
   }
   if (parts[0] === 'player' && parts[1]) return { name: 'player', id: parts[1] };
   if (parts[0] === 'recover') return { name: 'recover', code: params.get('code') ?? '' };
@@ -46,9 +52,17 @@ export function playLink(room) {
   return `#/room/${encodeURIComponent(room)}?play=1`;
 }
 
-/** @param {string} match */
-export function replayLink(match) {
-  return `#/replay/${encodeURIComponent(match)}`;
+/**
+ * A match's replay; a private room's match is shown to others than its players only with the
+ * room's invite code.
+ * @param {string} match @param {string | null | undefined} [invite] @param {number} [step]
+ */
+export function replayLink(match, invite, step) {
+  const params = new URLSearchParams();
+  if (step !== undefined) params.set('step', String(step));
+  if (invite) params.set('invite', invite);
+  const query = params.toString();
+  return `#/replay/${encodeURIComponent(match)}${query ? `?${query}` : ''}`;
 }
 
 /** @param {string} player */

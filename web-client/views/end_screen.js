@@ -53,10 +53,11 @@ export class EndScreen {
   /**
    * @param {{
    *   matchId: string, seat: number | null, outcome: Outcome, names: string[], token: string | null,
+   *   invite: string | null,
    *   answer: ((accept: boolean) => void) | null,
    * }} options `answer` is null for spectators (only players answer a rematch)
    */
-  constructor({ matchId, seat, outcome, names, token, answer }) {
+  constructor({ matchId, seat, outcome, names, token, invite, answer }) {
     this.seat = seat;
     this.names = names;
     this.answer = answer;
@@ -85,13 +86,13 @@ export class EndScreen {
       h(
         'p',
         { class: 'inline end-links' },
-        h('a', { class: 'button', href: replayLink(matchId), 'data-testid': 'end-replay' }, t('open_replay')),
+        h('a', { class: 'button', href: replayLink(matchId, invite), 'data-testid': 'end-replay' }, t('open_replay')),
         h('a', { class: 'button', href: '#/', 'data-testid': 'new-game' }, t('new_game')),
       ),
     );
     this.renderRematch();
     api
-      .replay(matchId, token)
+      .replay(matchId, token, invite)
       .then((replay) => {
         replaceChildren(
           this.standingsList,
@@ -100,7 +101,7 @@ export class EndScreen {
       })
       .catch(() => {});
     api
-      .match(matchId)
+      .match(matchId, token, invite)
       .then((summary) => {
         if (summary.finished_at) {
           const ms = new Date(summary.finished_at).getTime() - new Date(summary.started_at).getTime();

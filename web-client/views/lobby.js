@@ -20,6 +20,8 @@ import { toast } from '../lib/toast.js';
 /** @typedef {import('../lib/protocol.js').NewRoom} NewRoom */
 
 const POLL_MS = 2000;
+/** Rooms per page of the lobby (the server gives at most 100). */
+const PAGE = 50;
 
 /** @param {string} ruleset */
 export function rulesetName(ruleset) {
@@ -35,11 +37,45 @@ export function lobby(session) {
   /** @type {ReturnType<typeof setTimeout> | undefined} */
   let timer;
 
+  /** How many pages of rooms the reader asked to see ("more rooms"). */
+  let pages = 1;
+
   async function poll() {
     try {
-      const rooms = await api.rooms();
+      /** @type {Room[]} */
+      const rooms = [];
+      /** @type {string | null} */
+      let next = null;
+      for (let page = 0; page < pages; page += 1) {
+        /** @type {Record<string, string>} */
+        const query = { limit: String(PAGE) };
+        if (next) query.before = next;
+        const got = await api.rooms(query);
+        rooms.push(...got.rooms);
+        next = got.next;
+        if (!next) break;
+      }
       if (stopped) return;
-      replaceChildren(roomList, rooms.length === 0 ? h('p', { class: 'muted' }, t('no_rooms')) : rooms.map((room) => roomRow(room, session)));
+      const more = next
+        ? h(
+            'button',
+            {
+              type: 'button',
+              class: 'link more-rooms',
+              'data-testid': 'more-rooms',
+              onclick: () => {
+                pages += 1;
+                clearTimeout(timer);
+                poll();
+              },
+            },
+            t('more_rooms'),
+          )
+        : null;
+      replaceChildren(
+        roomList,
+        rooms.length === 0 ? h('p', { class: 'muted' }, t('no_rooms')) : [...rooms.map((room) => roomRow(room, session)), more],
+      );
     } catch (error) {
       if (stopped) return;
       replaceChildren(roomList, h('p', { class: 'problem' }, t('lobby_unreachable')));

@@ -4,6 +4,7 @@
 import { h, replaceChildren } from '../lib/dom.js';
 import { t } from '../lib/i18n.js';
 import * as api from '../lib/api.js';
+import { replayLink } from '../lib/router.js';
 import { rulesetUi } from '../rulesets/index.js';
 import { MatchView } from './match_view.js';
 import { rulesetName } from './lobby.js';
@@ -19,9 +20,10 @@ const SPEEDS = [0.5, 1, 2, 4, 8];
  * @param {Session} session
  * @param {string} matchId
  * @param {number | null} startStep
+ * @param {string | null} [invite] a private room's invite code
  * @returns {{element: HTMLElement, dispose: () => void}}
  */
-export function replayScreen(session, matchId, startStep) {
+export function replayScreen(session, matchId, startStep, invite = null) {
   const body = h('div', { class: 'replay-body' }, h('p', { class: 'muted' }, t('loading')));
   const element = h('section', { class: 'screen replay', 'data-match': matchId }, body);
   /** @type {ReturnType<typeof setInterval> | undefined} */
@@ -30,7 +32,7 @@ export function replayScreen(session, matchId, startStep) {
   let onKey = null;
 
   api
-    .replay(matchId, session.guest?.token ?? null)
+    .replay(matchId, session.guest?.token ?? null, invite)
     .then((replay) => show(replay))
     .catch((error) => replaceChildren(body, h('p', { class: 'problem' }, error instanceof api.ApiError ? refusalText(error) : String(error))));
 
@@ -109,7 +111,7 @@ export function replayScreen(session, matchId, startStep) {
       counter.textContent = t('replay_counter', { step, last });
       const turn = turnStarts.filter((start) => start <= step).length;
       turnInput.value = String(Math.max(1, turn));
-      history.replaceState(null, '', `#/replay/${encodeURIComponent(matchId)}?step=${step}`);
+      history.replaceState(null, '', replayLink(matchId, invite, step));
     }
 
     function stop() {

@@ -321,6 +321,7 @@ export function roomScreen(session, roomId, invite, play = false) {
       outcome,
       names: seatNames(room),
       token: session.guest?.token ?? null,
+      invite: room.invite_code ?? invite,
       answer: match.seat === null ? null : (accept) => connection.rematch(roomId, accept),
     });
     if (rematch) endScreen.setRematch(rematch);

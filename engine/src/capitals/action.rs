@@ -11,7 +11,8 @@ use super::units::Selection;
 
 /// One action of the seat to act.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
+// Unknown fields are refused (`unknown_action`), as in every other client message.
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Action {
     /// Move unused units to a bordering own area (C-TRANS-1).
     Transport {

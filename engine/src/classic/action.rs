@@ -8,7 +8,8 @@ use super::map::TerritoryId;
 
 /// One decision of the seat to act, e.g. `{"type":"place","territory":5,"units":3}`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
+// Unknown fields are refused (`unknown_action`), as in every other client message.
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Action {
     /// Setup (W-SETUP-3): put one unit on an empty territory.
     Claim {

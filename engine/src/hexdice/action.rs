@@ -10,7 +10,8 @@ use serde::{Deserialize, Serialize};
 
 /// One decision of the seat to act.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
+// Unknown fields are refused (`unknown_action`), as in every other client message.
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Action {
     /// Occupation (H-SETUP-4): put one of your rolled dice, showing `value`, on the empty `cell`.
     Place {

@@ -13,6 +13,7 @@ use warroom_protocol::{
 use super::body::json;
 use crate::error::ApiError;
 use crate::identity::{new_recovery_code, new_token, recovery_hash, token_hash, validate_name};
+use crate::per_ip::ClientIp;
 use crate::state::AppState;
 use crate::store::{is_unique_violation, now_ms, rfc3339};
 
@@ -22,11 +23,13 @@ use crate::store::{is_unique_violation, now_ms, rfc3339};
     responses(
         (status = 201, description = "the new guest and its bearer token (shown once)", body = GuestCreated),
         (status = 400, description = "`invalid_request` and the other codes of a refused request", body = ErrorBody),
-        (status = 409, description = "`name_taken`", body = ErrorBody)
+        (status = 409, description = "`name_taken`", body = ErrorBody),
+        (status = 429, description = "`rate_limited`: too many guests from this address (`--guests-per-ip-per-minute`)", body = ErrorBody)
     )
 )]
 pub async fn create_guest(
     State(state): State<AppState>,
+    ip: ClientIp,
     body: Bytes,
 ) -> Result<(StatusCode, Json<GuestCreated>), ApiError> {
     let request: NewGuest = json(&body)?;
@@ -34,6 +37,7 @@ pub async fn create_guest(
         id: IdentityId::random(),
         name: validate_name(&request.name)?,
     };
+    state.guests_per_ip.take(ip)?;
     let token = new_token()?;
     state
         .store

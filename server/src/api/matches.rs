@@ -1,5 +1,9 @@
 //! Matches: listing (by player, ruleset, state), one summary, and its replay as the viewer may
 //! see it.
+//!
+//! A private room's match, running or finished, is seen only by its players, the room's
+//! creator and whoever brings the room's invite code (`?invite=`): it is left out of listings
+//! for everyone else, and to them it does not exist (`match_not_found`).
 
 use axum::Json;
 use axum::extract::{Path, Query, State};
@@ -7,7 +11,7 @@ use axum::http::HeaderMap;
 use serde::Deserialize;
 use warroom_engine::{RulesetId, Seat, Viewer};
 use warroom_protocol::{
-    ErrorBody, IdentityId, MatchId, MatchSeat, MatchState, MatchSummary, Replay, codes,
+    ErrorBody, Identity, IdentityId, MatchId, MatchSeat, MatchState, MatchSummary, Replay, codes,
 };
 
 use super::body::path_id;
@@ -25,9 +29,45 @@ pub struct ListQuery {
     state: Option<String>,
 }
 
-/// Matches, newest first.
+/// The query of one match and its replay: a private room's invite code.
+#[derive(Debug, Deserialize)]
+pub struct InviteQuery {
+    invite: Option<String>,
+}
+
+/// The match `id` if `viewer` (or the holder of `invite`) may see it, else `match_not_found`.
+async fn visible_match(
+    state: &AppState,
+    id: &str,
+    viewer: Option<&Identity>,
+    invite: Option<&str>,
+) -> Result<MatchRecord, ApiError> {
+    let id: MatchId = path_id(id, ApiError::match_not_found)?;
+    let record = state
+        .store
+        .match_record(id)
+        .await?
+        .ok_or_else(ApiError::match_not_found)?;
+    let room = state.store.room(record.room_id).await?;
+    let visible = match &room {
+        Some(room) if room.private => {
+            invite == Some(room.invite_code.as_str())
+                || viewer.is_some_and(|viewer| {
+                    viewer.id == room.creator || record.seats.iter().any(|p| p.id == viewer.id)
+                })
+        }
+        _ => true,
+    };
+    if visible {
+        Ok(record)
+    } else {
+        Err(ApiError::match_not_found())
+    }
+}
+
+/// Matches, newest first; a private room's only to those who played them.
 #[utoipa::path(
-    get, path = "/api/matches", tag = "matches", params(("player" = Option<String>, Query, description = "only matches of this identity id"), ("ruleset" = Option<String>, Query, description = "only this ruleset"), ("state" = Option<String>, Query, description = "`playing` or `finished`")),
+    get, path = "/api/matches", tag = "matches", security((), ("bearer" = [])), params(("player" = Option<String>, Query, description = "only matches of this identity id"), ("ruleset" = Option<String>, Query, description = "only this ruleset"), ("state" = Option<String>, Query, description = "`playing` or `finished`")),
     responses(
         (status = 200, description = "matches, newest first", body = Vec<MatchSummary>),
         (status = 400, description = "`invalid_request` and the other codes of a refused request", body = ErrorBody)
@@ -35,8 +75,10 @@ pub struct ListQuery {
 )]
 pub async fn list(
     State(state): State<AppState>,
+    headers: HeaderMap,
     Query(query): Query<ListQuery>,
 ) -> Result<Json<Vec<MatchSummary>>, ApiError> {
+    let viewer = state.optional_identity(&headers).await?;
     let bad = |what: &str| ApiError::bad_request(codes::INVALID_REQUEST, what.to_owned());
     let filter = MatchFilter {
         player: query
@@ -58,53 +100,56 @@ pub async fn list(
                 _ => Err(bad("state is playing or finished")),
             })
             .transpose()?,
+        viewer: viewer.map(|viewer| viewer.id),
     };
     let records = state.store.list_matches(&filter).await?;
     Ok(Json(records.iter().map(summary).collect()))
 }
 
-/// One match.
+/// One match (a private room's only to its players, its creator and holders of its invite).
 #[utoipa::path(
-    get, path = "/api/matches/{id}", tag = "matches", params(("id" = String, Path, description = "the match id")),
+    get, path = "/api/matches/{id}", tag = "matches", security((), ("bearer" = [])), params(("id" = String, Path, description = "the match id"), ("invite" = Option<String>, Query, description = "a private room's invite code")),
     responses(
         (status = 200, description = "the match", body = MatchSummary),
-        (status = 404, description = "`match_not_found`", body = ErrorBody)
+        (status = 401, description = "`unauthorized`: a valid bearer token is required", body = ErrorBody),
+        (status = 404, description = "`match_not_found` (also a private match the bearer may not see)", body = ErrorBody)
     )
 )]
 pub async fn show(
     State(state): State<AppState>,
+    headers: HeaderMap,
     Path(id): Path<String>,
+    Query(query): Query<InviteQuery>,
 ) -> Result<Json<MatchSummary>, ApiError> {
-    let id: MatchId = path_id(&id, ApiError::match_not_found)?;
-    let record = state
-        .store
-        .match_record(id)
-        .await?
-        .ok_or_else(ApiError::match_not_found)?;
+    let viewer = state.optional_identity(&headers).await?;
+    let record = visible_match(&state, &id, viewer.as_ref(), query.invite.as_deref()).await?;
     Ok(Json(summary(&record)))
 }
 
 /// A match's replay, redacted for the bearer (a seat sees its own hidden information).
 #[utoipa::path(
-    get, path = "/api/matches/{id}/replay", tag = "matches", security((), ("bearer" = [])), params(("id" = String, Path, description = "the match id")),
+    get, path = "/api/matches/{id}/replay", tag = "matches", security((), ("bearer" = [])), params(("id" = String, Path, description = "the match id"), ("invite" = Option<String>, Query, description = "a private room's invite code")),
     responses(
         (status = 200, description = "the replay as the bearer may see it (a seat sees its own hidden information); the seed once the match is over", body = Replay),
         (status = 401, description = "`unauthorized`: a valid bearer token is required", body = ErrorBody),
-        (status = 404, description = "`match_not_found`", body = ErrorBody)
+        (status = 404, description = "`match_not_found` (also a private match the bearer may not see)", body = ErrorBody)
     )
 )]
 pub async fn replay(
     State(state): State<AppState>,
     headers: HeaderMap,
     Path(id): Path<String>,
+    Query(query): Query<InviteQuery>,
 ) -> Result<Json<Replay>, ApiError> {
     let viewer_identity = state.optional_identity(&headers).await?;
-    let id: MatchId = path_id(&id, ApiError::match_not_found)?;
-    let record = state
-        .store
-        .match_record(id)
-        .await?
-        .ok_or_else(ApiError::match_not_found)?;
+    let record = visible_match(
+        &state,
+        &id,
+        viewer_identity.as_ref(),
+        query.invite.as_deref(),
+    )
+    .await?;
+    let id = record.id;
     let viewer = viewer_identity
         .as_ref()
         .and_then(|identity| record.seats.iter().position(|p| p.id == identity.id))

@@ -11,6 +11,7 @@ use warroom_protocol::{ErrorBody, Identity, NewRoom, QuickPlay, QuickPlayRoom, R
 use super::body::json;
 use super::rooms::open_room;
 use crate::error::ApiError;
+use crate::per_ip::ClientIp;
 use crate::state::AppState;
 
 /// Finds or opens a room to play `ruleset` in now.
@@ -20,11 +21,13 @@ use crate::state::AppState;
         (status = 200, description = "a waiting room that fits", body = QuickPlayRoom),
         (status = 201, description = "no room fitted: a new one", body = QuickPlayRoom),
         (status = 400, description = "`invalid_request` and the other codes of a refused request", body = ErrorBody),
-        (status = 401, description = "`unauthorized`: a valid bearer token is required", body = ErrorBody)
+        (status = 401, description = "`unauthorized`: a valid bearer token is required", body = ErrorBody),
+        (status = 429, description = "`rate_limited`: too many rooms opened from this address (`--rooms-per-ip-per-minute`)", body = ErrorBody)
     )
 )]
 pub async fn quick_play(
     State(state): State<AppState>,
+    ip: ClientIp,
     headers: HeaderMap,
     body: Bytes,
 ) -> Result<(StatusCode, Json<QuickPlayRoom>), ApiError> {
@@ -42,6 +45,7 @@ pub async fn quick_play(
     }
     let room = open_room(
         &state,
+        ip,
         &player,
         NewRoom {
             ruleset: request.ruleset,

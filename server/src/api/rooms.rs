@@ -1,21 +1,25 @@
-//! The lobby: rulesets, and creating, listing and showing rooms.
+//! The lobby: rulesets, and creating, listing (a page at a time, from the database) and showing
+//! rooms.
 
 use axum::Json;
 use axum::body::Bytes;
-use axum::extract::{Path, State};
+use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, StatusCode};
+use serde::Deserialize;
 use warroom_engine::{RulesetId, Seat};
 use warroom_protocol::{
-    ErrorBody, Identity, NewRoom, Room, RoomId, RoomSettings, RoomState, RulesetInfo, codes,
+    ErrorBody, Identity, NewRoom, Room, RoomId, RoomPage, RoomSettings, RoomState, RulesetInfo,
+    codes,
 };
 
 use super::body::{json, path_id};
 use crate::bots::bot_identity;
 use crate::error::ApiError;
 use crate::identity::random_bytes;
+use crate::per_ip::ClientIp;
 use crate::runner::rules;
 use crate::state::AppState;
-use crate::store::{RoomRecord, now_ms};
+use crate::store::{LobbyQuery, RoomRecord, now_ms};
 
 /// Every ruleset this build offers.
 #[utoipa::path(
@@ -44,23 +48,26 @@ pub async fn rulesets() -> Json<Vec<RulesetInfo>> {
     responses(
         (status = 201, description = "the room, with its invite code (its creator only)", body = Room),
         (status = 400, description = "`invalid_request` and the other codes of a refused request", body = ErrorBody),
-        (status = 401, description = "`unauthorized`: a valid bearer token is required", body = ErrorBody)
+        (status = 401, description = "`unauthorized`: a valid bearer token is required", body = ErrorBody),
+        (status = 429, description = "`rate_limited`: too many rooms from this address (`--rooms-per-ip-per-minute`)", body = ErrorBody)
     )
 )]
 pub async fn create(
     State(state): State<AppState>,
+    ip: ClientIp,
     headers: HeaderMap,
     body: Bytes,
 ) -> Result<(StatusCode, Json<Room>), ApiError> {
     let creator = state.required_identity(&headers).await?;
     let request: NewRoom = json(&body)?;
-    let room = open_room(&state, &creator, request).await?;
+    let room = open_room(&state, ip, &creator, request).await?;
     Ok((StatusCode::CREATED, Json(room)))
 }
 
 /// Checks a room request, stores the room and starts its task; the room as its creator sees it.
 pub(super) async fn open_room(
     state: &AppState,
+    ip: ClientIp,
     creator: &Identity,
     request: NewRoom,
 ) -> Result<Room, ApiError> {
@@ -106,6 +113,7 @@ pub(super) async fn open_room(
             ),
         ));
     }
+    state.rooms_per_ip.take(ip)?;
     let mut record = RoomRecord {
         id: RoomId::random(),
         ruleset: request.ruleset,
@@ -145,15 +153,103 @@ pub(super) async fn open_room(
     Ok(room)
 }
 
-/// Public rooms that are waiting or playing, newest first.
+/// The query of `GET /api/rooms`.
+#[derive(Debug, Deserialize)]
+pub struct ListQuery {
+    ruleset: Option<String>,
+    state: Option<String>,
+    open: Option<String>,
+    limit: Option<String>,
+    before: Option<String>,
+}
+
+/// Rooms per page unless asked otherwise, and at most.
+const DEFAULT_PAGE: u32 = 50;
+const MAX_PAGE: u32 = 100;
+
+/// One page of the public rooms that are waiting or playing, newest first.
 #[utoipa::path(
-    get, path = "/api/rooms", tag = "rooms",
+    get, path = "/api/rooms", tag = "rooms", params(("ruleset" = Option<String>, Query, description = "only this ruleset"), ("state" = Option<String>, Query, description = "`waiting` or `playing`"), ("open" = Option<bool>, Query, description = "`true`: only waiting rooms with a free seat"), ("limit" = Option<u32>, Query, description = "rooms per page, 1 to 100 (default 50)"), ("before" = Option<String>, Query, description = "the `next` cursor of the previous page")),
     responses(
-        (status = 200, description = "public rooms that are waiting or playing, newest first", body = Vec<Room>)
+        (status = 200, description = "one page of the public rooms that are waiting or playing, newest first", body = RoomPage),
+        (status = 400, description = "`invalid_request`: a bad filter, limit or cursor", body = ErrorBody)
     )
 )]
-pub async fn list(State(state): State<AppState>) -> Json<Vec<Room>> {
-    Json(state.rooms.public_rooms())
+pub async fn list(
+    State(state): State<AppState>,
+    Query(query): Query<ListQuery>,
+) -> Result<Json<RoomPage>, ApiError> {
+    let bad = |what: String| ApiError::bad_request(codes::INVALID_REQUEST, what);
+    let limit = match query.limit.filter(|l| !l.is_empty()) {
+        None => DEFAULT_PAGE,
+        Some(text) => text
+            .parse()
+            .ok()
+            .filter(|limit| (1..=MAX_PAGE).contains(limit))
+            .ok_or_else(|| bad(format!("limit is a number from 1 to {MAX_PAGE}")))?,
+    };
+    let lobby = LobbyQuery {
+        state: match query.state.as_deref().filter(|s| !s.is_empty()) {
+            None => None,
+            Some("waiting") => Some(RoomState::Waiting),
+            Some("playing") => Some(RoomState::Playing),
+            Some(_) => return Err(bad("state is waiting or playing".into())),
+        },
+        ruleset: query
+            .ruleset
+            .filter(|r| !r.is_empty())
+            .map(|r| r.parse::<RulesetId>().map_err(|e| bad(e.to_string())))
+            .transpose()?,
+        open: match query.open.as_deref() {
+            None | Some("" | "false") => false,
+            Some("true") => true,
+            Some(_) => return Err(bad("open is true or false".into())),
+        },
+        before: query.before.map(|c| parse_cursor(&c)).transpose()?,
+        limit,
+    };
+    let (records, more) = state.store.lobby_rooms(&lobby).await?;
+    let next = if more {
+        records
+            .last()
+            .map(|record| cursor(record.created_at, record.id))
+    } else {
+        None
+    };
+    let rooms = records
+        .iter()
+        .map(|record| {
+            let mut room = state.rooms.lobby_summary(record);
+            room.invite_code = None;
+            room
+        })
+        // A match only bots play (bot seats, or bots standing in for everyone who left) is
+        // nobody's to join or watch from the lobby; such a page may hold fewer rooms.
+        .filter(|room| {
+            room.seats
+                .iter()
+                .any(|seat| seat.bot.is_none() && seat.takeover.is_none())
+        })
+        .collect();
+    Ok(Json(RoomPage { rooms, next }))
+}
+
+/// The opaque cursor of the page after the room created at `created_at` with id `id`.
+fn cursor(created_at: i64, id: RoomId) -> String {
+    format!("{created_at}.{id}")
+}
+
+fn parse_cursor(text: &str) -> Result<(i64, String), ApiError> {
+    let invalid = || {
+        ApiError::bad_request(
+            codes::INVALID_REQUEST,
+            "before is the `next` value of a previous page",
+        )
+    };
+    let (time, id) = text.split_once('.').ok_or_else(invalid)?;
+    let time: i64 = time.parse().map_err(|_| invalid())?;
+    let id: RoomId = id.parse().map_err(|_| invalid())?;
+    Ok((time, id.to_string()))
 }
 
 /// One room (private ones too: their id is as secret as a link).

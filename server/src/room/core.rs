@@ -441,11 +441,12 @@ impl RoomCore {
             return Err(ApiError::internal("commit without a match"));
         };
         if let Err(error) = stored {
+            // Not stored, so not applied: the client may send it again (`unavailable`).
             game.runner.undo();
             // Whatever a bot was asked for this seq is asked again.
             self.bot_asked = None;
             self.schedule_bot();
-            return Err(ApiError::internal(error));
+            return Err(ApiError::unavailable(error));
         }
         game.client_ids
             .insert((pending.seat, pending.client_id), pending.seq);

@@ -116,6 +116,17 @@ impl Rooms {
         rooms
     }
 
+    /// The room as the lobby shows it: the running room's summary (with presence), or, for a
+    /// room not in memory, its stored record with nobody connected.
+    pub fn lobby_summary(&self, record: &RoomRecord) -> Room {
+        match self.lock().get(&record.id) {
+            Some(handle) => handle.summary(),
+            None => {
+                super::summary::room_for(record, &super::followers::Followers::default(), &[], None)
+            }
+        }
+    }
+
     /// How many rooms are held in memory.
     pub fn in_memory(&self) -> usize {
         self.lock().len()

@@ -174,6 +174,7 @@ impl<R: Bot> MatchRunner for Runner<R> {
         }
         let typed: R::Action =
             from_json(action, codes::UNKNOWN_ACTION, &format!("{} action", R::ID))?;
+        refuse_unknown_fields(action, &to_json(&typed), R::ID.as_str())?;
         let mut next = self.state.clone();
         let mut events = Vec::new();
         next.rules
@@ -230,5 +231,25 @@ impl<R: Bot> MatchRunner for Runner<R> {
             }
         }
         seen
+    }
+}
+
+/// Refuses fields the action does not have, as every other message's unknown fields are: the
+/// rulesets' struct actions deny them when parsed, and this catches the rest (fields beside a
+/// unit action such as `{"type": "end_turn"}`). A field is known when the action, written back,
+/// has it (an absent optional field may be sent as `null`).
+fn refuse_unknown_fields(sent: &Value, parsed: &Value, ruleset: &str) -> Result<(), ApiError> {
+    let (Some(sent), Some(parsed)) = (sent.as_object(), parsed.as_object()) else {
+        return Ok(());
+    };
+    match sent
+        .iter()
+        .find(|(key, value)| !value.is_null() && !parsed.contains_key(key.as_str()))
+    {
+        Some((key, _)) => Err(ApiError::bad_request(
+            codes::UNKNOWN_ACTION,
+            format!("not a valid {ruleset} action: unknown field `{key}`"),
+        )),
+        None => Ok(()),
     }
 }

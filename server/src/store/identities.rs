@@ -224,9 +224,12 @@ mod tests {
     /// connection).
     async fn temp_store() -> (Store, std::path::PathBuf) {
         let path = std::env::temp_dir().join(format!("warroom-names-{}.db", uuid::Uuid::new_v4()));
-        let store = Store::connect(&format!("sqlite://{}?mode=rwc", path.display()))
-            .await
-            .unwrap();
+        let store = Store::connect(
+            &format!("sqlite://{}?mode=rwc", path.display()),
+            std::time::Duration::from_secs(10),
+        )
+        .await
+        .unwrap();
         (store, path)
     }
 

@@ -29,13 +29,15 @@ impl Store {
         }
     }
 
-    /// Matches, newest first, filtered.
+    /// Matches, newest first, filtered; a private room's only if the viewer played them.
     pub async fn list_matches(&self, filter: &MatchFilter) -> sqlx::Result<Vec<MatchRecord>> {
         // Unused filters compare a parameter with itself, so one query text serves every case.
         let sql = format!(
-            "SELECT {MATCH_COLUMNS} FROM matches m \
+            "SELECT {MATCH_COLUMNS} FROM matches m JOIN rooms r ON r.id = m.room_id \
              WHERE ($1 = '' OR m.ruleset = $1) AND ($2 = '' OR m.state = $2) \
              AND ($3 = '' OR EXISTS (SELECT 1 FROM match_seats s WHERE s.match_id = m.id AND s.identity_id = $3)) \
+             AND (r.private = 0 OR EXISTS (SELECT 1 FROM match_seats v \
+                  WHERE v.match_id = m.id AND v.identity_id = $5)) \
              ORDER BY m.started_at DESC LIMIT $4"
         );
         let rows = sqlx::query(&sql)
@@ -43,6 +45,7 @@ impl Store {
             .bind(filter.state.map(|s| s.as_str()).unwrap_or("").to_owned())
             .bind(filter.player.map(|p| p.to_string()).unwrap_or_default())
             .bind(LIST_LIMIT)
+            .bind(filter.viewer.map(|v| v.to_string()).unwrap_or_default())
             .fetch_all(&self.pool)
             .await?;
         let mut matches = Vec::with_capacity(rows.len());

@@ -19,7 +19,7 @@ use sqlx::any::AnyPoolOptions;
 
 pub use identities::{IdentityRecord, is_unique_violation};
 pub use players::{PlayerMatchQuery, PlayerMatchRows, result_for};
-pub use records::{ActionRecord, MatchFilter, MatchRecord, RoomRecord};
+pub use records::{ActionRecord, LobbyQuery, MatchFilter, MatchRecord, RoomRecord};
 
 /// The database.
 #[derive(Clone, Debug)]
@@ -29,13 +29,14 @@ pub struct Store {
 }
 
 impl Store {
-    /// Connects to `url` (`postgres://…` or `sqlite://…`) and runs the backend's migrations.
-    pub async fn connect(url: &str) -> anyhow::Result<Store> {
+    /// Connects to `url` (`postgres://…` or `sqlite://…`) and runs the backend's migrations;
+    /// later, a connection not handed out within `timeout` is an error (`unavailable`).
+    pub async fn connect(url: &str, timeout: Duration) -> anyhow::Result<Store> {
         sqlx::any::install_default_drivers();
         let sqlite = url.starts_with("sqlite:");
         let pool = AnyPoolOptions::new()
             .max_connections(if sqlite { 4 } else { 8 })
-            .acquire_timeout(Duration::from_secs(10))
+            .acquire_timeout(timeout)
             .connect(url)
             .await?;
         if sqlite {
@@ -58,6 +59,15 @@ impl Store {
     /// The pool, for the writer.
     pub(crate) fn pool(&self) -> &AnyPool {
         &self.pool
+    }
+
+    /// Whether the database answers a trivial query within `timeout`.
+    pub async fn ping(&self, timeout: Duration) -> Result<(), String> {
+        match tokio::time::timeout(timeout, sqlx::query("SELECT 1").execute(&self.pool)).await {
+            Ok(Ok(_)) => Ok(()),
+            Ok(Err(error)) => Err(error.to_string()),
+            Err(_) => Err(format!("no answer within {timeout:?}")),
+        }
     }
 
     /// Closes every connection (after the writer has flushed).

@@ -83,6 +83,21 @@ pub struct ActionRecord {
     pub clock: Option<Value>,
 }
 
+/// Which rooms `GET /api/rooms` lists: public ones, waiting or playing.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LobbyQuery {
+    /// Only rooms in this state (waiting or playing).
+    pub state: Option<RoomState>,
+    /// Only this ruleset.
+    pub ruleset: Option<RulesetId>,
+    /// Only waiting rooms with a free seat.
+    pub open: bool,
+    /// Only rooms older than this one (creation time, id): the previous page's last.
+    pub before: Option<(i64, String)>,
+    /// At most this many.
+    pub limit: u32,
+}
+
 /// Which matches `GET /api/matches` lists.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct MatchFilter {
@@ -92,4 +107,6 @@ pub struct MatchFilter {
     pub ruleset: Option<RulesetId>,
     /// Only this state.
     pub state: Option<MatchState>,
+    /// Who asks: a private room's matches are listed only to those who played them.
+    pub viewer: Option<IdentityId>,
 }

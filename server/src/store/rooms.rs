@@ -2,11 +2,12 @@
 
 use sqlx::Row;
 use sqlx::any::AnyRow;
-use warroom_engine::{RulesetId, Seat};
+use warroom_engine::{BotLevel, RulesetId, Seat};
 use warroom_protocol::{Identity, IdentityId, MatchState, RoomId, RoomSettings, RoomState};
 
 use super::identities::{id_column, identity_from, json_column, parse_column};
-use super::{MatchRecord, RoomRecord, Store};
+use super::{LobbyQuery, MatchRecord, RoomRecord, Store};
+use crate::bots::bot_identity;
 
 const ROOM_COLUMNS: &str = "id, ruleset, options, seat_count, private, invite_code, creator_id, \
                             state, match_id, created_at, settings";
@@ -109,6 +110,42 @@ impl Store {
             rooms.push(self.room_from(&row).await?);
         }
         Ok(rooms)
+    }
+
+    /// One page of the lobby: public rooms waiting or playing with a seat not held by a bot,
+    /// newest first (creation time, then id), filtered; and whether more follow.
+    pub async fn lobby_rooms(&self, query: &LobbyQuery) -> sqlx::Result<(Vec<RoomRecord>, bool)> {
+        // Unused filters compare a parameter with itself, so one query text serves every case.
+        let sql = format!(
+            "SELECT {ROOM_COLUMNS} FROM rooms r WHERE r.private = 0 \
+             AND r.state IN ('waiting', 'playing') AND ($1 = '' OR r.state = $1) \
+             AND ($2 = '' OR r.ruleset = $2) \
+             AND ($3 = 0 OR (r.state = 'waiting' AND \
+                  (SELECT COUNT(*) FROM room_seats s WHERE s.room_id = r.id) < r.seat_count)) \
+             AND ($4 = '' OR r.created_at < $5 OR (r.created_at = $5 AND r.id < $4)) \
+             AND (SELECT COUNT(*) FROM room_seats b WHERE b.room_id = r.id \
+                  AND b.identity_id IN ($7, $8, $9)) < r.seat_count \
+             ORDER BY r.created_at DESC, r.id DESC LIMIT $6"
+        );
+        let (before_time, before_id) = query.before.clone().unwrap_or((0, String::new()));
+        let rows = sqlx::query(&sql)
+            .bind(query.state.map(|s| s.as_str()).unwrap_or("").to_owned())
+            .bind(query.ruleset.map(|r| r.as_str()).unwrap_or("").to_owned())
+            .bind(i64::from(query.open))
+            .bind(before_id)
+            .bind(before_time)
+            .bind(i64::from(query.limit) + 1)
+            .bind(bot_identity(BotLevel::Easy).id.to_string())
+            .bind(bot_identity(BotLevel::Normal).id.to_string())
+            .bind(bot_identity(BotLevel::Hard).id.to_string())
+            .fetch_all(&self.pool)
+            .await?;
+        let more = rows.len() > query.limit as usize;
+        let mut rooms = Vec::with_capacity(rows.len());
+        for row in rows.iter().take(query.limit as usize) {
+            rooms.push(self.room_from(row).await?);
+        }
+        Ok((rooms, more))
     }
 
     /// One room.

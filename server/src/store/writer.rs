@@ -1,9 +1,16 @@
 //! The batching writer: one task collects the appends of every room and commits them together,
 //! answering each room once its append is durable. Under load many rooms share one commit (one
 //! fsync), so durability costs little per action; with one room it costs one commit per action.
+//!
+//! A database that stops answering must not hold actions for long: taking a connection and
+//! writing the rows must finish within the database timeout, or the transaction is dropped
+//! (rolled back) and its appends fail (`unavailable`); only the `COMMIT` itself is awaited
+//! without a bound, since once sent its outcome is the database's, and an action is answered
+//! only with that outcome. [`WriterHealth`] tells `/readyz` whether a batch is stuck.
 
 use std::sync::Arc;
-use std::time::Instant;
+use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
+use std::time::{Duration, Instant};
 
 use tokio::sync::{mpsc, oneshot};
 use tokio::task::JoinHandle;
@@ -52,11 +59,44 @@ pub enum AppendError {
 
 type Request = (Append, oneshot::Sender<Result<(), AppendError>>);
 
+/// What `/readyz` knows of the writer.
+#[derive(Debug, Default)]
+pub struct WriterHealth {
+    /// When the batch being written began (Unix ms), 0 when idle.
+    busy_since_ms: AtomicI64,
+    /// Whether the last batch failed.
+    last_failed: AtomicBool,
+    /// Whether the task has ended.
+    stopped: AtomicBool,
+}
+
+impl WriterHealth {
+    /// `Ok` when the writer runs and no batch has been in hand longer than `limit`; else why.
+    pub fn check(&self, limit: Duration) -> Result<(), String> {
+        if self.stopped.load(Ordering::Acquire) {
+            return Err("the writer has stopped".into());
+        }
+        let since = self.busy_since_ms.load(Ordering::Acquire);
+        let busy = now_ms().saturating_sub(since);
+        if since != 0 && busy > i64::try_from(limit.as_millis()).unwrap_or(i64::MAX) {
+            return Err(format!("a batch has been in hand for {busy} ms"));
+        }
+        Ok(())
+    }
+
+    /// Whether the last batch failed.
+    pub fn last_failed(&self) -> bool {
+        self.last_failed.load(Ordering::Acquire)
+    }
+}
+
 /// A handle to the writer task; cheap to clone, one per room.
 #[derive(Clone, Debug)]
 pub struct Writer {
     /// Bounded, so a database that falls behind slows the rooms instead of eating memory.
     requests: mpsc::Sender<Request>,
+    /// Shared with the task.
+    health: Arc<WriterHealth>,
 }
 
 impl Writer {
@@ -65,12 +105,25 @@ impl Writer {
     pub fn spawn(
         store: Store,
         max_batch: usize,
+        timeout: Duration,
         metrics: Arc<Metrics>,
         stop: CancellationToken,
     ) -> (Writer, JoinHandle<()>) {
         let (requests, inbox) = mpsc::channel(max_batch.max(1) * 4);
-        let task = tokio::spawn(run(store, inbox, max_batch.max(1), metrics, stop));
-        (Writer { requests }, task)
+        let health = Arc::new(WriterHealth::default());
+        let writer = Task {
+            store,
+            timeout,
+            metrics,
+            health: health.clone(),
+        };
+        let task = tokio::spawn(writer.run(inbox, max_batch.max(1), stop));
+        (Writer { requests, health }, task)
+    }
+
+    /// How the writer is doing.
+    pub fn health(&self) -> Arc<WriterHealth> {
+        self.health.clone()
     }
 
     /// Appends one action and waits until it is committed.
@@ -84,73 +137,131 @@ impl Writer {
     }
 }
 
-async fn run(
+/// The writer task's parts.
+struct Task {
     store: Store,
-    mut inbox: mpsc::Receiver<Request>,
-    max_batch: usize,
+    /// How long taking a connection and writing the rows may take.
+    timeout: Duration,
     metrics: Arc<Metrics>,
-    stop: CancellationToken,
-) {
-    let mut batch = Vec::with_capacity(max_batch);
-    loop {
-        // `recv_many` waits for the first request, then takes whatever else is already queued:
-        // the batch is what arrived while the previous commit ran.
-        let received = tokio::select! {
-            received = inbox.recv_many(&mut batch, max_batch) => received,
-            () = stop.cancelled() => break,
-        };
-        if received == 0 {
-            return;
-        }
-        commit_batch(&store, &mut batch, &metrics).await;
-    }
-    // Stopping: refuse new appends, flush the queued ones.
-    inbox.close();
-    while inbox.recv_many(&mut batch, max_batch).await > 0 {
-        commit_batch(&store, &mut batch, &metrics).await;
-    }
+    health: Arc<WriterHealth>,
 }
 
-async fn commit_batch(store: &Store, batch: &mut Vec<Request>, metrics: &Metrics) {
-    let appends: Vec<&Append> = batch.iter().map(|(append, _)| append).collect();
-    let started = Instant::now();
-    let written = write_all(store, &appends).await;
-    metrics
-        .append_commit_seconds
-        .observe_duration(started.elapsed());
-    metrics.append_batch_size.observe(batch.len() as f64);
-    match written {
-        Ok(()) => {
-            for (_, reply) in batch.drain(..) {
-                let _ = reply.send(Ok(()));
+impl Task {
+    async fn run(
+        self,
+        mut inbox: mpsc::Receiver<Request>,
+        max_batch: usize,
+        stop: CancellationToken,
+    ) {
+        let mut batch = Vec::with_capacity(max_batch);
+        loop {
+            // `recv_many` waits for the first request, then takes whatever else is already
+            // queued: the batch is what arrived while the previous commit ran.
+            let received = tokio::select! {
+                received = inbox.recv_many(&mut batch, max_batch) => received,
+                () = stop.cancelled() => break,
+            };
+            if received == 0 {
+                self.health.stopped.store(true, Ordering::Release);
+                return;
             }
+            self.commit_batch(&mut batch).await;
         }
-        Err(error) if batch.len() > 1 => {
-            // One bad append must not fail the others: retry each in its own transaction.
-            tracing::warn!(
-                "batch of {} failed ({error}); retrying one by one",
-                batch.len()
-            );
-            for (append, reply) in batch.drain(..) {
-                let result = write_all(store, &[&append])
-                    .await
-                    .map_err(|error| AppendError::Database(error.to_string()));
-                if result.is_err() {
-                    metrics.append_failures.inc();
+        // Stopping: refuse new appends, flush the queued ones.
+        inbox.close();
+        while inbox.recv_many(&mut batch, max_batch).await > 0 {
+            self.commit_batch(&mut batch).await;
+        }
+        self.health.stopped.store(true, Ordering::Release);
+    }
+
+    async fn commit_batch(&self, batch: &mut Vec<Request>) {
+        let metrics = &self.metrics;
+        self.health.busy_since_ms.store(now_ms(), Ordering::Release);
+        let appends: Vec<&Append> = batch.iter().map(|(append, _)| append).collect();
+        let started = Instant::now();
+        let written = self.write_all(&appends).await;
+        metrics
+            .append_commit_seconds
+            .observe_duration(started.elapsed());
+        metrics.append_batch_size.observe(batch.len() as f64);
+        let failed = match written {
+            Ok(()) => {
+                for (_, reply) in batch.drain(..) {
+                    let _ = reply.send(Ok(()));
                 }
-                let _ = reply.send(result);
+                false
             }
-        }
-        Err(error) => {
-            metrics.append_failures.add(batch.len() as u64);
-            for (_, reply) in batch.drain(..) {
-                let _ = reply.send(Err(AppendError::Database(error.to_string())));
+            Err(error) if batch.len() > 1 && !error.outage => {
+                // One bad append must not fail the others: retry each in its own transaction.
+                tracing::warn!(
+                    "batch of {} failed ({}); retrying one by one",
+                    batch.len(),
+                    error.text
+                );
+                let mut failed = false;
+                for (append, reply) in batch.drain(..) {
+                    let result = self
+                        .write_all(&[&append])
+                        .await
+                        .map_err(|error| AppendError::Database(error.text));
+                    if result.is_err() {
+                        metrics.append_failures.inc();
+                        failed = true;
+                    }
+                    let _ = reply.send(result);
+                }
+                failed
             }
+            Err(error) => {
+                tracing::warn!("batch of {} failed: {}", batch.len(), error.text);
+                metrics.append_failures.add(batch.len() as u64);
+                for (_, reply) in batch.drain(..) {
+                    let _ = reply.send(Err(AppendError::Database(error.text.clone())));
+                }
+                true
+            }
+        };
+        self.health.last_failed.store(failed, Ordering::Release);
+        self.health.busy_since_ms.store(0, Ordering::Release);
+    }
+
+    /// Writes the appends in one transaction: the rows within the timeout (else it is dropped,
+    /// so rolled back), then the commit.
+    async fn write_all(&self, appends: &[&Append]) -> Result<(), WriteError> {
+        let tx = tokio::time::timeout(self.timeout, write_rows(&self.store, appends))
+            .await
+            .map_err(|_| WriteError {
+                text: format!("the database took over {:?} to take the rows", self.timeout),
+                outage: true,
+            })?
+            .map_err(WriteError::from)?;
+        tx.commit().await.map_err(WriteError::from)
+    }
+}
+
+/// Why a transaction failed; `outage` when the database could not be used at all (retrying
+/// the appends one by one would only wait longer).
+#[derive(Debug)]
+struct WriteError {
+    text: String,
+    outage: bool,
+}
+
+impl From<sqlx::Error> for WriteError {
+    fn from(error: sqlx::Error) -> Self {
+        WriteError {
+            outage: crate::error::is_outage(&error),
+            text: error.to_string(),
         }
     }
 }
 
-async fn write_all(store: &Store, appends: &[&Append]) -> sqlx::Result<()> {
+/// Begins a transaction and writes the appends' rows in it (not committed yet).
+async fn write_rows(
+    store: &Store,
+    appends: &[&Append],
+) -> sqlx::Result<sqlx::Transaction<'static, sqlx::Any>> {
     let mut tx = store.pool().begin().await?;
     for append in appends {
         let seq = i64::try_from(append.seq).unwrap_or(i64::MAX);
@@ -197,5 +308,5 @@ async fn write_all(store: &Store, appends: &[&Append]) -> sqlx::Result<()> {
             }
         }
     }
-    tx.commit().await
+    Ok(tx)
 }

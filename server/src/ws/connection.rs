@@ -3,12 +3,13 @@
 
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::time::Instant;
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
 
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, close_code};
 use futures_util::SinkExt;
 use futures_util::stream::{SplitSink, StreamExt};
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, oneshot};
 use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
 use warroom_protocol::{ClientMsg, ErrorBody, Identity, IdentityId, RoomId, ServerMsg, codes};
@@ -19,7 +20,12 @@ use crate::metrics::Metrics;
 use crate::room::{ConnId, Mutes, Outbox, RoomCmd, RoomHandle};
 use crate::state::AppState;
 
+/// How long closing a socket may take (the close frame, then the TCP shutdown): a client that
+/// reads nothing cannot keep its connection.
+const CLOSE_GRACE: Duration = Duration::from_secs(1);
+
 /// Why the server closes a socket.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum CloseReason {
     /// Its outgoing queue overflowed.
     Slow,
@@ -27,6 +33,57 @@ enum CloseReason {
     Shutdown,
     /// The client went away or the socket failed.
     Client,
+    /// It did not say `hello` in time.
+    NoHello,
+    /// It answered no ping in time.
+    Dead,
+    /// It sent a frame over the hard limit.
+    TooBig,
+}
+
+impl CloseReason {
+    /// The close frame that says it.
+    fn frame(self) -> Option<CloseFrame> {
+        let (code, reason) = match self {
+            CloseReason::Slow => (close_code::POLICY, codes::SLOW_CONSUMER),
+            CloseReason::Shutdown => (close_code::AWAY, codes::SHUTTING_DOWN),
+            CloseReason::NoHello => (close_code::POLICY, codes::HELLO_TIMEOUT),
+            CloseReason::Dead => (close_code::POLICY, codes::PING_TIMEOUT),
+            CloseReason::TooBig => (close_code::SIZE, codes::FRAME_TOO_LARGE),
+            CloseReason::Client => return None,
+        };
+        Some(CloseFrame {
+            code,
+            reason: Utf8Bytes::from_static(reason),
+        })
+    }
+}
+
+/// Ends a connection with a reason: the reader and writer halves both watch `token`; rooms
+/// cancel it through the [`Outbox`] when the queue overflows (no reason set: `Slow`).
+#[derive(Clone, Default)]
+struct Closer {
+    token: CancellationToken,
+    reason: Arc<OnceLock<CloseReason>>,
+}
+
+impl Closer {
+    fn close(&self, reason: CloseReason) {
+        let _ = self.reason.set(reason);
+        self.token.cancel();
+    }
+
+    fn reason(&self) -> CloseReason {
+        self.reason.get().copied().unwrap_or(CloseReason::Slow)
+    }
+}
+
+/// The socket's timers, from the limits.
+#[derive(Clone, Copy)]
+struct Timers {
+    hello: Duration,
+    ping_every: Duration,
+    dead_after: Duration,
 }
 
 /// Serves one socket until the client leaves, is disconnected, or the server stops, inside a
@@ -40,16 +97,23 @@ pub async fn serve(socket: WebSocket, state: AppState) {
 async fn serve_connection(socket: WebSocket, state: AppState, id: ConnId) {
     let metrics = state.metrics.clone();
     let _open = metrics.connection_opened();
+    let limits = &state.limits;
+    let timers = Timers {
+        hello: Duration::from_secs(limits.hello_timeout),
+        ping_every: Duration::from_secs(limits.ping_interval.max(1)),
+        dead_after: Duration::from_secs(limits.ping_timeout.max(1)),
+    };
     let (sink, mut stream) = socket.split();
-    let (queue, outgoing) = mpsc::channel(state.limits.outgoing_queue.max(1));
-    let kick = CancellationToken::new();
-    let outbox = Outbox::new(queue, kick.clone());
+    let (queue, outgoing) = mpsc::channel(limits.outgoing_queue.max(1));
+    let closer = Closer::default();
+    let outbox = Outbox::new(queue, closer.token.clone());
     let mut connection = Connection {
         id,
         identity: None,
+        said_hello: false,
         rooms: HashMap::new(),
         outbox,
-        rate: RateLimiter::new(state.limits.messages_per_second, state.limits.message_burst),
+        rate: RateLimiter::new(limits.messages_per_second, limits.message_burst),
         mutes: Mutes::default(),
         state: state.clone(),
     };
@@ -57,18 +121,36 @@ async fn serve_connection(socket: WebSocket, state: AppState, id: ConnId) {
         write_loop(
             sink,
             outgoing,
-            kick.clone(),
+            closer.clone(),
             state.shutdown.clone(),
+            timers.ping_every,
             metrics.clone(),
         )
         .in_current_span(),
     );
+    let hello_deadline = tokio::time::Instant::now() + timers.hello;
+    let mut last_heard = Instant::now();
+    let mut liveness = tokio::time::interval(timers.ping_every);
     loop {
         let frame = tokio::select! {
-            () = kick.cancelled() => break,
+            () = closer.token.cancelled() => break,
             () = state.shutdown.cancelled() => break,
+            () = tokio::time::sleep_until(hello_deadline), if !connection.said_hello => {
+                tracing::debug!("closing a socket that did not say hello");
+                closer.close(CloseReason::NoHello);
+                break;
+            }
+            _ = liveness.tick() => {
+                if last_heard.elapsed() >= timers.dead_after {
+                    tracing::debug!("closing a socket that answers no ping");
+                    closer.close(CloseReason::Dead);
+                    break;
+                }
+                continue;
+            }
             frame = stream.next() => frame,
         };
+        last_heard = Instant::now();
         match frame {
             Some(Ok(Message::Text(text))) => {
                 metrics.ws_messages_received.inc();
@@ -82,7 +164,9 @@ async fn serve_connection(socket: WebSocket, state: AppState, id: ConnId) {
             Some(Ok(Message::Ping(_) | Message::Pong(_))) => {}
             Some(Ok(Message::Close(_))) | None => break,
             Some(Err(error)) => {
-                tracing::debug!("socket error: {error}");
+                if is_too_big(error) {
+                    closer.close(CloseReason::TooBig);
+                }
                 break;
             }
         }
@@ -93,72 +177,87 @@ async fn serve_connection(socket: WebSocket, state: AppState, id: ConnId) {
     let _ = writer.await;
 }
 
+/// True when a read failed because the frame or message is over the hard limit.
+fn is_too_big(error: axum::Error) -> bool {
+    let error = error.into_inner();
+    tracing::debug!("socket error: {error}");
+    matches!(
+        error.downcast_ref::<tokio_tungstenite::tungstenite::Error>(),
+        Some(tokio_tungstenite::tungstenite::Error::Capacity(_))
+    )
+}
+
 /// Most queued messages written to the socket before one flush.
 const WRITE_BATCH: usize = 64;
 
-/// Sends queued messages until the queue closes, then closes the socket with a reason. What is
-/// queued at once (up to [`WRITE_BATCH`] messages) is written with one flush: one system call
-/// for an `applied` and its `ack`, or a catch-up.
+/// Sends queued messages (and a ping every `ping_every`) until the queue closes or the
+/// connection is closed, then closes the socket with a reason, giving up after
+/// [`CLOSE_GRACE`] when the client reads nothing. What is queued at once (up to
+/// [`WRITE_BATCH`] messages) is written with one flush: one system call for an `applied` and
+/// its `ack`, or a catch-up.
 async fn write_loop(
     mut sink: SplitSink<WebSocket, Message>,
     mut outgoing: mpsc::Receiver<Utf8Bytes>,
-    kick: CancellationToken,
+    closer: Closer,
     shutdown: CancellationToken,
+    ping_every: Duration,
     metrics: Arc<Metrics>,
 ) {
+    let mut pings = tokio::time::interval_at(tokio::time::Instant::now() + ping_every, ping_every);
     let reason = loop {
-        tokio::select! {
+        let first = tokio::select! {
             biased;
-            () = kick.cancelled() => break CloseReason::Slow,
+            () = closer.token.cancelled() => break closer.reason(),
             message = outgoing.recv() => match message {
-                Some(text) => {
-                    let burst = async {
-                        let mut next = Some(text);
-                        let mut written = 0;
-                        while let Some(text) = next.take() {
-                            metrics.ws_messages_sent.inc();
-                            metrics.ws_bytes_sent.add(text.len() as u64);
-                            sink.feed(Message::Text(text)).await?;
-                            written += 1;
-                            if written < WRITE_BATCH {
-                                next = outgoing.try_recv().ok();
-                            }
-                        }
-                        sink.flush().await
-                    };
-                    // A client that stops reading blocks this write: the kick must still win.
-                    tokio::select! {
-                        sent = burst => {
-                            if sent.is_err() {
-                                break CloseReason::Client;
-                            }
-                        }
-                        () = kick.cancelled() => break CloseReason::Slow,
-                    }
-                }
-                None => break if shutdown.is_cancelled() { CloseReason::Shutdown } else { CloseReason::Client },
+                Some(text) => Message::Text(text),
+                None => break if shutdown.is_cancelled() {
+                    CloseReason::Shutdown
+                } else if closer.token.is_cancelled() {
+                    closer.reason()
+                } else {
+                    CloseReason::Client
+                },
             },
+            () = shutdown.cancelled() => break CloseReason::Shutdown,
+            _ = pings.tick() => Message::Ping(Default::default()),
+        };
+        let burst = async {
+            let mut next = Some(first);
+            let mut written = 0;
+            while let Some(message) = next.take() {
+                if let Message::Text(text) = &message {
+                    metrics.ws_messages_sent.inc();
+                    metrics.ws_bytes_sent.add(text.len() as u64);
+                }
+                sink.feed(message).await?;
+                written += 1;
+                if written < WRITE_BATCH {
+                    next = outgoing.try_recv().ok().map(Message::Text);
+                }
+            }
+            sink.flush().await
+        };
+        // A client that stops reading blocks this write: closing must still win.
+        tokio::select! {
+            sent = burst => {
+                if sent.is_err() {
+                    break CloseReason::Client;
+                }
+            }
+            () = closer.token.cancelled() => break closer.reason(),
             () = shutdown.cancelled() => break CloseReason::Shutdown,
         }
     };
-    if matches!(reason, CloseReason::Slow) {
+    if reason == CloseReason::Slow {
         metrics.slow_consumer_kicks.inc();
     }
-    let frame = match reason {
-        CloseReason::Slow => Some(CloseFrame {
-            code: close_code::POLICY,
-            reason: Utf8Bytes::from_static(codes::SLOW_CONSUMER),
-        }),
-        CloseReason::Shutdown => Some(CloseFrame {
-            code: close_code::AWAY,
-            reason: Utf8Bytes::from_static(codes::SHUTTING_DOWN),
-        }),
-        CloseReason::Client => None,
-    };
-    if let Some(frame) = frame {
-        let _ = sink.send(Message::Close(Some(frame))).await;
-    }
-    let _ = sink.close().await;
+    let _ = tokio::time::timeout(CLOSE_GRACE, async {
+        if let Some(frame) = reason.frame() {
+            let _ = sink.send(Message::Close(Some(frame))).await;
+        }
+        let _ = sink.close().await;
+    })
+    .await;
 }
 
 /// What the server knows of one connection.
@@ -166,6 +265,8 @@ struct Connection {
     id: ConnId,
     /// Set by `hello` with a valid token; `None` is an anonymous spectator.
     identity: Option<Identity>,
+    /// True once it said `hello` (with a valid token or none).
+    said_hello: bool,
     /// The rooms it follows.
     rooms: HashMap<RoomId, RoomHandle>,
     /// Its outgoing queue.
@@ -191,10 +292,21 @@ impl Connection {
     }
 
     async fn on_text(&mut self, text: &str) {
+        let too_large = text.len() > self.state.limits.max_frame_bytes;
         if !self.rate.allow(Instant::now()) {
-            return self.refuse(codes::RATE_LIMITED, "too many messages: slow down");
+            // Say which message was dropped, so a client can tell which action to resend.
+            let (room, id) = if too_large {
+                (None, None)
+            } else {
+                addressed(text)
+            };
+            return self.send(&ServerMsg::error(
+                room,
+                id,
+                ErrorBody::new(codes::RATE_LIMITED, "too many messages: slow down"),
+            ));
         }
-        if text.len() > self.state.limits.max_frame_bytes {
+        if too_large {
             return self.refuse(
                 codes::FRAME_TOO_LARGE,
                 &format!(
@@ -229,8 +341,7 @@ impl Connection {
                 let result = match self.followed(room) {
                     Ok(handle) => {
                         let conn = self.id;
-                        handle
-                            .ask(|reply| RoomCmd::TakeSeat { conn, seat, reply })
+                        self.ask_room(&handle, |reply| RoomCmd::TakeSeat { conn, seat, reply })
                             .await
                             .map(|_| ())
                     }
@@ -242,7 +353,8 @@ impl Connection {
                 let result = match self.followed(room) {
                     Ok(handle) => {
                         let conn = self.id;
-                        handle.ask(|reply| RoomCmd::LeaveSeat { conn, reply }).await
+                        self.ask_room(&handle, |reply| RoomCmd::LeaveSeat { conn, reply })
+                            .await
                     }
                     Err(error) => Err(error),
                 };
@@ -254,14 +366,13 @@ impl Connection {
                     Ok(handle) => {
                         let conn = self.id;
                         let client_id = id.clone();
-                        handle
-                            .ask(|reply| RoomCmd::Action {
-                                conn,
-                                client_id,
-                                action,
-                                reply,
-                            })
-                            .await
+                        self.ask_room(&handle, |reply| RoomCmd::Action {
+                            conn,
+                            client_id,
+                            action,
+                            reply,
+                        })
+                        .await
                     }
                     Err(error) => Err(error),
                 };
@@ -287,8 +398,7 @@ impl Connection {
                 let result = match self.followed(room) {
                     Ok(handle) => {
                         let conn = self.id;
-                        handle
-                            .ask(|reply| RoomCmd::Chat { conn, text, reply })
+                        self.ask_room(&handle, |reply| RoomCmd::Chat { conn, text, reply })
                             .await
                     }
                     Err(error) => Err(error),
@@ -312,13 +422,12 @@ impl Connection {
                 let result = match self.followed(room) {
                     Ok(handle) => {
                         let conn = self.id;
-                        handle
-                            .ask(|reply| RoomCmd::Rematch {
-                                conn,
-                                accept,
-                                reply,
-                            })
-                            .await
+                        self.ask_room(&handle, |reply| RoomCmd::Rematch {
+                            conn,
+                            accept,
+                            reply,
+                        })
+                        .await
                     }
                     Err(error) => Err(error),
                 };
@@ -387,6 +496,24 @@ impl Connection {
         span
     }
 
+    /// Asks a room, waiting at most the answer timeout: a room waits for the database before
+    /// it answers an action, and a database that does not answer must not hold the client
+    /// (`unavailable`; an action sent again with the same id is answered from the log).
+    async fn ask_room<T>(
+        &self,
+        handle: &RoomHandle,
+        command: impl FnOnce(oneshot::Sender<Result<T, ApiError>>) -> RoomCmd,
+    ) -> Result<T, ApiError> {
+        let limit = self.state.limits.answer_timeout();
+        match tokio::time::timeout(limit, handle.ask(command)).await {
+            Ok(answer) => answer,
+            Err(_) => Err(ApiError::unavailable(format!(
+                "room {} did not answer within {limit:?}",
+                handle.id
+            ))),
+        }
+    }
+
     fn report(&self, room: RoomId, id: Option<String>, result: Result<(), ApiError>) {
         if let Err(error) = result {
             self.send(&ServerMsg::error(Some(room), id, error.body()));
@@ -403,12 +530,14 @@ impl Connection {
     async fn hello(&mut self, token: Option<String>) {
         match token {
             None => {
+                self.said_hello = true;
                 self.identity = None;
                 self.mutes.replace(Vec::new());
                 self.send(&ServerMsg::Welcome { identity: None });
             }
             Some(token) => match self.state.identity_for_token(&token).await {
                 Ok(identity) => {
+                    self.said_hello = true;
                     tracing::Span::current()
                         .record("identity", tracing::field::display(identity.id));
                     self.identity = Some(identity.clone());
@@ -443,17 +572,16 @@ impl Connection {
         let identity = self.identity.clone();
         let outbox = self.outbox.clone();
         let mutes = self.mutes.clone();
-        handle
-            .ask(|reply| RoomCmd::Join {
-                conn,
-                identity,
-                outbox,
-                mutes,
-                invite,
-                last_seq,
-                reply,
-            })
-            .await?;
+        self.ask_room(&handle, |reply| RoomCmd::Join {
+            conn,
+            identity,
+            outbox,
+            mutes,
+            invite,
+            last_seq,
+            reply,
+        })
+        .await?;
         self.rooms.insert(room, handle);
         Ok(())
     }
@@ -462,6 +590,19 @@ impl Connection {
         for (_, handle) in self.rooms.drain() {
             handle.tell(RoomCmd::Leave { conn: self.id }).await;
         }
+    }
+}
+
+/// The `room` and `id` a text frame names, when it names them (however wrong the rest is).
+fn addressed(text: &str) -> (Option<RoomId>, Option<String>) {
+    #[derive(serde::Deserialize)]
+    struct Addressed {
+        room: Option<RoomId>,
+        id: Option<String>,
+    }
+    match serde_json::from_str::<Addressed>(text) {
+        Ok(Addressed { room, id }) => (room, id),
+        Err(_) => (None, None),
     }
 }
 

@@ -8,6 +8,7 @@ pub mod client;
 pub mod db;
 pub mod http;
 pub mod play;
+pub mod proxy;
 
 use std::net::SocketAddr;
 use std::time::Duration;

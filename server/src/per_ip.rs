@@ -1,0 +1,230 @@
+//! What one client address may cost: how many WebSockets it holds at once, and how fast it
+//! creates guests and rooms (token buckets: a burst of a minute's allowance, then the sustained
+//! rate). IPv6 addresses count per /64, the block one subscriber usually gets.
+//!
+//! The address is the TCP peer's, or with `--trust-forwarded-for` the last one in the
+//! `X-Forwarded-For` header (the one the trusted proxy in front of the server added).
+
+use std::collections::HashMap;
+use std::net::{IpAddr, Ipv6Addr, SocketAddr};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use axum::extract::{ConnectInfo, FromRequestParts};
+use axum::http::StatusCode;
+use axum::http::request::Parts;
+use warroom_protocol::codes;
+
+use crate::error::ApiError;
+use crate::state::AppState;
+
+/// Buckets beyond this many are pruned of the ones that are full again (idle addresses).
+const PRUNE_ABOVE: usize = 10_000;
+
+/// The client's address as the limits count it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ClientIp(pub IpAddr);
+
+impl ClientIp {
+    /// The key limits count by: the address, or for IPv6 its /64.
+    fn key(self) -> IpAddr {
+        match self.0 {
+            IpAddr::V4(v4) => IpAddr::V4(v4),
+            IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+                Some(v4) => IpAddr::V4(v4),
+                None => {
+                    let bits = u128::from(v6) & !((1u128 << 64) - 1);
+                    IpAddr::V6(Ipv6Addr::from(bits))
+                }
+            },
+        }
+    }
+}
+
+impl FromRequestParts<AppState> for ClientIp {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        if state.limits.trust_forwarded_for
+            && let Some(ip) = parts
+                .headers
+                .get_all("x-forwarded-for")
+                .iter()
+                .filter_map(|value| value.to_str().ok())
+                .flat_map(|value| value.split(','))
+                .filter_map(|part| part.trim().parse::<IpAddr>().ok())
+                .next_back()
+        {
+            return Ok(ClientIp(ip));
+        }
+        let peer = parts
+            .extensions
+            .get::<ConnectInfo<SocketAddr>>()
+            .map_or(IpAddr::from([0, 0, 0, 0]), |info| info.0.ip());
+        Ok(ClientIp(peer))
+    }
+}
+
+/// One address's allowance of creations.
+#[derive(Debug)]
+struct Bucket {
+    tokens: f64,
+    last: Instant,
+}
+
+/// Creations per address: `per_minute` sustained, as a burst too.
+#[derive(Debug)]
+pub struct CreationRate {
+    what: &'static str,
+    per_minute: u32,
+    buckets: Mutex<HashMap<IpAddr, Bucket>>,
+}
+
+impl CreationRate {
+    /// `per_minute` creations of `what` per address (0: none allowed).
+    pub fn new(what: &'static str, per_minute: u32) -> Self {
+        CreationRate {
+            what,
+            per_minute,
+            buckets: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// Takes one creation from `ip`'s allowance, or `429 rate_limited`.
+    pub fn take(&self, ip: ClientIp) -> Result<(), ApiError> {
+        let now = Instant::now();
+        let burst = f64::from(self.per_minute);
+        let per_second = burst / 60.0;
+        let mut buckets = self.buckets.lock().unwrap_or_else(|e| e.into_inner());
+        if buckets.len() > PRUNE_ABOVE {
+            buckets.retain(|_, bucket| {
+                bucket.tokens + now.duration_since(bucket.last).as_secs_f64() * per_second < burst
+            });
+        }
+        let bucket = buckets.entry(ip.key()).or_insert(Bucket {
+            tokens: burst,
+            last: now,
+        });
+        let elapsed = now.duration_since(bucket.last).as_secs_f64();
+        bucket.tokens = (bucket.tokens + elapsed * per_second).min(burst);
+        bucket.last = now;
+        if bucket.tokens >= 1.0 {
+            bucket.tokens -= 1.0;
+            return Ok(());
+        }
+        let wait = if per_second > 0.0 {
+            Duration::from_secs_f64((1.0 - bucket.tokens) / per_second).as_secs() + 1
+        } else {
+            60
+        };
+        Err(ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            codes::RATE_LIMITED,
+            format!(
+                "too many {} from your address ({} a minute): try again in {wait} s",
+                self.what, self.per_minute
+            ),
+        ))
+    }
+}
+
+/// Open WebSockets per address.
+#[derive(Debug)]
+pub struct SocketCount {
+    max: usize,
+    open: Mutex<HashMap<IpAddr, usize>>,
+}
+
+/// One open socket, counted until dropped.
+#[derive(Debug)]
+pub struct SocketSlot {
+    count: Arc<SocketCount>,
+    key: IpAddr,
+}
+
+impl SocketCount {
+    /// At most `max` sockets per address.
+    pub fn new(max: usize) -> Arc<Self> {
+        Arc::new(SocketCount {
+            max,
+            open: Mutex::new(HashMap::new()),
+        })
+    }
+
+    /// A slot for one more socket from `ip`, or `429 too_many_connections`.
+    pub fn open(self: &Arc<Self>, ip: ClientIp) -> Result<SocketSlot, ApiError> {
+        let key = ip.key();
+        let mut open = self.open.lock().unwrap_or_else(|e| e.into_inner());
+        let count = open.entry(key).or_default();
+        if *count >= self.max {
+            return Err(ApiError::new(
+                StatusCode::TOO_MANY_REQUESTS,
+                codes::TOO_MANY_CONNECTIONS,
+                format!(
+                    "your address holds {} sockets already: close one first",
+                    self.max
+                ),
+            ));
+        }
+        *count += 1;
+        Ok(SocketSlot {
+            count: self.clone(),
+            key,
+        })
+    }
+}
+
+impl Drop for SocketSlot {
+    fn drop(&mut self) {
+        let mut open = self.count.open.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(count) = open.get_mut(&self.key) {
+            *count = count.saturating_sub(1);
+            if *count == 0 {
+                open.remove(&self.key);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ip(text: &str) -> ClientIp {
+        ClientIp(text.parse().unwrap())
+    }
+
+    #[test]
+    fn a_minute_of_creations_then_refused() {
+        let rate = CreationRate::new("guests", 3);
+        for _ in 0..3 {
+            rate.take(ip("10.0.0.1")).unwrap();
+        }
+        let refused = rate.take(ip("10.0.0.1")).unwrap_err();
+        assert_eq!(refused.status, StatusCode::TOO_MANY_REQUESTS);
+        assert_eq!(refused.code, "rate_limited");
+        // Another address has its own allowance.
+        rate.take(ip("10.0.0.2")).unwrap();
+    }
+
+    #[test]
+    fn ipv6_counts_per_64() {
+        let rate = CreationRate::new("rooms", 1);
+        rate.take(ip("2001:db8:1:2::1")).unwrap();
+        assert!(rate.take(ip("2001:db8:1:2:ffff::9")).is_err());
+        rate.take(ip("2001:db8:1:3::1")).unwrap();
+    }
+
+    #[test]
+    fn sockets_are_counted_until_dropped() {
+        let count = SocketCount::new(2);
+        let a = count.open(ip("10.0.0.1")).unwrap();
+        let _b = count.open(ip("10.0.0.1")).unwrap();
+        assert_eq!(
+            count.open(ip("10.0.0.1")).unwrap_err().code,
+            "too_many_connections"
+        );
+        drop(a);
+        let _c = count.open(ip("10.0.0.1")).unwrap();
+    }
+}
