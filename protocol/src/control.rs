@@ -75,6 +75,9 @@ pub enum Takeover {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RoomSettings {
+    /// The clock (`null`: none).
+    #[serde(default)]
+    pub clock: Option<ClockSettings>,
     /// How long a bot waits before each action, in milliseconds (so people can follow it).
     pub bot_delay_ms: u32,
 }
@@ -89,7 +92,112 @@ impl RoomSettings {
 impl Default for RoomSettings {
     fn default() -> RoomSettings {
         RoomSettings {
+            clock: None,
             bot_delay_ms: RoomSettings::DEFAULT_BOT_DELAY_MS,
         }
     }
+}
+
+/// A room's clock: a time per turn, then a bank per seat (time left over is not kept).
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClockSettings {
+    /// Seconds each turn may take before the bank runs (1 to 7 days' worth).
+    pub turn_seconds: u32,
+    /// Seconds of bank per seat, spent once a turn's time is gone (0 to 7 days' worth).
+    #[serde(default)]
+    pub bank_seconds: u32,
+}
+
+impl ClockSettings {
+    /// "fast": 45 s a turn and 2 minutes of bank.
+    pub const FAST: ClockSettings = ClockSettings {
+        turn_seconds: 45,
+        bank_seconds: 120,
+    };
+    /// "normal": 90 s a turn and 5 minutes of bank (public rooms' default).
+    pub const NORMAL: ClockSettings = ClockSettings {
+        turn_seconds: 90,
+        bank_seconds: 300,
+    };
+    /// "slow" (correspondence): a day a turn.
+    pub const SLOW: ClockSettings = ClockSettings {
+        turn_seconds: 24 * 3600,
+        bank_seconds: 0,
+    };
+    /// The longest turn or bank, in seconds.
+    pub const MAX_SECONDS: u32 = 7 * 24 * 3600;
+}
+
+/// A named clock the lobby offers, or none.
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ClockPreset {
+    /// No clock: turns take as long as they take.
+    None,
+    /// 45 s a turn + 2 min bank.
+    Fast,
+    /// 90 s a turn + 5 min bank.
+    Normal,
+    /// 24 h a turn.
+    Slow,
+}
+
+/// `POST /api/rooms` `clock`: a preset name or turn and bank seconds.
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum ClockChoice {
+    /// `"none"`, `"fast"`, `"normal"` or `"slow"`.
+    Preset(ClockPreset),
+    /// `{"turn_seconds": 90, "bank_seconds": 300}`.
+    Custom(ClockSettings),
+}
+
+impl ClockChoice {
+    /// The clock chosen (`None`: no clock).
+    pub fn settings(self) -> Option<ClockSettings> {
+        match self {
+            ClockChoice::Preset(ClockPreset::None) => None,
+            ClockChoice::Preset(ClockPreset::Fast) => Some(ClockSettings::FAST),
+            ClockChoice::Preset(ClockPreset::Normal) => Some(ClockSettings::NORMAL),
+            ClockChoice::Preset(ClockPreset::Slow) => Some(ClockSettings::SLOW),
+            ClockChoice::Custom(settings) => Some(settings),
+        }
+    }
+}
+
+/// The clock of a running match as the server saw it when it sent the message.
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ClockState {
+    /// Turn and bank lengths.
+    pub settings: ClockSettings,
+    /// Each seat's bank left, in milliseconds (the seat to act's runs down once its turn time
+    /// is spent).
+    #[cfg_attr(test, ts(type = "Array<number>"))]
+    pub banks_ms: Vec<u64>,
+    /// The seat the clock runs for (`null` once the match is over).
+    #[cfg_attr(test, ts(type = "number | null"))]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<u8>))]
+    pub seat: Option<Seat>,
+    /// When that seat runs out of time (turn time and bank), in server Unix milliseconds.
+    #[cfg_attr(test, ts(type = "number | null"))]
+    pub deadline_ms: Option<i64>,
+    /// Milliseconds it had left (turn time and bank) when the message was sent.
+    #[cfg_attr(test, ts(type = "number | null"))]
+    pub left_ms: Option<u64>,
+    /// Of which turn time (the rest is its bank).
+    #[cfg_attr(test, ts(type = "number | null"))]
+    pub turn_left_ms: Option<u64>,
+    /// The server's Unix milliseconds when the message was sent (to correct for a client's
+    /// clock).
+    #[cfg_attr(test, ts(type = "number"))]
+    pub server_time_ms: i64,
 }

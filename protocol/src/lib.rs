@@ -22,7 +22,9 @@ mod ws;
 mod typescript;
 
 pub use chat::{ChatChannel, ChatLine, Rematch};
-pub use control::{ActedBy, BotSeat, RoomSettings, Takeover};
+pub use control::{
+    ActedBy, BotSeat, ClockChoice, ClockPreset, ClockSettings, ClockState, RoomSettings, Takeover,
+};
 pub use ids::{IdParseError, IdentityId, MatchId, RoomId};
 pub use players::{
     MatchPage, MatchResult, Me, PlayerMatch, PlayerProfile, QuickPlay, QuickPlayRoom, Recover,

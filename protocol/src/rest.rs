@@ -5,7 +5,7 @@ use serde_json::Value;
 use warroom_engine::{Outcome, RulesetId, Seat, Viewer};
 
 use crate::chat::ChatLine;
-use crate::control::{ActedBy, BotSeat, RoomSettings, Takeover};
+use crate::control::{ActedBy, BotSeat, ClockChoice, ClockState, RoomSettings, Takeover};
 use crate::ids::{IdentityId, MatchId, RoomId};
 
 /// The body of `GET /healthz`.
@@ -115,6 +115,11 @@ pub struct NewRoom {
     #[serde(default)]
     #[cfg_attr(test, ts(optional, type = "number | null"))]
     pub bot_delay_ms: Option<u32>,
+    /// The clock: `"none"`, `"fast"`, `"normal"`, `"slow"` or `{"turn_seconds", "bank_seconds"}`;
+    /// absent: `normal` in a public room, none in a private one.
+    #[serde(default)]
+    #[cfg_attr(test, ts(optional))]
+    pub clock: Option<ClockChoice>,
 }
 
 /// Where a room is in its life.
@@ -195,8 +200,12 @@ pub struct Room {
     /// Its options, every default filled in.
     #[cfg_attr(test, ts(type = "any"))]
     pub options: Value,
-    /// How it plays beyond the ruleset's options (bot delay).
+    /// How it plays beyond the ruleset's options (clock, bot delay).
     pub settings: RoomSettings,
+    /// The match's clock now, while a match with a clock runs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
+    pub clock: Option<ClockState>,
     /// Private rooms are unlisted and joined with the invite code.
     pub private: bool,
     /// Only for the room's creator and for a private room's seated players.

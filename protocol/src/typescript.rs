@@ -11,11 +11,12 @@
 use ts_rs::TS;
 
 use crate::{
-    ActedBy, BotSeat, ChatChannel, ChatLine, ClientMsg, ErrorBody, GuestCreated, Health, Identity,
-    IdentityId, MatchId, MatchPage, MatchResult, MatchSeat, MatchState, MatchSummary, Me, NewGuest,
-    NewRoom, PlayerMatch, PlayerProfile, QuickPlay, QuickPlayRoom, Recover, RecoveryCode, Rematch,
-    Rename, Replay, ReplayAction, Room, RoomId, RoomPage, RoomSettings, RoomState, RulesetInfo,
-    RulesetRecord, SeatInfo, SeatRange, ServerMsg, Takeover,
+    ActedBy, BotSeat, ChatChannel, ChatLine, ClientMsg, ClockChoice, ClockPreset, ClockSettings,
+    ClockState, ErrorBody, GuestCreated, Health, Identity, IdentityId, MatchId, MatchPage,
+    MatchResult, MatchSeat, MatchState, MatchSummary, Me, NewGuest, NewRoom, PlayerMatch,
+    PlayerProfile, QuickPlay, QuickPlayRoom, Recover, RecoveryCode, Rematch, Rename, Replay,
+    ReplayAction, Room, RoomId, RoomPage, RoomSettings, RoomState, RulesetInfo, RulesetRecord,
+    SeatInfo, SeatRange, ServerMsg, Takeover,
 };
 
 /// Where the client reads the declarations.
@@ -40,6 +41,10 @@ fn declarations() -> String {
         ActedBy::decl(),
         BotSeat::decl(),
         Takeover::decl(),
+        ClockSettings::decl(),
+        ClockPreset::decl(),
+        ClockChoice::decl(),
+        ClockState::decl(),
         RoomSettings::decl(),
         NewRoom::decl(),
         RoomState::decl(),

@@ -8,7 +8,7 @@ use warroom_engine::{Outcome, Seat};
 use crate::ErrorBody;
 use crate::chat::{ChatLine, Rematch};
 use crate::codes;
-use crate::control::ActedBy;
+use crate::control::{ActedBy, ClockState};
 use crate::ids::{IdentityId, RoomId};
 use crate::rest::{Identity, Room};
 
@@ -156,6 +156,10 @@ pub enum ServerMsg {
         #[cfg_attr(test, ts(optional))]
         #[cfg_attr(test, ts(type = "Array<any>"))]
         legal_actions: Option<Vec<Value>>,
+        /// The clock as of this message, when the room has one.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(test, ts(optional))]
+        clock: Option<ClockState>,
     },
     /// One accepted action and what it did, as this connection may see it.
     Applied {
@@ -190,6 +194,10 @@ pub enum ServerMsg {
         #[cfg_attr(test, ts(optional))]
         #[cfg_attr(test, ts(type = "Array<any>"))]
         legal_actions: Option<Vec<Value>>,
+        /// The clock as of this message, when the room has one.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(test, ts(optional))]
+        clock: Option<ClockState>,
     },
     /// Your action is durable and applied as `seq`.
     Ack {

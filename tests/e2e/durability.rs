@@ -103,13 +103,15 @@ async fn a_reconnecting_client_gets_exactly_what_it_missed(db: TestDb) {
 }
 
 /// The `warroom` binary running as a child process.
-struct ServerProcess {
+pub struct ServerProcess {
     child: Child,
-    addr: SocketAddr,
+    /// Where it listens.
+    pub addr: SocketAddr,
 }
 
 impl ServerProcess {
-    fn start(database_url: &str) -> ServerProcess {
+    /// Starts the binary over `database_url` and waits for its listening line.
+    pub fn start(database_url: &str) -> ServerProcess {
         let mut child = Command::new(env!("CARGO_BIN_EXE_warroom"))
             .args(["--bind", "127.0.0.1:0", "--database-url", database_url])
             .args([
@@ -137,7 +139,8 @@ impl ServerProcess {
         ServerProcess { child, addr }
     }
 
-    fn sigkill(mut self) {
+    /// Kills it with SIGKILL and reaps it.
+    pub fn sigkill(mut self) {
         // `Child::kill` is SIGKILL on Unix: no shutdown code runs.
         self.child.kill().expect("kill");
         self.child.wait().expect("reap");

@@ -7,6 +7,7 @@ mod common;
 
 mod bots;
 mod chat;
+mod clocks;
 mod contract;
 mod durability;
 mod errors;

@@ -101,7 +101,57 @@ level: "easy" | "normal" | "hard", };
 
 export type Takeover = "resigned" | "disconnected" | "timed_out";
 
+export type ClockSettings = { 
+/**
+ * Seconds each turn may take before the bank runs (1 to 7 days' worth).
+ */
+turn_seconds: number, 
+/**
+ * Seconds of bank per seat, spent once a turn's time is gone (0 to 7 days' worth).
+ */
+bank_seconds: number, };
+
+export type ClockPreset = "none" | "fast" | "normal" | "slow";
+
+export type ClockChoice = ClockPreset | ClockSettings;
+
+export type ClockState = { 
+/**
+ * Turn and bank lengths.
+ */
+settings: ClockSettings, 
+/**
+ * Each seat's bank left, in milliseconds (the seat to act's runs down once its turn time
+ * is spent).
+ */
+banks_ms: Array<number>, 
+/**
+ * The seat the clock runs for (`null` once the match is over).
+ */
+seat: number | null, 
+/**
+ * When that seat runs out of time (turn time and bank), in server Unix milliseconds.
+ */
+deadline_ms: number | null, 
+/**
+ * Milliseconds it had left (turn time and bank) when the message was sent.
+ */
+left_ms: number | null, 
+/**
+ * Of which turn time (the rest is its bank).
+ */
+turn_left_ms: number | null, 
+/**
+ * The server's Unix milliseconds when the message was sent (to correct for a client's
+ * clock).
+ */
+server_time_ms: number, };
+
 export type RoomSettings = { 
+/**
+ * The clock (`null`: none).
+ */
+clock: ClockSettings | null, 
 /**
  * How long a bot waits before each action, in milliseconds (so people can follow it).
  */
@@ -136,7 +186,12 @@ bots?: Array<BotSeat>,
 /**
  * How long a bot waits before each action, in milliseconds (0 to 10000; 700 when absent).
  */
-bot_delay_ms?: number | null, };
+bot_delay_ms?: number | null, 
+/**
+ * The clock: `"none"`, `"fast"`, `"normal"`, `"slow"` or `{"turn_seconds", "bank_seconds"}`;
+ * absent: `normal` in a public room, none in a private one.
+ */
+clock?: ClockChoice, };
 
 export type RoomState = "waiting" | "playing" | "finished" | "expired";
 
@@ -176,9 +231,13 @@ ruleset: "hexdice" | "capitals" | "classic",
  */
 options: any, 
 /**
- * How it plays beyond the ruleset's options (bot delay).
+ * How it plays beyond the ruleset's options (clock, bot delay).
  */
 settings: RoomSettings, 
+/**
+ * The match's clock now, while a match with a clock runs.
+ */
+clock?: ClockState, 
 /**
  * Private rooms are unlisted and joined with the invite code.
  */
@@ -632,7 +691,11 @@ seed?: string,
 /**
  * Every action this connection's seat may take now (only when it is to act).
  */
-legal_actions?: Array<any>, } | { "type": "applied", 
+legal_actions?: Array<any>, 
+/**
+ * The clock as of this message, when the room has one.
+ */
+clock?: ClockState, } | { "type": "applied", 
 /**
  * Which room.
  */
@@ -672,7 +735,11 @@ outcome: { winner: number, reason: string } | null,
 /**
  * Every action this connection's seat may take now (only when it is to act).
  */
-legal_actions?: Array<any>, } | { "type": "ack", 
+legal_actions?: Array<any>, 
+/**
+ * The clock as of this message, when the room has one.
+ */
+clock?: ClockState, } | { "type": "ack", 
 /**
  * Which room.
  */

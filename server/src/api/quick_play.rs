@@ -56,6 +56,7 @@ pub async fn quick_play(
             creator_seat: None,
             bots: Vec::new(),
             bot_delay_ms: None,
+            clock: None,
         },
     )
     .await?;
@@ -112,6 +113,7 @@ mod tests {
             ruleset: RulesetId::Hexdice,
             options: serde_json::Value::Null,
             settings: warroom_protocol::RoomSettings::default(),
+            clock: None,
             private: false,
             invite_code: None,
             state: RoomState::Waiting,

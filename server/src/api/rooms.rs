@@ -8,8 +8,8 @@ use axum::http::{HeaderMap, StatusCode};
 use serde::Deserialize;
 use warroom_engine::{RulesetId, Seat};
 use warroom_protocol::{
-    ErrorBody, Identity, NewRoom, Room, RoomId, RoomPage, RoomSettings, RoomState, RulesetInfo,
-    codes,
+    ClockSettings, ErrorBody, Identity, NewRoom, Room, RoomId, RoomPage, RoomSettings, RoomState,
+    RulesetInfo, codes,
 };
 
 use super::body::{json, path_id};
@@ -113,12 +113,33 @@ pub(super) async fn open_room(
             ),
         ));
     }
+    let clock = match request.clock {
+        Some(choice) => choice.settings(),
+        None if request.private => None,
+        None => Some(ClockSettings::NORMAL),
+    };
+    if let Some(clock) = clock
+        && (clock.turn_seconds == 0
+            || clock.turn_seconds > ClockSettings::MAX_SECONDS
+            || clock.bank_seconds > ClockSettings::MAX_SECONDS)
+    {
+        return Err(ApiError::bad_request(
+            codes::INVALID_REQUEST,
+            format!(
+                "a clock's turn_seconds is 1 to {max} and its bank_seconds 0 to {max}",
+                max = ClockSettings::MAX_SECONDS
+            ),
+        ));
+    }
     state.rooms_per_ip.take(ip)?;
     let mut record = RoomRecord {
         id: RoomId::random(),
         ruleset: request.ruleset,
         options,
-        settings: RoomSettings { bot_delay_ms },
+        settings: RoomSettings {
+            clock,
+            bot_delay_ms,
+        },
         seat_count: seats,
         private: request.private,
         // 8 random bytes: unguessable enough for an invite, short enough for a link.

@@ -3,7 +3,7 @@
 //! too far behind; and the end of the match if it has not seen it.
 
 use warroom_engine::Viewer;
-use warroom_protocol::{RoomId, ServerMsg};
+use warroom_protocol::{ClockState, RoomId, ServerMsg};
 
 use super::game::Game;
 use super::messages;
@@ -11,12 +11,13 @@ use super::messages;
 /// A reconnecting client further behind than this gets a snapshot instead of every action.
 pub const MAX_CATCH_UP: u64 = 500;
 
-/// The messages that bring `viewer` from `last_seq` to now.
+/// The messages that bring `viewer` from `last_seq` to now (each with the clock as it is now).
 pub fn catch_up(
     room: RoomId,
     game: &Game,
     viewer: Viewer,
     last_seq: Option<u64>,
+    clock: Option<ClockState>,
 ) -> Vec<ServerMsg> {
     let seq = game.runner.seq();
     let mut out = Vec::new();
@@ -31,10 +32,10 @@ pub fn catch_up(
                 } else {
                     None
                 };
-                out.push(messages::applied(room, seen, legal));
+                out.push(messages::applied(room, seen, legal, clock.clone()));
             }
         }
-        _ => out.push(messages::snapshot(room, game, viewer)),
+        _ => out.push(messages::snapshot(room, game, viewer, clock)),
     }
     if last_seq.is_none_or(|last| last < seq)
         && let Some(finished) = messages::finished(room, game)

@@ -14,15 +14,16 @@ use serde_json::Value;
 use tokio::time::Instant;
 use warroom_engine::{Seat, Seed, Viewer};
 use warroom_protocol::{
-    ActedBy, Identity, MatchId, MatchState, Room, RoomId, RoomState, ServerMsg, codes,
+    ActedBy, ClockState, Identity, MatchId, MatchState, Room, RoomId, RoomState, ServerMsg, codes,
 };
 
+use super::clock::Clock;
 use super::followers::{Follower, Followers};
 use super::game::Game;
 use super::output::Output;
 use super::seats::{self, SeatChange, seat_of};
 use super::social::Social;
-use super::summary::{room_for, sees_invite};
+use super::summary::{SeatsNow, room_for, sees_invite};
 use super::{ConnId, catch_up, messages};
 use crate::error::ApiError;
 use crate::runner::Rules;
@@ -54,6 +55,10 @@ pub struct RoomCore {
     pub(super) social: Social,
     /// The seq a bot's decision was last asked for (`control.rs`), so it is asked once.
     pub(super) bot_asked: Option<u64>,
+    /// The time the core was last told (clock states in messages are as of then).
+    last_now: Option<Instant>,
+    /// An instant and the Unix milliseconds it was, to show deadlines as server time.
+    wall: Option<(Instant, i64)>,
 }
 
 /// What a seat submits: a ruleset action or its resignation.
@@ -80,6 +85,8 @@ struct Pending {
     client_id: String,
     /// True for a resignation (the room shows the bot taking over once it is durable).
     resign: bool,
+    /// The clock before it, put back if it cannot be stored.
+    clock_before: Option<Clock>,
 }
 
 /// What became of a submitted action.
@@ -110,14 +117,56 @@ impl RoomCore {
             out: VecDeque::new(),
             social: Social::default(),
             bot_asked: None,
+            last_now: None,
+            wall: None,
         }
+    }
+
+    /// Tells the core which Unix milliseconds the instant `at` was (deadlines are shown as
+    /// server time).
+    pub fn with_wall_clock(mut self, at: Instant, unix_ms: i64) -> RoomCore {
+        self.wall = Some((at, unix_ms));
+        self
     }
 
     /// The loop starts (a new room, or one rebuilt after a restart): whatever a bot or the
     /// clock must do now is asked for.
     pub fn resume(&mut self, now: Instant) {
-        let _ = now;
+        self.at(now);
         self.schedule_bot();
+    }
+
+    /// Remembers the time an input came with.
+    pub(super) fn at(&mut self, now: Instant) {
+        self.last_now = Some(now);
+    }
+
+    /// The Unix milliseconds of instant `at`.
+    fn wall_ms(&self, at: Instant) -> i64 {
+        let Some((base, base_ms)) = self.wall else {
+            return 0;
+        };
+        let offset = |d: std::time::Duration| i64::try_from(d.as_millis()).unwrap_or(i64::MAX);
+        if at >= base {
+            base_ms.saturating_add(offset(at - base))
+        } else {
+            base_ms.saturating_sub(offset(base - at))
+        }
+    }
+
+    /// The match's clock as of the last input.
+    pub(super) fn clock_state(&self) -> Option<ClockState> {
+        let clock = self.game.as_ref()?.clock.as_ref()?;
+        let now = self.last_now?;
+        Some(clock.state(now, |at| self.wall_ms(at)))
+    }
+
+    /// What the match says of the seats now (takeovers, clock), for the room's summary.
+    pub(super) fn seats_now(&self) -> SeatsNow {
+        SeatsNow {
+            takeovers: self.takeovers(),
+            clock: self.clock_state(),
+        }
     }
 
     /// True while an accepted action waits for its commit.
@@ -132,7 +181,7 @@ impl RoomCore {
 
     /// The room as the lobby shows it (no invite code).
     pub fn summary(&self) -> Room {
-        room_for(&self.record, &self.followers, &self.takeovers(), None)
+        room_for(&self.record, &self.followers, &self.seats_now(), None)
     }
 
     /// The next thing for the loop to do.
@@ -142,12 +191,70 @@ impl RoomCore {
 
     /// When the loop must call [`RoomCore::tick`] next, if ever.
     pub fn next_wake(&self) -> Option<Instant> {
-        self.expiry_deadline()
+        let clock = self
+            .game
+            .as_ref()
+            .filter(|_| !self.is_pending())
+            .and_then(|game| game.clock.as_ref())
+            .and_then(Clock::deadline);
+        match (self.expiry_deadline(), clock) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
     }
 
-    /// Time has come to `now`: act on whatever fell due.
+    /// Time has come to `now`: act on whatever fell due (a seat whose clock ran out gets the
+    /// ruleset's timeout action).
     pub fn tick(&mut self, now: Instant) {
-        let _ = now;
+        self.at(now);
+        if self.is_pending() {
+            return;
+        }
+        let expired = self
+            .game
+            .as_mut()
+            .and_then(|game| game.clock.as_mut())
+            .and_then(|clock| clock.expired(now));
+        if let Some(seat) = expired {
+            self.time_out(seat, now);
+        }
+    }
+
+    /// Takes the timeout action for `seat`, whose clock ran out (stored with `by: clock`).
+    fn time_out(&mut self, seat: Seat, now: Instant) {
+        let Some(game) = &self.game else { return };
+        if game.runner.to_act() != Some(seat) {
+            return;
+        }
+        let Some(action) = game.runner.timeout_action() else {
+            return;
+        };
+        let client_id = format!("{SERVER_ID_PREFIX}clock:{}", game.runner.seq() + 1);
+        if let Err(error) = self.submit(
+            seat,
+            client_id,
+            Submission::Rules(&action),
+            ActedBy::Clock,
+            now,
+        ) {
+            tracing::error!(
+                "room {}: the timeout action {action} of seat {seat} is refused: {error}",
+                self.id()
+            );
+        }
+    }
+
+    /// After a commit: while the clock has run out on the seat still to act, its turn goes on
+    /// being played by timeout actions until it ends.
+    fn continue_timeout(&mut self, now: Instant) {
+        let Some(game) = &self.game else { return };
+        let timing_out = game.clock.as_ref().and_then(Clock::timing_out);
+        if timing_out.is_some()
+            && timing_out == game.runner.to_act()
+            && let Some(seat) = timing_out
+        {
+            self.time_out(seat, now);
+        }
     }
 
     /// A connection follows the room; it is sent the room, then what it missed of the match.
@@ -159,6 +266,7 @@ impl RoomCore {
         last_seq: Option<u64>,
         now: Instant,
     ) -> Result<(), ApiError> {
+        self.at(now);
         self.refuse_if_expired()?;
         let insider = identity.as_ref().is_some_and(|identity| {
             identity.id == self.record.creator || seat_of(&self.record, Some(identity)).is_some()
@@ -179,12 +287,13 @@ impl RoomCore {
         let room = room_for(
             &self.record,
             &self.followers,
-            &self.takeovers(),
+            &self.seats_now(),
             identity.as_ref(),
         );
         self.send(vec![conn], ServerMsg::Room { room });
+        let clock = self.clock_state();
         if let Some(game) = &self.game {
-            for message in catch_up::catch_up(self.record.id, game, viewer, last_seq) {
+            for message in catch_up::catch_up(self.record.id, game, viewer, last_seq, clock) {
                 self.out.push_back(Output::Send {
                     to: vec![conn],
                     message,
@@ -204,6 +313,7 @@ impl RoomCore {
 
     /// A connection stops following the room (it left, closed, or was too slow).
     pub fn leave(&mut self, conn: ConnId, now: Instant) {
+        self.at(now);
         if self.followers.remove(conn).is_some() {
             self.publish();
         }
@@ -277,9 +387,15 @@ impl RoomCore {
 
     /// The match record is stored: the match runs. Everyone gets the room, then their snapshot.
     pub fn started(&mut self, now: Instant) {
-        let Some(game) = self.starting.take() else {
+        self.at(now);
+        let Some(mut game) = self.starting.take() else {
             return;
         };
+        game.clock = self.record.settings.clock.map(|settings| {
+            let mut clock = Clock::new(settings, self.record.seats.len());
+            clock.observe(game.runner.to_act(), now);
+            clock
+        });
         self.record.match_id = Some(game.match_id);
         self.record.state = RoomState::Playing;
         self.observe_presence(now);
@@ -380,7 +496,7 @@ impl RoomCore {
         by: ActedBy,
         now: Instant,
     ) -> Result<Submitted, ApiError> {
-        let _ = now;
+        self.at(now);
         let Some(game) = self.game.as_mut() else {
             return Err(ApiError::conflict(
                 codes::MATCH_NOT_STARTED,
@@ -399,6 +515,11 @@ impl RoomCore {
             Submission::Rules(action) => game.runner.apply(seat, action, by)?,
             Submission::Resign => game.runner.resign(seat)?,
         };
+        let clock_before = game.clock.clone();
+        let clock = game.clock.as_mut().map(|clock| {
+            clock.observe(game.runner.to_act(), now);
+            serde_json::to_string(&clock.stored(now)).unwrap_or_default()
+        });
         let append = Append {
             match_id: game.match_id,
             room_id: self.record.id,
@@ -408,7 +529,7 @@ impl RoomCore {
             client_id: client_id.clone(),
             action: accepted.action.to_string(),
             events: Value::Array(accepted.events).to_string(),
-            clock: None,
+            clock,
             finish: game.runner.outcome(),
         };
         self.pending = Some(Pending {
@@ -416,6 +537,7 @@ impl RoomCore {
             seat,
             client_id,
             resign,
+            clock_before,
         });
         self.out.push_back(Output::Append(append));
         Ok(Submitted::Pending(accepted.seq))
@@ -429,7 +551,7 @@ impl RoomCore {
         stored: Result<(), String>,
         now: Instant,
     ) -> Result<u64, ApiError> {
-        let _ = now;
+        self.at(now);
         let pending = match self.pending.take() {
             Some(pending) if pending.seq == seq => pending,
             other => {
@@ -443,6 +565,7 @@ impl RoomCore {
         if let Err(error) = stored {
             // Not stored, so not applied: the client may send it again (`unavailable`).
             game.runner.undo();
+            game.clock = pending.clock_before;
             // Whatever a bot was asked for this seq is asked again.
             self.bot_asked = None;
             self.schedule_bot();
@@ -458,6 +581,7 @@ impl RoomCore {
             // A bot plays the seat now: everyone sees it on the room.
             self.publish();
         }
+        self.continue_timeout(now);
         self.schedule_bot();
         Ok(seq)
     }
@@ -469,9 +593,11 @@ impl RoomCore {
     /// Sends the last accepted action to every follower, each with its own view (and the end).
     fn announce_last_action(&mut self) {
         self.broadcast(
-            |room, game, viewer| match game.runner.last_seen_by(viewer) {
-                Some(seen) => messages::applied(room, seen, game.runner.legal_actions_for(viewer)),
-                None => messages::snapshot(room, game, viewer),
+            |room, game, viewer, clock| match game.runner.last_seen_by(viewer) {
+                Some(seen) => {
+                    messages::applied(room, seen, game.runner.legal_actions_for(viewer), clock)
+                }
+                None => messages::snapshot(room, game, viewer, clock),
             },
         );
         let room = self.record.id;
@@ -511,12 +637,12 @@ impl RoomCore {
             .classes(|f| sees_invite(record, f.identity.as_ref()).then(|| f.identity.clone()));
         // Two followers see the same room unless one may see the invite code (then the room is
         // built for that identity: the code is the only difference).
-        let takeovers = self.takeovers();
+        let seats_now = self.seats_now();
         for (insider, conns) in classes {
             let room = room_for(
                 &self.record,
                 &self.followers,
-                &takeovers,
+                &seats_now,
                 insider.flatten().as_ref(),
             );
             self.send(conns, ServerMsg::Room { room });
@@ -525,14 +651,18 @@ impl RoomCore {
     }
 
     /// Sends every follower the message `build` makes for its viewer (once per viewer class).
-    fn broadcast(&mut self, build: impl Fn(RoomId, &Game, Viewer) -> ServerMsg) {
+    fn broadcast(
+        &mut self,
+        build: impl Fn(RoomId, &Game, Viewer, Option<ClockState>) -> ServerMsg,
+    ) {
+        let clock = self.clock_state();
         let Some(game) = &self.game else { return };
         let record = &self.record;
         let classes = self.followers.classes(|f| {
             seat_of(record, f.identity.as_ref()).map_or(Viewer::Spectator, Viewer::Seat)
         });
         for (viewer, conns) in classes {
-            let message = build(record.id, game, viewer);
+            let message = build(record.id, game, viewer, clock.clone());
             self.out.push_back(Output::Send { to: conns, message });
         }
     }

@@ -1,11 +1,12 @@
-//! A started match as its room holds it: the running rules, the secret seed, and the client
-//! action ids already accepted (so a resent action is answered, never applied twice).
+//! A started match as its room holds it: the running rules, the secret seed, the client action
+//! ids already accepted (so a resent action is answered, never applied twice), and its clock.
 
 use std::collections::HashMap;
 
 use warroom_engine::{Seat, Seed};
 use warroom_protocol::MatchId;
 
+use super::clock::Clock;
 use crate::runner::MatchRunner;
 
 /// A started match, owned by its room core.
@@ -19,6 +20,8 @@ pub struct Game {
     /// Client action ids already accepted, per seat, with their seq: a resent id is answered
     /// from here and never applied twice.
     pub client_ids: HashMap<(Seat, String), u64>,
+    /// The clock, when the room has one.
+    pub clock: Option<Clock>,
 }
 
 impl Game {
@@ -29,6 +32,7 @@ impl Game {
             seed,
             runner,
             client_ids: HashMap::new(),
+            clock: None,
         }
     }
 

@@ -3,13 +3,13 @@
 
 use serde_json::Value;
 use warroom_engine::Viewer;
-use warroom_protocol::{RoomId, ServerMsg};
+use warroom_protocol::{ClockState, RoomId, ServerMsg};
 
 use super::game::Game;
 use crate::runner::SeenAction;
 
 /// The whole visible state of a match for one viewer.
-pub fn snapshot(room: RoomId, game: &Game, viewer: Viewer) -> ServerMsg {
+pub fn snapshot(room: RoomId, game: &Game, viewer: Viewer, clock: Option<ClockState>) -> ServerMsg {
     let outcome = game.runner.outcome();
     ServerMsg::Snapshot {
         room,
@@ -24,11 +24,17 @@ pub fn snapshot(room: RoomId, game: &Game, viewer: Viewer) -> ServerMsg {
         seed: outcome.is_some().then(|| game.seed.to_hex()),
         outcome,
         legal_actions: game.runner.legal_actions_for(viewer),
+        clock,
     }
 }
 
 /// One accepted action as one viewer saw it, with the legal actions it may take next.
-pub fn applied(room: RoomId, seen: SeenAction, legal_actions: Option<Vec<Value>>) -> ServerMsg {
+pub fn applied(
+    room: RoomId,
+    seen: SeenAction,
+    legal_actions: Option<Vec<Value>>,
+    clock: Option<ClockState>,
+) -> ServerMsg {
     ServerMsg::Applied {
         room,
         seq: seen.seq,
@@ -40,6 +46,7 @@ pub fn applied(room: RoomId, seen: SeenAction, legal_actions: Option<Vec<Value>>
         to_act: seen.to_act,
         outcome: seen.outcome,
         legal_actions,
+        clock,
     }
 }
 

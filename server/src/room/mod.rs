@@ -12,6 +12,7 @@
 
 mod catch_up;
 pub mod chat;
+pub mod clock;
 pub mod control;
 pub mod core;
 mod expiry;

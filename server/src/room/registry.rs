@@ -15,6 +15,7 @@ use warroom_protocol::{Room, RoomId, RoomState};
 
 use super::RoomHandle;
 use super::chat::Chat;
+use super::clock::{Clock, StoredClock};
 use super::core::RoomCore;
 use super::game::Game;
 use super::rematch::RematchVotes;
@@ -22,9 +23,10 @@ use super::social::Social;
 use super::task::RoomTask;
 use crate::config::Limits;
 use crate::error::ApiError;
+use crate::runner::MatchRunner;
 use crate::runner::rules;
 use crate::store::writer::Writer;
-use crate::store::{RoomRecord, Store};
+use crate::store::{ActionRecord, RoomRecord, Store, now_ms};
 
 /// Commands a room queues before answering `busy`.
 const ROOM_QUEUE: usize = 256;
@@ -76,7 +78,8 @@ impl Rooms {
             .with_social(
                 Social::new(Chat::default(), RematchVotes::default(), self.expiry()),
                 Instant::now(),
-            );
+            )
+            .with_wall_clock(Instant::now(), now_ms());
         Ok(self.spawn(id, self.task(core)))
     }
 
@@ -121,9 +124,12 @@ impl Rooms {
     pub fn lobby_summary(&self, record: &RoomRecord) -> Room {
         match self.lock().get(&record.id) {
             Some(handle) => handle.summary(),
-            None => {
-                super::summary::room_for(record, &super::followers::Followers::default(), &[], None)
-            }
+            None => super::summary::room_for(
+                record,
+                &super::followers::Followers::default(),
+                &super::summary::SeatsNow::default(),
+                None,
+            ),
         }
     }
 
@@ -170,12 +176,14 @@ impl Rooms {
                     .map_err(|error| {
                         anyhow::anyhow!("match {match_id} cannot be rebuilt: {error}")
                     })?;
+                let clock = resumed_clock(&record, &*runner, &actions);
                 let client_ids = actions
                     .into_iter()
                     .map(|action| ((action.seat, action.client_id), action.seq))
                     .collect();
                 let mut game = Game::new(match_id, seed, runner);
                 game.client_ids = client_ids;
+                game.clock = clock;
                 Some(game)
             }
         };
@@ -187,7 +195,8 @@ impl Rooms {
         );
         Ok(
             RoomCore::new(record, rules, game, self.limits.max_connections_per_room)
-                .with_social(social, Instant::now()),
+                .with_social(social, Instant::now())
+                .with_wall_clock(Instant::now(), now_ms()),
         )
     }
 
@@ -226,4 +235,30 @@ impl Rooms {
         running.insert(id, handle.clone());
         handle
     }
+}
+
+/// The clock of a rebuilt match, running again from now: as the last action stored it (the
+/// time between that action and the restart is not counted), or fresh when nothing was played.
+fn resumed_clock(
+    record: &RoomRecord,
+    runner: &dyn MatchRunner,
+    actions: &[ActionRecord],
+) -> Option<Clock> {
+    let settings = record.settings.clock?;
+    if runner.outcome().is_some() {
+        return None;
+    }
+    let now = Instant::now();
+    let stored = actions
+        .last()
+        .and_then(|action| action.clock.clone())
+        .and_then(|json| serde_json::from_value::<StoredClock>(json).ok());
+    Some(match stored {
+        Some(stored) => Clock::resume(settings, &stored, now),
+        None => {
+            let mut clock = Clock::new(settings, record.seats.len());
+            clock.observe(runner.to_act(), now);
+            clock
+        }
+    })
 }

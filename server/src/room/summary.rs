@@ -2,22 +2,32 @@
 //! presence, spectators, and the invite code only for those who may share it.
 
 use warroom_engine::Seat;
-use warroom_protocol::{Identity, Room, SeatInfo, Takeover};
+use warroom_protocol::{ClockState, Identity, Room, SeatInfo, Takeover};
 
 use super::followers::Followers;
 use super::seats::seat_of;
 use crate::bots::bot_level;
 use crate::store::RoomRecord;
 
+/// What the match says of the seats now, for the room's summary.
+#[derive(Clone, Debug, Default)]
+pub struct SeatsNow {
+    /// Per seat, why a bot plays a person's seat now.
+    pub takeovers: Vec<Option<Takeover>>,
+    /// The match's clock.
+    pub clock: Option<ClockState>,
+}
+
 /// The room as `identity` may see it (the invite code only for its creator and, in a private
 /// room, its seated players).
-/// `takeovers` says, per seat, why a bot plays a person's seat now.
+/// `seats` says, per seat, why a bot plays a person's seat now, and `clock` is the match's.
 pub fn room_for(
     record: &RoomRecord,
     followers: &Followers,
-    takeovers: &[Option<Takeover>],
+    now: &SeatsNow,
     identity: Option<&Identity>,
 ) -> Room {
+    let takeovers = &now.takeovers;
     let seats = record
         .seats
         .iter()
@@ -41,6 +51,7 @@ pub fn room_for(
         ruleset: record.ruleset,
         options: record.options.clone(),
         settings: record.settings.clone(),
+        clock: now.clock.clone(),
         private: record.private,
         invite_code: sees_invite(record, identity).then(|| record.invite_code.clone()),
         state: record.state,

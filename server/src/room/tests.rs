@@ -5,7 +5,8 @@ use serde_json::{Value, json};
 use tokio::time::Instant;
 use warroom_engine::{RulesetId, Seat, Seed};
 use warroom_protocol::{
-    ActedBy, Identity, IdentityId, MatchId, RoomId, RoomSettings, RoomState, ServerMsg, Takeover,
+    ActedBy, ClockSettings, Identity, IdentityId, MatchId, RoomId, RoomSettings, RoomState,
+    ServerMsg, Takeover,
 };
 
 use super::ConnId;
@@ -32,12 +33,25 @@ fn started_room() -> RoomCore {
 /// A room of `ruleset` with these seat holders, started; conn `n + 1` follows as the person of
 /// seat `n` (bots have no connection), and conn 100 is a spectator.
 fn started(ruleset: RulesetId, seats: Vec<Option<Identity>>) -> RoomCore {
+    started_with(ruleset, seats, None, Instant::now())
+}
+
+/// As [`started`], with a clock, started at `now`.
+fn started_with(
+    ruleset: RulesetId,
+    seats: Vec<Option<Identity>>,
+    clock: Option<ClockSettings>,
+    now: Instant,
+) -> RoomCore {
     let count = u8::try_from(seats.len()).unwrap();
     let record = RoomRecord {
         id: RoomId::random(),
         ruleset,
         options: rules(ruleset).unwrap().check_options(None, count).unwrap(),
-        settings: RoomSettings { bot_delay_ms: 0 },
+        settings: RoomSettings {
+            clock,
+            bot_delay_ms: 0,
+        },
         seat_count: count,
         private: false,
         invite_code: "code".into(),
@@ -48,7 +62,6 @@ fn started(ruleset: RulesetId, seats: Vec<Option<Identity>>) -> RoomCore {
         seats: seats.clone(),
     };
     let mut core = RoomCore::new(record, rules(ruleset).unwrap(), None, 10);
-    let now = Instant::now();
     for (n, holder) in seats.iter().enumerate() {
         if let Some(holder) = holder
             && crate::bots::bot_level(holder.id).is_none()
@@ -309,4 +322,112 @@ fn g_resign_1_resigning_in_four_players_hands_the_seat_to_a_bot_for_good() {
         Ok(Submitted::Known(1)),
         "resigning is done once"
     );
+}
+
+/// Stores (commits) whatever the core queued, as the loop would, until nothing is left to
+/// store; returns every append.
+fn store_all(core: &mut RoomCore, now: Instant) -> Vec<crate::store::writer::Append> {
+    let mut stored = Vec::new();
+    loop {
+        let outputs = drain(core);
+        let Some(append) = outputs.into_iter().find_map(|output| match output {
+            Output::Append(append) => Some(append),
+            _ => None,
+        }) else {
+            return stored;
+        };
+        core.committed(append.seq, Ok(()), now).unwrap();
+        stored.push(append);
+    }
+}
+
+#[test]
+fn a_turn_that_runs_out_gets_its_timeout_actions_marked_clock_and_the_next_seat_a_full_clock() {
+    let t0 = Instant::now();
+    let second = std::time::Duration::from_secs(1);
+    let settings = ClockSettings {
+        turn_seconds: 10,
+        bank_seconds: 5,
+    };
+    let mut core = started_with(
+        RulesetId::Hexdice,
+        vec![Some(player(0)), Some(player(1))],
+        Some(settings),
+        t0,
+    );
+    drain(&mut core);
+    let first = to_act(&core).unwrap();
+    assert_eq!(
+        core.next_wake(),
+        Some(t0 + 15 * second),
+        "turn time, then bank"
+    );
+    core.tick(t0 + 14 * second);
+    assert!(store_all(&mut core, t0 + 14 * second).is_empty(), "not yet");
+    let expected = core.game.as_ref().unwrap().runner.timeout_action().unwrap();
+    core.tick(t0 + 15 * second);
+    let stored = store_all(&mut core, t0 + 15 * second);
+    assert!(!stored.is_empty(), "the clock acts");
+    assert_eq!(stored[0].action, expected.to_string());
+    assert!(
+        stored
+            .iter()
+            .all(|append| append.by == ActedBy::Clock && append.seat == first)
+    );
+    assert!(
+        stored
+            .iter()
+            .all(|append| append.client_id.starts_with("server:clock:"))
+    );
+    let next = to_act(&core).unwrap();
+    assert_ne!(next, first, "the timed-out turn is over");
+    let clock: serde_json::Value =
+        serde_json::from_str(stored.last().unwrap().clock.as_deref().unwrap()).unwrap();
+    assert_eq!(clock["seat"], next.0);
+    assert_eq!(clock["turn_left_ms"], 10_000);
+    assert_eq!(clock["banks_ms"][first.index()], 0, "the bank is spent");
+    assert_eq!(clock["banks_ms"][next.index()], 5_000);
+    assert_eq!(core.next_wake(), Some(t0 + 30 * second));
+    // What everyone sees says the same.
+    let shown = core.clock_state().unwrap();
+    assert_eq!((shown.seat, shown.left_ms), (Some(next), Some(15_000)));
+}
+
+#[test]
+fn a_player_who_acts_in_time_keeps_the_bank_and_the_clock_waits_for_each_commit() {
+    let t0 = Instant::now();
+    let second = std::time::Duration::from_secs(1);
+    let settings = ClockSettings {
+        turn_seconds: 10,
+        bank_seconds: 5,
+    };
+    let mut core = started_with(
+        RulesetId::Hexdice,
+        vec![Some(player(0)), Some(player(1))],
+        Some(settings),
+        t0,
+    );
+    drain(&mut core);
+    let (conn, action) = next_move(&mut core);
+    core.action(conn, "a".into(), &action, t0 + 12 * second)
+        .unwrap();
+    assert_eq!(
+        core.next_wake(),
+        None,
+        "no timeout while an action is being stored"
+    );
+    core.tick(t0 + 40 * second);
+    let stored = store_all(&mut core, t0 + 12 * second);
+    assert_eq!(stored.len(), 1, "only the player's action: {stored:?}");
+    let shown = core.clock_state().unwrap();
+    let me = Seat(u8::try_from(conn - 1).unwrap());
+    if to_act(&core) == Some(me) {
+        assert_eq!(
+            shown.left_ms,
+            Some(3_000),
+            "2 s of bank were spent, the turn goes on"
+        );
+    } else {
+        assert_eq!(shown.banks_ms[me.index()], 3_000, "2 s of bank were spent");
+    }
 }

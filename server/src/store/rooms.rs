@@ -178,7 +178,10 @@ impl Store {
         let settings = match row.try_get::<Option<String>, _>("settings")? {
             Some(text) => json_column("settings", &text)?,
             // Rooms older than migration 0004 play as they did: no clock, bots act at once.
-            None => RoomSettings { bot_delay_ms: 0 },
+            None => RoomSettings {
+                clock: None,
+                bot_delay_ms: 0,
+            },
         };
         let mut seats: Vec<Option<Identity>> = vec![None; usize::from(seat_count)];
         let seat_rows = sqlx::query(
