@@ -493,6 +493,26 @@ export default {
   help_seats: 'The match starts when every seat is taken.',
   help_private: 'A private room is not listed: only those with the invite link can join.',
 
+  // Turn clocks (issue 9): presets, the setting in words, the countdown
+  unit_seconds: '{n} s',
+  unit_minutes: '{n} min',
+  unit_hours: '{n} h',
+  unit_days: { one: '{n} day', other: '{n} days' },
+  clock_label: 'Clock',
+  clock_none: 'No clock',
+  clock_turn_bank: '{turn} + {bank}',
+  clock_turn_only: '{turn} per turn',
+  clock_badge: 'Clock: {setting}',
+  clock_preset_fast: 'Fast: {setting}',
+  clock_preset_normal: 'Normal: {setting}',
+  clock_preset_slow: 'Slow: {setting}',
+  help_clock: 'Each turn has its time, then each player has a bank for long turns. When both run out, the turn is played for them (the simplest move); twice in a row and a bot takes over the seat. Public rooms: normal unless you choose.',
+  clock_for: '{name}’s time',
+  clock_countdown: '{turn} + bank {bank}',
+  clock_bank: 'bank {bank}',
+  clock_sound: 'Beep when my time runs low',
+  clock_seconds_left: { one: '{n} second left', other: '{n} seconds left' },
+
   // Players, names and recovery, play now
   have_recovery_code: 'Already playing on another device? Use its recovery code.',
   recover_title: 'Use your identity on this device',

@@ -492,6 +492,26 @@ export default {
   help_seats: 'La partida empieza cuando todos los puestos están ocupados.',
   help_private: 'Una sala privada no aparece en la lista: solo entra quien tiene el enlace.',
 
+  // Turn clocks (issue 9): presets, the setting in words, the countdown
+  unit_seconds: '{n} s',
+  unit_minutes: '{n} min',
+  unit_hours: '{n} h',
+  unit_days: { one: '{n} día', other: '{n} días' },
+  clock_label: 'Reloj',
+  clock_none: 'Sin reloj',
+  clock_turn_bank: '{turn} + {bank}',
+  clock_turn_only: '{turn} por turno',
+  clock_badge: 'Reloj: {setting}',
+  clock_preset_fast: 'Rápido: {setting}',
+  clock_preset_normal: 'Normal: {setting}',
+  clock_preset_slow: 'Lento: {setting}',
+  help_clock: 'Cada turno tiene su tiempo y después cada jugador tiene una reserva para los turnos largos. Si se agotan ambos, el turno se juega por él (la jugada más sencilla); dos veces seguidas y un bot ocupa su puesto. Salas públicas: normal si no eliges otro.',
+  clock_for: 'Tiempo de {name}',
+  clock_countdown: '{turn} + reserva {bank}',
+  clock_bank: 'reserva {bank}',
+  clock_sound: 'Pitido cuando me quede poco tiempo',
+  clock_seconds_left: { one: 'Queda {n} segundo', other: 'Quedan {n} segundos' },
+
   // Players, names and recovery, play now
   have_recovery_code: '¿Ya juegas en otro dispositivo? Usa su código de recuperación.',
   recover_title: 'Usar tu identidad en este dispositivo',

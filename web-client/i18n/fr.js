@@ -492,6 +492,26 @@ export default {
   help_seats: 'La partie commence quand toutes les places sont prises.',
   help_private: 'Une salle privée n’est pas listée : seuls ceux qui ont le lien peuvent entrer.',
 
+  // Turn clocks (issue 9): presets, the setting in words, the countdown
+  unit_seconds: '{n} s',
+  unit_minutes: '{n} min',
+  unit_hours: '{n} h',
+  unit_days: { one: '{n} jour', other: '{n} jours' },
+  clock_label: 'Pendule',
+  clock_none: 'Sans pendule',
+  clock_turn_bank: '{turn} + {bank}',
+  clock_turn_only: '{turn} par tour',
+  clock_badge: 'Pendule : {setting}',
+  clock_preset_fast: 'Rapide : {setting}',
+  clock_preset_normal: 'Normale : {setting}',
+  clock_preset_slow: 'Lente : {setting}',
+  help_clock: 'Chaque tour a son temps, puis chaque joueur dispose d’une réserve pour les longs tours. Quand les deux sont écoulés, le tour est joué à sa place (le coup le plus simple) ; deux fois de suite, et un bot prend sa place. Salles publiques : normale sauf autre choix.',
+  clock_for: 'Temps de {name}',
+  clock_countdown: '{turn} + réserve {bank}',
+  clock_bank: 'réserve {bank}',
+  clock_sound: 'Bip quand mon temps est presque écoulé',
+  clock_seconds_left: { one: '{n} seconde restante', other: '{n} secondes restantes' },
+
   // Players, names and recovery, play now
   have_recovery_code: 'Vous jouez déjà sur un autre appareil ? Utilisez son code de récupération.',
   recover_title: 'Utiliser votre identité sur cet appareil',

@@ -492,6 +492,26 @@ export default {
   help_seats: 'La partita inizia quando tutti i posti sono occupati.',
   help_private: 'Una stanza privata non è elencata: entra solo chi ha il link d’invito.',
 
+  // Turn clocks (issue 9): presets, the setting in words, the countdown
+  unit_seconds: '{n} s',
+  unit_minutes: '{n} min',
+  unit_hours: '{n} h',
+  unit_days: { one: '{n} giorno', other: '{n} giorni' },
+  clock_label: 'Orologio',
+  clock_none: 'Senza orologio',
+  clock_turn_bank: '{turn} + {bank}',
+  clock_turn_only: '{turn} per turno',
+  clock_badge: 'Orologio: {setting}',
+  clock_preset_fast: 'Veloce: {setting}',
+  clock_preset_normal: 'Normale: {setting}',
+  clock_preset_slow: 'Lento: {setting}',
+  help_clock: 'Ogni turno ha il suo tempo, poi ogni giocatore ha una riserva per i turni lunghi. Quando finiscono entrambi, il turno viene giocato al suo posto (la mossa più semplice); due volte di fila e un bot prende il suo posto. Stanze pubbliche: normale, se non scegli altro.',
+  clock_for: 'Tempo di {name}',
+  clock_countdown: '{turn} + riserva {bank}',
+  clock_bank: 'riserva {bank}',
+  clock_sound: 'Bip quando il mio tempo sta per finire',
+  clock_seconds_left: { one: 'Manca {n} secondo', other: 'Mancano {n} secondi' },
+
   // Players, names and recovery, play now
   have_recovery_code: 'Giochi già su un altro dispositivo? Usa il suo codice di recupero.',
   recover_title: 'Usa la tua identità su questo dispositivo',

@@ -492,6 +492,26 @@ export default {
   help_seats: 'Het spel begint als alle plaatsen bezet zijn.',
   help_private: 'Een privékamer staat niet in de lijst: alleen wie de uitnodigingslink heeft, kan meedoen.',
 
+  // Turn clocks (issue 9): presets, the setting in words, the countdown
+  unit_seconds: '{n} s',
+  unit_minutes: '{n} min',
+  unit_hours: '{n} u',
+  unit_days: { one: '{n} dag', other: '{n} dagen' },
+  clock_label: 'Klok',
+  clock_none: 'Geen klok',
+  clock_turn_bank: '{turn} + {bank}',
+  clock_turn_only: '{turn} per beurt',
+  clock_badge: 'Klok: {setting}',
+  clock_preset_fast: 'Snel: {setting}',
+  clock_preset_normal: 'Normaal: {setting}',
+  clock_preset_slow: 'Langzaam: {setting}',
+  help_clock: 'Elke beurt heeft een eigen tijd, daarna heeft elke speler een reserve voor lange beurten. Zijn beide op, dan wordt de beurt voor de speler gespeeld (de eenvoudigste zet); twee keer achter elkaar en een bot neemt de plaats over. Openbare kamers: normaal, tenzij je iets anders kiest.',
+  clock_for: 'Tijd van {name}',
+  clock_countdown: '{turn} + reserve {bank}',
+  clock_bank: 'reserve {bank}',
+  clock_sound: 'Piep als mijn tijd bijna op is',
+  clock_seconds_left: { one: 'Nog {n} seconde', other: 'Nog {n} seconden' },
+
   // Players, names and recovery, play now
   have_recovery_code: 'Speel je al op een ander apparaat? Gebruik de herstelcode daarvan.',
   recover_title: 'Gebruik je identiteit op dit apparaat',

@@ -492,6 +492,26 @@ export default {
   help_seats: 'Gra zaczyna się, gdy wszystkie miejsca są zajęte.',
   help_private: 'Pokój prywatny nie jest na liście: dołączyć mogą tylko osoby z linkiem.',
 
+  // Turn clocks (issue 9): presets, the setting in words, the countdown
+  unit_seconds: '{n} s',
+  unit_minutes: '{n} min',
+  unit_hours: '{n} godz.',
+  unit_days: { one: '{n} dzień', few: '{n} dni', many: '{n} dni', other: '{n} dnia' },
+  clock_label: 'Zegar',
+  clock_none: 'Bez zegara',
+  clock_turn_bank: '{turn} + {bank}',
+  clock_turn_only: '{turn} na turę',
+  clock_badge: 'Zegar: {setting}',
+  clock_preset_fast: 'Szybki: {setting}',
+  clock_preset_normal: 'Normalny: {setting}',
+  clock_preset_slow: 'Wolny: {setting}',
+  help_clock: 'Każda tura ma swój czas, a potem każdy gracz ma zapas na długie tury. Gdy skończą się oba, tura zostaje rozegrana za gracza (najprostszy ruch); dwa razy z rzędu i jego miejsce przejmuje bot. Pokoje publiczne: normalny, chyba że wybierzesz inaczej.',
+  clock_for: 'Czas gracza {name}',
+  clock_countdown: '{turn} + zapas {bank}',
+  clock_bank: 'zapas {bank}',
+  clock_sound: 'Sygnał, gdy kończy mi się czas',
+  clock_seconds_left: { one: 'Została {n} sekunda', few: 'Zostały {n} sekundy', many: 'Zostało {n} sekund', other: 'Zostało {n} sekundy' },
+
   // Players, names and recovery, play now
   have_recovery_code: 'Grasz już na innym urządzeniu? Użyj jego kodu odzyskiwania.',
   recover_title: 'Użyj swojej tożsamości na tym urządzeniu',

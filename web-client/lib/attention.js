@@ -1,5 +1,6 @@
 //! Tells a player it is their turn when they look elsewhere: the tab's title and icon change,
-//! and a short sound plays if they switched it on (remembered in localStorage).
+//! and a short sound plays if they switched it on (remembered in localStorage). `notes` also
+//! serves the clock's warning sound.
 
 const SOUND_KEY = 'warroom.turn-sound';
 const ICON_NORMAL = new URL('../favicon.svg', import.meta.url).href;
@@ -52,19 +53,28 @@ function apply() {
 
 /** Two short notes (no file to download). */
 function beep() {
+  notes([660, 880]);
+}
+
+/**
+ * Short notes one after another, made by Web Audio (no file to download); nothing when the
+ * browser has no audio for the page.
+ * @param {number[]} frequencies in Hz
+ */
+export function notes(frequencies) {
   try {
     const audio = new AudioContext();
     const gain = audio.createGain();
     gain.gain.value = 0.08;
     gain.connect(audio.destination);
-    [660, 880].forEach((frequency, index) => {
+    frequencies.forEach((frequency, index) => {
       const tone = audio.createOscillator();
       tone.frequency.value = frequency;
       tone.connect(gain);
       tone.start(audio.currentTime + index * 0.15);
       tone.stop(audio.currentTime + index * 0.15 + 0.12);
     });
-    setTimeout(() => audio.close(), 600);
+    setTimeout(() => audio.close(), 300 + frequencies.length * 150);
   } catch {
     // No audio here (autoplay policy, no device): the title and icon still change.
   }

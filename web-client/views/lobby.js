@@ -13,6 +13,7 @@ import { seatColor } from '../lib/colors.js';
 import { rulesetUi } from '../rulesets/index.js';
 import { optionInputs, help } from './options.js';
 import { toast } from '../lib/toast.js';
+import { clockBadge, clockChoice } from './clock.js';
 
 /** @typedef {import('../app.js').Session} Session */
 /** @typedef {import('../lib/protocol.js').Room} Room */
@@ -271,6 +272,7 @@ function roomRow(room, session) {
     ),
     h('span', { class: 'muted' }, `${taken}/${room.seats.length}`),
     h('span', { class: `state ${room.state}` }, tMaybe(`state_${room.state}`) ?? room.state),
+    clockBadge(room.settings.clock),
     room.state === 'waiting' && taken < room.seats.length
       ? h('span', { class: 'muted waited', 'data-testid': 'waited' }, t('waiting_for_time', { time: waitedFor(room.created_at) }))
       : null,
@@ -299,6 +301,7 @@ function buildCreateForm(form, infos, session) {
     h('option', { value: '' }, t('other_seats_people')),
     /** @type {const} */ (['easy', 'normal', 'hard']).map((level) => h('option', { value: level }, t('computer_player', { level: t(`bot_level_${level}`) }))),
   );
+  const clock = clockChoice(privateBox);
   const optionsBox = h('div', { class: 'options' });
   const problem = h('p', { class: 'problem', role: 'alert' });
   /** @type {() => Record<string, any>} */
@@ -330,6 +333,7 @@ function buildCreateForm(form, infos, session) {
     optionsBox,
     h('label', { class: 'check' }, privateBox, ` ${t('private_room')}`),
     help('private', privateBox),
+    clock.elements,
     h('button', { type: 'submit', class: 'primary', id: 'create-submit' }, t('create')),
     problem,
   );
@@ -344,6 +348,7 @@ function buildCreateForm(form, infos, session) {
         options: readOptions(),
         seats: Number(seatsInput.value),
         private: privateBox.checked,
+        clock: clock.read(),
         // The creator plays: seated at once, like anyone who opens a table.
         creator_seat: 0,
         bots: botsSelect.value

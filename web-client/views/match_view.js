@@ -1,5 +1,5 @@
 //! The match layout shared by live play, spectating and replays: the board, the players, whose
-//! turn it is (and room for the clock), the ruleset's controls, the dice of the last action and
+//! turn it is and its clock (views/clock.js), the ruleset's controls, the dice of the last action and
 //! the event log in words, from the setup on.
 
 import { h, replaceChildren } from '../lib/dom.js';
@@ -7,6 +7,7 @@ import { t, tMaybe } from '../lib/i18n.js';
 import { Board } from '../lib/board.js';
 import { seatColor, seatSymbol, seatInk } from '../lib/colors.js';
 import { diceRow } from '../lib/dice.js';
+import { ClockPanel } from './clock.js';
 
 /** @typedef {import('../rulesets/types.js').RulesetUi} RulesetUi */
 /** @typedef {import('../rulesets/types.js').Controller} Controller */
@@ -15,12 +16,13 @@ import { diceRow } from '../lib/dice.js';
 /** @typedef {import('../lib/protocol.js').Room} Room */
 /** @typedef {import('../lib/protocol.js').Outcome} Outcome */
 /** @typedef {import('../lib/match_log.js').LogEntry} LogEntry */
+/** @typedef {import('./clock.js').ReceivedClock} ReceivedClock */
 
 /**
  * @typedef {{
  *   view: any, seat: number | null, toAct: number | null, outcome: Outcome | null,
  *   names: string[], room?: Room | null, seed?: string | null, seedCommitment?: string | null,
- *   legal?: any[] | null,
+ *   legal?: any[] | null, clock?: ReceivedClock | null,
  * }} MatchState
  */
 
@@ -60,8 +62,9 @@ export class MatchView {
     this.boardBox = h('div', { class: 'board-wrap', 'data-testid': 'board' });
     this.players = h('ul', { class: 'players', 'data-testid': 'players' });
     this.prompt = h('p', { class: 'prompt', 'data-testid': 'prompt', role: 'status' });
-    // Room for a turn clock once the server sends one.
-    this.clock = h('div', { class: 'clock', hidden: true, 'data-testid': 'clock' });
+    // The turn clock, when the room has one.
+    this.clockPanel = new ClockPanel();
+    this.clock = this.clockPanel.element;
     this.controls = h('div', { class: 'controls', 'data-testid': 'controls' });
     this.dice = h('div', { class: 'dice-panel', 'data-testid': 'dice', 'aria-live': 'polite' });
     this.logList = h('ol', { class: 'log', 'data-testid': 'log', reversed: true });
@@ -149,6 +152,7 @@ export class MatchView {
     this.board.update(frame.decorate, frame.arrows);
     this.boardBox.dataset.interactive = String(play.interactive);
     this.renderPlayers(state);
+    this.clockPanel.show(state.clock ?? null, { names: state.names, mySeat: state.seat, over: Boolean(state.outcome), players: this.players });
     this.prompt.textContent = frame.prompt ?? this.defaultPrompt(state, play);
     this.prompt.className = `prompt ${play.interactive ? 'your-turn' : ''}`;
     replaceChildren(this.controls, frame.controls);
@@ -272,5 +276,6 @@ export class MatchView {
 
   dispose() {
     this.board?.dispose();
+    this.clockPanel.dispose();
   }
 }

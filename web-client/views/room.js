@@ -18,19 +18,21 @@ import { EndScreen } from './end_screen.js';
 import { rulesetName } from './lobby.js';
 import { seatColor, seatInk, seatSymbol } from '../lib/colors.js';
 import * as attention from '../lib/attention.js';
+import { clockBadge } from './clock.js';
 
 /** @typedef {import('../app.js').Session} Session */
 /** @typedef {import('../lib/protocol.js').Room} Room */
 /** @typedef {import('../lib/protocol.js').ServerMsg} ServerMsg */
 /** @typedef {import('../lib/protocol.js').Outcome} Outcome */
 /** @typedef {import('../rulesets/types.js').RulesetUi} RulesetUi */
+/** @typedef {import('./clock.js').ReceivedClock} ReceivedClock */
 
 /**
  * The match as this connection sees it.
  * @typedef {{
  *   seq: number | null, seat: number | null, view: any, toAct: number | null,
  *   outcome: Outcome | null, seedCommitment: string | null, seed: string | null,
- *   legal: any[] | null, lastEvents: any[], board: any,
+ *   legal: any[] | null, lastEvents: any[], board: any, clock: ReceivedClock | null,
  * }} MatchSeen
  */
 
@@ -44,7 +46,7 @@ function memoryOf(roomId) {
   if (!memory) {
     memory = {
       room: null,
-      match: { seq: null, seat: null, view: null, toAct: null, outcome: null, seedCommitment: null, seed: null, legal: null, lastEvents: [], board: null },
+      match: { seq: null, seat: null, view: null, toAct: null, outcome: null, seedCommitment: null, seed: null, legal: null, lastEvents: [], board: null, clock: null },
       log: new MatchLog(),
     };
     remembered.set(roomId, memory);
@@ -138,6 +140,7 @@ export function roomScreen(session, roomId, invite, play = false) {
       case 'room':
         room = msg.room;
         memory.room = room;
+        receiveClock(msg.room.clock);
         if (seatWanted) takeSeatNow(msg.room);
         render();
         backfill();
@@ -153,6 +156,7 @@ export function roomScreen(session, roomId, invite, play = false) {
           seed: msg.seed ?? match.seed,
           legal: msg.legal_actions ?? null,
         });
+        receiveClock(msg.clock);
         // The last action's events (for its dice and arrows) come with the log.
         const known = log.get(msg.seq);
         match.lastEvents = known ? known.events : [];
@@ -176,6 +180,7 @@ export function roomScreen(session, roomId, invite, play = false) {
           legal: msg.legal_actions ?? null,
           lastEvents: msg.events,
         });
+        receiveClock(msg.clock);
         log.add({
           seq: msg.seq,
           seat: msg.seat,
@@ -220,6 +225,14 @@ export function roomScreen(session, roomId, invite, play = false) {
       default:
         break;
     }
+  }
+
+  /**
+   * Keeps the clock a message carries with the moment it arrived (its countdown runs from
+   * then). @param {import('../lib/protocol.gen').ClockState | undefined} clock
+   */
+  function receiveClock(clock) {
+    if (clock) match.clock = { state: clock, at: performance.now() };
   }
 
   /**
@@ -304,6 +317,7 @@ export function roomScreen(session, roomId, invite, play = false) {
       seed: match.seed,
       seedCommitment: match.seedCommitment,
       legal: match.legal,
+      clock: match.clock,
     });
     view.element.dataset.seq = String(match.seq ?? '');
     view.element.dataset.over = String(match.outcome !== null);
@@ -341,6 +355,7 @@ export function roomScreen(session, roomId, invite, play = false) {
       h('h2', {}, rulesetName(current.ruleset)),
       h('a', { href: rulesLink(current.ruleset), class: 'rules-link' }, t('rules_link')),
       h('span', { class: `state ${current.state}`, 'data-testid': 'room-state' }, tMaybe(`state_${current.state}`) ?? current.state),
+      clockBadge(current.settings.clock),
       h('span', { class: 'muted', 'data-testid': 'spectators' }, t('spectator_count', { n: current.spectators })),
       current.state === 'finished' && current.match_id
         ? h('a', { class: 'button', href: replayLink(current.match_id), 'data-testid': 'open-replay' }, t('open_replay'))
