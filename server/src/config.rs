@@ -86,9 +86,15 @@ pub struct Limits {
     /// Messages a connection may send in a burst above the sustained rate.
     #[arg(long, env = "WARROOM_MESSAGE_BURST", default_value_t = 60)]
     pub message_burst: u32,
-    /// Connections (players and spectators) one room accepts.
-    #[arg(long, env = "WARROOM_MAX_CONNECTIONS_PER_ROOM", default_value_t = 200)]
-    pub max_connections_per_room: usize,
+    /// Spectators (connections holding no seat there) one room accepts; its seated players
+    /// always get in. `--max-connections-per-room` is the older name.
+    #[arg(
+        long,
+        env = "WARROOM_MAX_SPECTATORS_PER_ROOM",
+        alias = "max-connections-per-room",
+        default_value_t = 200
+    )]
+    pub max_spectators_per_room: usize,
     /// Messages queued towards one connection before it counts as too slow and is disconnected.
     #[arg(long, env = "WARROOM_OUTGOING_QUEUE", default_value_t = 256)]
     pub outgoing_queue: usize,
@@ -162,7 +168,7 @@ impl Default for Limits {
             max_frame_bytes: 16 * 1024,
             messages_per_second: 20,
             message_burst: 60,
-            max_connections_per_room: 200,
+            max_spectators_per_room: 200,
             outgoing_queue: 256,
             max_batch: 256,
             waiting_room_expiry: 30 * 60,

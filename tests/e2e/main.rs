@@ -18,6 +18,7 @@ mod ops;
 mod outage;
 mod play;
 mod players;
+mod presence;
 mod privacy;
 mod quick_play;
 mod rematch;

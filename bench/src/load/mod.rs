@@ -117,6 +117,7 @@ async fn measure(
                 "1000000".to_owned(),
                 "--message-burst".to_owned(),
                 "1000000".to_owned(),
+                // The older name of `--max-spectators-per-room`: older servers know it too.
                 "--max-connections-per-room".to_owned(),
                 "100000".to_owned(),
             ];

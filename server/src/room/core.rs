@@ -21,6 +21,7 @@ use super::clock::Clock;
 use super::followers::{Follower, Followers};
 use super::game::Game;
 use super::output::Output;
+use super::presence::{Presence, Rejoin};
 use super::seats::{self, SeatChange, seat_of};
 use super::social::Social;
 use super::summary::{SeatsNow, room_for, sees_invite};
@@ -43,8 +44,10 @@ pub struct RoomCore {
     pub(super) game: Option<Game>,
     /// Connections following the room.
     pub(super) followers: Followers,
-    /// Most followers the room accepts.
-    max_followers: usize,
+    /// Most spectators (followers holding no seat) the room accepts (`presence.rs`).
+    pub(super) max_spectators: usize,
+    /// What the followers have heard of who follows the room (`presence.rs`).
+    pub(super) presence: Presence,
     /// The accepted action waiting for its commit.
     pending: Option<Pending>,
     /// A match set up and waiting for its record to be stored.
@@ -104,14 +107,15 @@ impl RoomCore {
         record: RoomRecord,
         rules: &'static dyn Rules,
         game: Option<Game>,
-        max_followers: usize,
+        max_spectators: usize,
     ) -> RoomCore {
         RoomCore {
             record,
             rules,
             game,
             followers: Followers::default(),
-            max_followers,
+            max_spectators,
+            presence: Presence::default(),
             pending: None,
             starting: None,
             out: VecDeque::new(),
@@ -197,10 +201,11 @@ impl RoomCore {
             .filter(|_| !self.is_pending())
             .and_then(|game| game.clock.as_ref())
             .and_then(Clock::deadline);
-        match (self.expiry_deadline(), clock) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        }
+        let presence = self.presence_deadline().filter(|_| !self.is_pending());
+        [self.expiry_deadline(), clock, presence]
+            .into_iter()
+            .flatten()
+            .min()
     }
 
     /// Time has come to `now`: act on whatever fell due (a seat whose clock ran out gets the
@@ -210,6 +215,7 @@ impl RoomCore {
         if self.is_pending() {
             return;
         }
+        self.flush_presence(now);
         let expired = self
             .game
             .as_mut()
@@ -258,6 +264,8 @@ impl RoomCore {
     }
 
     /// A connection follows the room; it is sent the room, then what it missed of the match.
+    /// The others hear of a new follower coalesced (`presence.rs`); a repeated join is
+    /// answered only to its sender.
     pub fn join(
         &mut self,
         conn: ConnId,
@@ -277,11 +285,17 @@ impl RoomCore {
                 "this room is private: its invite code is needed",
             ));
         }
-        if !self.followers.contains(conn) && self.followers.len() >= self.max_followers {
-            return Err(ApiError::conflict(
-                codes::TOO_MANY_CONNECTIONS,
-                "this room accepts no more connections",
-            ));
+        let rejoin = self.rejoin(conn, identity.as_ref());
+        self.check_spectator_cap(rejoin, identity.as_ref())?;
+        self.followers.insert(
+            conn,
+            Follower {
+                identity: identity.clone(),
+                room_seen: 0,
+            },
+        );
+        if rejoin != Rejoin::Repeated {
+            self.presence_changed(now);
         }
         let viewer = self.viewer_of(identity.as_ref());
         let room = room_for(
@@ -291,6 +305,7 @@ impl RoomCore {
             identity.as_ref(),
         );
         self.send(vec![conn], ServerMsg::Room { room });
+        self.saw_room(conn);
         let clock = self.clock_state();
         if let Some(game) = &self.game {
             for message in catch_up::catch_up(self.record.id, game, viewer, last_seq, clock) {
@@ -300,13 +315,7 @@ impl RoomCore {
                 });
             }
         }
-        self.followers.insert(
-            conn,
-            Follower {
-                identity: identity.clone(),
-            },
-        );
-        self.publish();
+        self.flush_presence(now);
         self.social_joined(conn, identity.as_ref(), now);
         Ok(())
     }
@@ -315,7 +324,8 @@ impl RoomCore {
     pub fn leave(&mut self, conn: ConnId, now: Instant) {
         self.at(now);
         if self.followers.remove(conn).is_some() {
-            self.publish();
+            self.presence_changed(now);
+            self.flush_presence(now);
         }
         self.social_left(conn, now);
     }
@@ -631,14 +641,24 @@ impl RoomCore {
 
     /// Sends every follower the room as it may see it, and updates the lobby's copy.
     pub(super) fn publish(&mut self) {
+        let _ = self.send_room(|_| true);
+        self.presence_published();
+        self.out.push_back(Output::Summary(self.summary()));
+    }
+
+    /// Sends the followers `to` picks the room as each may see it; false when it picked none.
+    pub(super) fn send_room(&mut self, to: impl Fn(&Follower) -> bool) -> bool {
         let record = &self.record;
-        let classes = self
-            .followers
-            .classes(|f| sees_invite(record, f.identity.as_ref()).then(|| f.identity.clone()));
+        let classes = self.followers.classes(|f| {
+            to(f).then(|| sees_invite(record, f.identity.as_ref()).then(|| f.identity.clone()))
+        });
         // Two followers see the same room unless one may see the invite code (then the room is
         // built for that identity: the code is the only difference).
         let seats_now = self.seats_now();
+        let mut sent = false;
         for (insider, conns) in classes {
+            let Some(insider) = insider else { continue };
+            sent = true;
             let room = room_for(
                 &self.record,
                 &self.followers,
@@ -647,7 +667,7 @@ impl RoomCore {
             );
             self.send(conns, ServerMsg::Room { room });
         }
-        self.out.push_back(Output::Summary(self.summary()));
+        sent
     }
 
     /// Sends every follower the message `build` makes for its viewer (once per viewer class).

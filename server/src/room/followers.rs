@@ -13,6 +13,8 @@ use super::ConnId;
 pub struct Follower {
     /// Who it is, if authenticated.
     pub identity: Option<Identity>,
+    /// The presence version of the last `room` it was sent (`presence.rs`).
+    pub room_seen: u64,
 }
 
 /// Every follower of one room, in connection order (so outputs are deterministic).
@@ -25,11 +27,6 @@ impl Followers {
     /// How many connections follow the room.
     pub fn len(&self) -> usize {
         self.by_conn.len()
-    }
-
-    /// True when this connection follows the room.
-    pub fn contains(&self, conn: ConnId) -> bool {
-        self.by_conn.contains_key(&conn)
     }
 
     /// One follower.
@@ -45,6 +42,20 @@ impl Followers {
     /// Removes a follower; `None` if it did not follow.
     pub fn remove(&mut self, conn: ConnId) -> Option<Follower> {
         self.by_conn.remove(&conn)
+    }
+
+    /// Records that `conn` was sent the room as of presence `version`.
+    pub fn mark_seen(&mut self, conn: ConnId, version: u64) {
+        if let Some(follower) = self.by_conn.get_mut(&conn) {
+            follower.room_seen = version;
+        }
+    }
+
+    /// Records that every follower was sent the room as of presence `version`.
+    pub fn mark_all_seen(&mut self, version: u64) {
+        for follower in self.by_conn.values_mut() {
+            follower.room_seen = version;
+        }
     }
 
     /// Every follower.

@@ -6,7 +6,8 @@
 //! match and turns each input into outputs without awaiting anything; [`task::RoomTask`] is the
 //! loop that owns the channels, the timer, the store and the writer and feeds the core. Beside
 //! them, one module per concern: `seats` (taking seats before the start), `followers` (who
-//! follows, grouped by what they may see), `summary` (the room as one identity sees it),
+//! follows, grouped by what they may see), `presence` (the spectator cap, presence changes
+//! coalesced), `summary` (the room as one identity sees it),
 //! `messages` (snapshot/applied/finished per viewer), `catch_up` (what a joining connection
 //! missed), `game` (a started match and its accepted client ids).
 
@@ -21,6 +22,7 @@ mod game;
 mod messages;
 mod outbox;
 pub mod output;
+mod presence;
 mod registry;
 pub mod rematch;
 mod seats;

@@ -74,7 +74,7 @@ impl Rooms {
         let rules =
             rules(record.ruleset).ok_or_else(|| ApiError::internal("ruleset not built in"))?;
         let id = record.id;
-        let core = RoomCore::new(record, rules, None, self.limits.max_connections_per_room)
+        let core = RoomCore::new(record, rules, None, self.limits.max_spectators_per_room)
             .with_social(
                 Social::new(Chat::default(), RematchVotes::default(), self.expiry()),
                 Instant::now(),
@@ -194,7 +194,7 @@ impl Rooms {
             self.expiry(),
         );
         Ok(
-            RoomCore::new(record, rules, game, self.limits.max_connections_per_room)
+            RoomCore::new(record, rules, game, self.limits.max_spectators_per_room)
                 .with_social(social, Instant::now())
                 .with_wall_clock(Instant::now(), now_ms()),
         )

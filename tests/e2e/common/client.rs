@@ -49,6 +49,14 @@ impl Client {
             .await;
     }
 
+    /// Sends a JSON message; false when the socket is closed (the server may have closed it).
+    pub async fn try_send(&mut self, message: &Value) -> bool {
+        self.socket
+            .send(Message::Text(message.to_string().into()))
+            .await
+            .is_ok()
+    }
+
     /// Sends any frame.
     pub async fn send_raw(&mut self, message: Message) {
         self.socket.send(message).await.expect("send");
