@@ -142,6 +142,11 @@ test('the countdown runs from the server time left, warns, and the clock plays t
     return getComputedStyle(time).color;
   });
   assert.equal(colours, 'rgb(155, 28, 16)');
+  // The figures blink, unless the reader prefers reduced motion.
+  await waiter.emulateMedia({ reducedMotion: 'reduce' });
+  const blink = (/** @type {Page} */ page) => page.evaluate(() => getComputedStyle(/** @type {HTMLElement} */ (document.querySelector('[data-testid=clock-time]'))).animationName);
+  assert.equal(await blink(actor), 'clock-blink');
+  assert.equal(await blink(waiter), 'none');
   assert.match((await actor.textContent('[data-testid=clock] [role=status]')) ?? '', /seconds? left/);
   await actor.waitForFunction(() => /** @type {any} */ (window).notesPlayed === 3);
   assert.equal(await waiter.evaluate(() => /** @type {any} */ (window).notesPlayed), 0, 'only the player to act is warned');

@@ -8,6 +8,7 @@ use serde_json::{Value, json};
 
 use crate::play::verify;
 use common::{Http, TestDb, TestServer};
+use warroom_server::config::Config;
 
 on_both_databases! {
     bots_only_rooms_of_every_ruleset_play_to_the_end_and_verify => bots_only_rooms_of_every_ruleset_play_to_the_end_and_verify;
@@ -37,7 +38,12 @@ async fn verified_replay(http: Http, room: &str) -> Value {
 }
 
 async fn bots_only_rooms_of_every_ruleset_play_to_the_end_and_verify(db: TestDb) {
-    let server = TestServer::start(&db).await;
+    // Bots without delay send a whole match in moments; on a loaded machine this test's own
+    // spectator may fall more than the default 256 messages behind and be closed as a slow
+    // consumer, which is not what this test is about.
+    let mut config = Config::for_tests(db.url.clone());
+    config.limits.outgoing_queue = 100_000;
+    let server = TestServer::start_with(config).await;
     let http = server.http();
     let (_, token) = http.guest("Watcher").await;
     for (ruleset, seats) in [("hexdice", 2u8), ("capitals", 3), ("classic", 3)] {
