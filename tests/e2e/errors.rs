@@ -312,9 +312,24 @@ async fn a_slow_client_is_disconnected_instead_of_slowing_the_room() {
         }
     }
     assert!(gone, "the slow client was disconnected");
+    let mut kicks = 0.0;
+    for _ in 0..100 {
+        kicks = http.metric("warroom_slow_consumer_kicks_total").await;
+        if kicks >= 1.0 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert_eq!(kicks, 1.0, "closed as a slow consumer");
     busy.sync().await;
     while slow.next().await.is_some() {}
-    assert_eq!(slow.closed.as_deref(), Some("slow_consumer"));
+    // Its close frame says why, unless the server's close crossed joins still in flight (the
+    // connection is then reset and the frame lost).
+    assert!(
+        matches!(slow.closed.as_deref(), Some("slow_consumer") | None),
+        "{:?}",
+        slow.closed
+    );
     // The room went on serving the others.
     busy.sync().await;
     let (_, shown) = http.get(&format!("/api/rooms/{room_id}"), None).await;

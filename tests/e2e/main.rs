@@ -6,6 +6,7 @@
 mod common;
 
 mod bots;
+mod catch_up;
 mod chat;
 mod clocks;
 mod contract;

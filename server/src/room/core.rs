@@ -17,6 +17,7 @@ use warroom_protocol::{
     ActedBy, ClockState, Identity, MatchId, MatchState, Room, RoomId, RoomState, ServerMsg, codes,
 };
 
+use super::catch_up::CatchUps;
 use super::clock::Clock;
 use super::followers::{Follower, Followers};
 use super::game::Game;
@@ -25,7 +26,7 @@ use super::presence::{Presence, Rejoin};
 use super::seats::{self, SeatChange, seat_of};
 use super::social::Social;
 use super::summary::{SeatsNow, room_for, sees_invite};
-use super::{ConnId, catch_up, messages};
+use super::{ConnId, messages};
 use crate::error::ApiError;
 use crate::runner::Rules;
 use crate::store::writer::Append;
@@ -48,6 +49,8 @@ pub struct RoomCore {
     pub(super) max_spectators: usize,
     /// What the followers have heard of who follows the room (`presence.rs`).
     pub(super) presence: Presence,
+    /// The catch-ups' view budget and snapshots (`catch_up.rs`).
+    catch_ups: CatchUps,
     /// The accepted action waiting for its commit.
     pending: Option<Pending>,
     /// A match set up and waiting for its record to be stored.
@@ -116,6 +119,7 @@ impl RoomCore {
             followers: Followers::default(),
             max_spectators,
             presence: Presence::default(),
+            catch_ups: CatchUps::default(),
             pending: None,
             starting: None,
             out: VecDeque::new(),
@@ -124,6 +128,12 @@ impl RoomCore {
             last_now: None,
             wall: None,
         }
+    }
+
+    /// Sizes catch-ups for connections whose outgoing queue holds `outgoing_queue` messages.
+    pub fn with_outgoing_queue(mut self, outgoing_queue: usize) -> RoomCore {
+        self.catch_ups = CatchUps::new(outgoing_queue);
+        self
     }
 
     /// Tells the core which Unix milliseconds the instant `at` was (deadlines are shown as
@@ -308,7 +318,10 @@ impl RoomCore {
         self.saw_room(conn);
         let clock = self.clock_state();
         if let Some(game) = &self.game {
-            for message in catch_up::catch_up(self.record.id, game, viewer, last_seq, clock) {
+            let messages =
+                self.catch_ups
+                    .catch_up(self.record.id, game, viewer, last_seq, clock, now);
+            for message in messages {
                 self.out.push_back(Output::Send {
                     to: vec![conn],
                     message,
@@ -576,6 +589,7 @@ impl RoomCore {
             // Not stored, so not applied: the client may send it again (`unavailable`).
             game.runner.undo();
             game.clock = pending.clock_before;
+            self.catch_ups.forget();
             // Whatever a bot was asked for this seq is asked again.
             self.bot_asked = None;
             self.schedule_bot();

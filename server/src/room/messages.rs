@@ -10,6 +10,21 @@ use crate::runner::SeenAction;
 
 /// The whole visible state of a match for one viewer.
 pub fn snapshot(room: RoomId, game: &Game, viewer: Viewer, clock: Option<ClockState>) -> ServerMsg {
+    let view = game.runner.view(viewer);
+    let legal_actions = game.runner.legal_actions_for(viewer);
+    snapshot_of(room, game, viewer, view, legal_actions, clock)
+}
+
+/// [`snapshot`] with the viewer's view and legal actions already built (catch-ups keep them
+/// per seq).
+pub fn snapshot_of(
+    room: RoomId,
+    game: &Game,
+    viewer: Viewer,
+    view: Value,
+    legal_actions: Option<Vec<Value>>,
+    clock: Option<ClockState>,
+) -> ServerMsg {
     let outcome = game.runner.outcome();
     ServerMsg::Snapshot {
         room,
@@ -18,12 +33,12 @@ pub fn snapshot(room: RoomId, game: &Game, viewer: Viewer, clock: Option<ClockSt
             Viewer::Seat(seat) => Some(seat),
             Viewer::Spectator => None,
         },
-        view: game.runner.view(viewer),
+        view,
         to_act: game.runner.to_act(),
         seed_commitment: game.seed.commitment(),
         seed: outcome.is_some().then(|| game.seed.to_hex()),
         outcome,
-        legal_actions: game.runner.legal_actions_for(viewer),
+        legal_actions,
         clock,
     }
 }

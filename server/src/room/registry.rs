@@ -79,7 +79,8 @@ impl Rooms {
                 Social::new(Chat::default(), RematchVotes::default(), self.expiry()),
                 Instant::now(),
             )
-            .with_wall_clock(Instant::now(), now_ms());
+            .with_wall_clock(Instant::now(), now_ms())
+            .with_outgoing_queue(self.limits.outgoing_queue);
         Ok(self.spawn(id, self.task(core)))
     }
 
@@ -196,7 +197,8 @@ impl Rooms {
         Ok(
             RoomCore::new(record, rules, game, self.limits.max_spectators_per_room)
                 .with_social(social, Instant::now())
-                .with_wall_clock(Instant::now(), now_ms()),
+                .with_wall_clock(Instant::now(), now_ms())
+                .with_outgoing_queue(self.limits.outgoing_queue),
         )
     }
 
