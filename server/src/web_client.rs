@@ -10,9 +10,13 @@
 //! `X-Frame-Options: DENY` and `Referrer-Policy: no-referrer`. The client has no inline script
 //! or style: styles set from code go through the CSSOM, which the policy allows.
 //!
-//! Caching: every file carries a strong `ETag` (a hash of its bytes) and `Cache-Control:
-//! no-cache`, so a browser revalidates and gets `304 Not Modified` with no body while the binary
-//! is the same, and sees a new client at once after an upgrade.
+//! Caching: the page (`/`) names every file under a versioned path, `/v/<version>/<file>`, where
+//! the version is a hash of all the client's files; those answers are `immutable` for a year, so
+//! a returning browser loads the client without asking again, and an upgrade (a new version in
+//! the page) fetches what changed. The page itself and the plain paths (`/<file>`) carry a strong
+//! `ETag` (a hash of their bytes) and `Cache-Control: no-cache`: a browser revalidates them and
+//! gets `304 Not Modified` with no body while the binary is the same. A versioned path of another
+//! version (a page loaded before an upgrade) gets today's file, revalidated like a plain path.
 //!
 //! Compression: text files are gzipped once, when first asked for, and served compressed to
 //! browsers that accept gzip (`Vary: Accept-Encoding`); the compressed form has its own tag
@@ -22,6 +26,8 @@ use std::collections::HashMap;
 use std::sync::LazyLock;
 
 use axum::Router;
+use axum::body::Bytes;
+use axum::extract::Path;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
@@ -37,10 +43,15 @@ static CLIENT: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/../web-client");
 /// Routes that serve the client: `/` is `index.html`, and each embedded browser file its path.
 /// Generic over the application's state so it merges into any router.
 pub fn routes<S: Clone + Send + Sync + 'static>() -> Router<S> {
-    let mut router = Router::new().route(
-        "/",
-        get(|headers: HeaderMap| async move { file("index.html", &headers) }),
-    );
+    let mut router =
+        Router::new()
+            .route(
+                "/",
+                get(|headers: HeaderMap| async move {
+                    file("index.html", &headers, Caching::Revalidate)
+                }),
+            )
+            .route("/v/{version}/{*path}", get(versioned));
     let mut pending: Vec<&'static Dir<'static>> = vec![&CLIENT];
     while let Some(dir) = pending.pop() {
         for entry in dir.entries() {
@@ -53,7 +64,9 @@ pub fn routes<S: Clone + Send + Sync + 'static>() -> Router<S> {
                     if content_type(path).is_some() {
                         router = router.route(
                             &format!("/{path}"),
-                            get(move |headers: HeaderMap| async move { file(path, &headers) }),
+                            get(move |headers: HeaderMap| async move {
+                                file(path, &headers, Caching::Revalidate)
+                            }),
                         );
                     }
                 }
@@ -88,17 +101,38 @@ async fn secure(mut response: Response) -> Response {
     response
 }
 
-/// One embedded file as served: its tag, and its gzipped form when that is smaller.
+/// One embedded file as served: its bytes, its tag, and its gzipped form when that is smaller.
 struct Asset {
-    /// The first 16 bytes of the SHA-256 of its bytes, quoted.
+    /// What is sent (the page's names rewritten to the versioned paths).
+    body: Bytes,
+    /// The first 16 bytes of the SHA-256 of its body, quoted.
     etag: String,
     /// The gzipped bytes and their own tag, for text files that shrink.
-    gzip: Option<(Vec<u8>, String)>,
+    gzip: Option<(Bytes, String)>,
 }
 
-/// Every embedded file's tag and compressed form, built once on first use.
-static ASSETS: LazyLock<HashMap<&'static str, Asset>> = LazyLock::new(|| {
-    let mut assets = HashMap::new();
+impl Asset {
+    fn new(path: &str, body: Bytes) -> Asset {
+        let digest = hex::encode(&Sha256::digest(&body)[..16]);
+        let gzip = is_text(path)
+            .then(|| gzip(&body))
+            .flatten()
+            .map(|bytes| (Bytes::from(bytes), format!("\"{digest}-gz\"")));
+        let etag = format!("\"{digest}\"");
+        Asset { body, etag, gzip }
+    }
+}
+
+/// The client as served: its version and every file, built once on first use.
+struct Client {
+    /// A hash of every file's path and bytes: the `<version>` of `/v/<version>/<file>`.
+    version: String,
+    /// Every file by its path.
+    assets: HashMap<&'static str, Asset>,
+}
+
+static SERVED: LazyLock<Client> = LazyLock::new(|| {
+    let mut files = Vec::new();
     let mut pending: Vec<&'static Dir<'static>> = vec![&CLIENT];
     while let Some(dir) = pending.pop() {
         for entry in dir.entries() {
@@ -106,20 +140,79 @@ static ASSETS: LazyLock<HashMap<&'static str, Asset>> = LazyLock::new(|| {
                 DirEntry::Dir(sub) => pending.push(sub),
                 DirEntry::File(found) => {
                     if let Some(path) = found.path().to_str() {
-                        let digest = hex::encode(&Sha256::digest(found.contents())[..16]);
-                        let gzip = is_text(path)
-                            .then(|| gzip(found.contents()))
-                            .flatten()
-                            .map(|bytes| (bytes, format!("\"{digest}-gz\"")));
-                        let etag = format!("\"{digest}\"");
-                        assets.insert(path, Asset { etag, gzip });
+                        files.push((path, found.contents()));
                     }
                 }
             }
         }
     }
-    assets
+    files.sort_unstable_by_key(|(path, _)| *path);
+    let mut hasher = Sha256::new();
+    for (path, contents) in &files {
+        hasher.update(path.as_bytes());
+        hasher.update([0]);
+        hasher.update(Sha256::digest(contents));
+    }
+    let version = hex::encode(&hasher.finalize()[..8]);
+    let assets = files
+        .into_iter()
+        .map(|(path, contents)| {
+            let body = if path == "index.html" {
+                Bytes::from(versioned_page(&String::from_utf8_lossy(contents), &version))
+            } else {
+                Bytes::from_static(contents)
+            };
+            (path, Asset::new(path, body))
+        })
+        .collect();
+    Client { version, assets }
 });
+
+/// The page with each of its own files (`href="style.css"`, `src="app.js"`) named under
+/// `/v/<version>/`; links within the page (`#/...`), absolute paths and other sites are kept.
+fn versioned_page(html: &str, version: &str) -> String {
+    let mut page = html.to_owned();
+    for attribute in ["href=\"", "src=\""] {
+        let mut parts = page.split(attribute);
+        let mut rewritten = parts.next().unwrap_or_default().to_owned();
+        for part in parts {
+            rewritten.push_str(attribute);
+            let value = part.split('"').next().unwrap_or_default();
+            let own_file = !value.is_empty()
+                && !value.starts_with('#')
+                && !value.starts_with('/')
+                && !value.contains(':');
+            if own_file {
+                rewritten.push_str(&format!("/v/{version}/"));
+            }
+            rewritten.push_str(part);
+        }
+        page = rewritten;
+    }
+    page
+}
+
+/// How long a browser may keep an answer without asking again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Caching {
+    /// Ask each time (`no-cache`): a `304` while the file is the same.
+    Revalidate,
+    /// Keep it a year without asking (a versioned path: its bytes never change).
+    Immutable,
+}
+
+/// `/v/<version>/<file>`: immutable when it is this binary's version.
+async fn versioned(Path((version, path)): Path<(String, String)>, headers: HeaderMap) -> Response {
+    let caching = if version == SERVED.version {
+        Caching::Immutable
+    } else {
+        Caching::Revalidate
+    };
+    match SERVED.assets.get_key_value(path.as_str()) {
+        Some((path, _)) => file(path, &headers, caching),
+        None => StatusCode::NOT_FOUND.into_response(),
+    }
+}
 
 /// `bytes` gzipped, when that makes them smaller.
 fn gzip(bytes: &[u8]) -> Option<Vec<u8>> {
@@ -132,18 +225,18 @@ fn gzip(bytes: &[u8]) -> Option<Vec<u8>> {
 /// The embedded file at `path`, with its content type and entity tag, gzipped when the browser
 /// accepts it; `304` when the request's `If-None-Match` already names that tag; a 404 for
 /// anything else.
-fn file(path: &str, headers: &HeaderMap) -> Response {
+fn file(path: &'static str, headers: &HeaderMap, caching: Caching) -> Response {
     // Only files meant for the browser are served (not tsconfig.json or the like).
     let Some(content_type) = content_type(path) else {
         return StatusCode::NOT_FOUND.into_response();
     };
-    let (Some(found), Some(asset)) = (CLIENT.get_file(path), ASSETS.get(path)) else {
+    let Some(asset) = SERVED.assets.get(path) else {
         return StatusCode::NOT_FOUND.into_response();
     };
     let gzipped = asset.gzip.as_ref().filter(|_| accepts_gzip(headers));
     let (body, etag) = match gzipped {
-        Some((bytes, etag)) => (bytes.as_slice(), etag.as_str()),
-        None => (found.contents(), asset.etag.as_str()),
+        Some((bytes, etag)) => (bytes.clone(), etag.as_str()),
+        None => (asset.body.clone(), asset.etag.as_str()),
     };
     // The files change only with the binary; revalidating keeps upgrades visible.
     let mut response = if matches_etag(headers, etag) {
@@ -158,7 +251,10 @@ fn file(path: &str, headers: &HeaderMap) -> Response {
     let response_headers = response.headers_mut();
     response_headers.insert(
         header::CACHE_CONTROL,
-        header::HeaderValue::from_static("no-cache"),
+        header::HeaderValue::from_static(match caching {
+            Caching::Revalidate => "no-cache",
+            Caching::Immutable => "public, max-age=31536000, immutable",
+        }),
     );
     if asset.gzip.is_some() {
         response_headers.insert(
@@ -258,6 +354,60 @@ mod tests {
             String::from_utf8(body)
                 .unwrap()
                 .contains("<script type=\"module\"")
+        );
+    }
+
+    #[tokio::test]
+    async fn the_page_names_its_files_under_the_version_and_those_are_immutable() {
+        let (_, _, page) = get_path("/").await;
+        let page = String::from_utf8(page).unwrap();
+        let version = &SERVED.version;
+        assert!(
+            page.contains(&format!("src=\"/v/{version}/app.js\"")),
+            "{page}"
+        );
+        assert!(
+            page.contains(&format!("href=\"/v/{version}/style.css\"")),
+            "{page}"
+        );
+        assert!(
+            page.contains("href=\"#/\""),
+            "links within the page are kept: {page}"
+        );
+
+        let cache_control = |response: &Response| {
+            response.headers()[header::CACHE_CONTROL]
+                .to_str()
+                .unwrap()
+                .to_owned()
+        };
+        let ask =
+            |path: String| routes::<()>().oneshot(Request::get(path).body(Body::empty()).unwrap());
+        let versioned = ask(format!("/v/{version}/lib/board.js")).await.unwrap();
+        assert_eq!(versioned.status(), StatusCode::OK);
+        assert!(cache_control(&versioned).contains("immutable"));
+        let plain = ask("/lib/board.js".to_owned()).await.unwrap();
+        assert_eq!(cache_control(&plain), "no-cache");
+        assert_eq!(
+            to_bytes(versioned.into_body(), usize::MAX).await.unwrap(),
+            to_bytes(plain.into_body(), usize::MAX).await.unwrap()
+        );
+        // A page from before an upgrade gets today's files, revalidated.
+        let old = ask("/v/0123456789abcdef/app.js".to_owned()).await.unwrap();
+        assert_eq!(old.status(), StatusCode::OK);
+        assert_eq!(cache_control(&old), "no-cache");
+        for missing in ["nope.js", "tsconfig.json", "../Cargo.toml"] {
+            let answer = ask(format!("/v/{version}/{missing}")).await.unwrap();
+            assert_eq!(answer.status(), StatusCode::NOT_FOUND, "{missing}");
+        }
+    }
+
+    #[test]
+    fn only_the_pages_own_files_are_versioned() {
+        let page = r##"<a href="#/">x</a><link href="style.css"><script src="app.js"></script><a href="/api/rooms"></a><a href="https://example.org/a.js"></a>"##;
+        assert_eq!(
+            versioned_page(page, "v1"),
+            r##"<a href="#/">x</a><link href="/v/v1/style.css"><script src="/v/v1/app.js"></script><a href="/api/rooms"></a><a href="https://example.org/a.js"></a>"##
         );
     }
 

@@ -119,6 +119,15 @@ test('classic: names never overlap, continents show with their bonuses, one clic
   await page.check('[data-testid=show-continents]');
   await page.waitForSelector('svg.board.with-overlay .continent');
   assert.equal(await page.locator('.board .overlay .continent').count(), 6);
+  // The continents' labels are laid out with the names: none covers a name or another label.
+  const withContinents = await nameBoxes(page);
+  const continentNames = await page.$$eval('.board .names text.continent-name', (texts) => texts.map((text) => text.textContent));
+  assert.ok(continentNames.length >= 5, `continent labels shown: ${continentNames.join(', ')}`);
+  for (let i = 0; i < withContinents.length; i++) {
+    for (let j = i + 1; j < withContinents.length; j++) {
+      assert.ok(!overlap(withContinents[i], withContinents[j]), `${withContinents[i].name} overlaps ${withContinents[j].name}`);
+    }
+  }
   await screenshot(page, 'classic-continents-1280');
 
   // One click places one unit; the step can be raised.
@@ -141,7 +150,15 @@ test('classic on a phone: zooming shows more names, and "place for me" does the 
   for (const client of clients.slice(1)) await joinByInvite(client.page, invite);
   for (const client of clients) await client.page.waitForSelector('.match .board');
   const page = clients[0].page;
+  // A phone starts zoomed in on the wide world map, so names and counts are readable at once.
+  const startZoom = Number(await page.getAttribute('.board', 'data-zoom'));
+  assert.ok(startZoom > 2, `starts zoomed in (${startZoom})`);
   const shownAtFirst = Number(await page.getAttribute('.board', 'data-names-shown'));
+  assert.ok(shownAtFirst >= 5, `names shown at first: ${shownAtFirst}`);
+  for (const box of await nameBoxes(page)) assert.ok(box.height >= 10, `${box.name} is readable at first (${box.height}px)`);
+  const boardHeight = await page.$eval('.board', (board) => board.getBoundingClientRect().height);
+  assert.ok(boardHeight >= 300, `the board takes the height it needs (${boardHeight}px)`);
+  await screenshot(page, 'classic-start-390');
   for (let i = 0; i < 3; i++) await page.click('[data-zoom=in]');
   const shownZoomed = Number(await page.getAttribute('.board', 'data-names-shown'));
   assert.ok(shownZoomed > 0 && shownAtFirst >= 0, `names shown: ${shownAtFirst} → ${shownZoomed}`);

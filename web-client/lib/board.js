@@ -108,6 +108,13 @@ const MARKS = new Set(['selected', 'target', 'source', 'partner', 'friendly', 'p
 
 /** A name's size on screen (px), whatever the zoom. */
 const NAME_PX = 11;
+/** A board narrower than this (px) is on a phone... */
+const PHONE_BOARD_WIDTH = 600;
+/** ...where a hex cell should be at least this wide (px) to read and tap... */
+const READABLE_CELL_PX = 18;
+/** ...so the board starts zoomed in when that takes at least this scale, and at most this one. */
+const PHONE_START_MIN_SCALE = 1.3;
+const PHONE_START_MAX_SCALE = 3;
 
 /** Unique ids for each board's SVG defs (several boards may share a page). */
 let boards = 0;
@@ -216,9 +223,38 @@ export class Board {
     );
     /** Regions' names as last decorated, for the name layer. @type {Map<number, string>} */
     this.nameOf = new Map();
+    /** The overlay groups' labels, with the regions to try them at in turn. @type {{text: string, spots: number[]}[]} */
+    this.overlayLabels = [];
     this.zoom = new Zoom(this.element, this.full, () => this.layoutNames());
-    this.resizer = new ResizeObserver(() => this.layoutNames());
+    /** Set once the board had its first size (and a phone's first zoom). */
+    this.sized = false;
+    this.resizer = new ResizeObserver(() => {
+      this.startZoomed();
+      this.layoutNames();
+    });
     this.resizer.observe(this.element);
+  }
+
+  /**
+   * On its first size: a board whose cells would be too small to read or tap on a phone-sized
+   * screen (classic's world) starts zoomed in around its middle, just enough for readable cells
+   * and names; the board's height fits the map at that scale, a drag pans, and the reset button
+   * shows the whole board. Small boards start whole.
+   */
+  startZoomed() {
+    if (this.sized) return;
+    const width = this.element.getBoundingClientRect().width;
+    if (width === 0) return;
+    this.sized = true;
+    if (width >= PHONE_BOARD_WIDTH) return;
+    const own = this.full.height / this.full.width;
+    const cell = (width / this.full.width) * SIZE * Math.sqrt(3);
+    const scale = Math.min(PHONE_START_MAX_SCALE, READABLE_CELL_PX / cell);
+    if (scale < PHONE_START_MIN_SCALE) return;
+    // Zoomed, a phone's board gets more height (style.css): as much as the map fills at this scale.
+    this.element.style.setProperty('--zoomed-height', `${Math.round(width * own * scale)}px`);
+    const middle = { x: this.full.x + this.full.width / 2, y: this.full.y + this.full.height / 2 };
+    this.zoom.zoomTo(scale, middle, this.zoom.box);
   }
 
   /** Zoom buttons for those without a wheel or two fingers. */
@@ -305,21 +341,28 @@ export class Board {
     this.overlay.replaceChildren(
       ...groups.map((group) => {
         const cells = group.regions.flatMap((id) => byId.get(id)?.cells ?? []);
-        const at = this.anchors.get(group.labelAt) ?? [0, 0];
         return s(
           'g',
           { class: 'continent', 'data-continent': group.name },
           s('path', { class: 'continent-casing', d: outlinePath({ id: -1, cells }) }),
           s('path', { class: 'continent-line', d: outlinePath({ id: -1, cells }) }),
-          s('text', { x: fmt(at[0]), y: fmt(at[1] - SIZE * 1.6), 'text-anchor': 'middle' }, group.name),
         );
       }),
     );
+    // Each group's label is laid out with the names (never over a name or a count): tried above
+    // its chosen region first, then above and below each of its other regions, largest first.
+    this.overlayLabels = groups.map((group) => ({
+      text: group.name,
+      spots: [group.labelAt, ...group.regions.filter((id) => id !== group.labelAt).sort((a, b) => (byId.get(b)?.cells.length ?? 0) - (byId.get(a)?.cells.length ?? 0))],
+    }));
+    this.layoutNames();
   }
 
   /** @param {boolean} on */
   showOverlay(on) {
+    const was = this.element.classList.contains('with-overlay');
     this.element.classList.toggle('with-overlay', on);
+    if (was !== on) this.layoutNames();
   }
 
   /**
@@ -409,10 +452,30 @@ export class Board {
       const k = ctm ? ctm.a : 1;
       placed.push({ x1: x + box.x * k, y1: y + box.y * k, x2: x + (box.x + box.width) * k, y2: y + (box.y + box.height) * k });
     }
+    const view = this.zoom.box;
+    /** True when `box` lies outside the view in part. @param {DOMRect} box */
+    const clippedOut = (box) => box.x < view.x || box.x + box.width > view.x + view.width || box.y < view.y || box.y + box.height > view.y + view.height;
+    if (this.element.classList.contains('with-overlay')) {
+      for (const label of this.overlayLabels) {
+        for (const [spot, below] of label.spots.flatMap((id) => /** @type {[number, boolean][]} */ ([[id, false], [id, true]]))) {
+          const [x, y] = this.anchors.get(spot) ?? [0, 0];
+          const at = below ? y + SIZE * 1.25 + size * 2.2 : y - SIZE * 1.1;
+          const text = /** @type {SVGTextElement} */ (s('text', { x: fmt(x), y: fmt(at), 'text-anchor': 'middle', class: 'continent-name', 'data-continent-name': label.text }, label.text));
+          this.names.append(text);
+          const box = text.getBBox();
+          const gap = size * 0.35;
+          const rect = { x1: box.x - gap, y1: box.y, x2: box.x + box.width + gap, y2: box.y + box.height };
+          if (!clippedOut(box) && !placed.some((other) => overlaps(rect, other))) {
+            placed.push(rect);
+            break;
+          }
+          text.remove();
+        }
+      }
+    }
     const order = [...this.nameOf.keys()].sort(
       (a, b) => (this.regions[b]?.cells.length ?? 0) - (this.regions[a]?.cells.length ?? 0) || a - b,
     );
-    const view = this.zoom.box;
     for (const id of order) {
       const [x, y] = this.anchors.get(id) ?? [0, 0];
       const text = /** @type {SVGTextElement} */ (s('text', { x: fmt(x), y: fmt(y + SIZE * 1.25 + size), 'text-anchor': 'middle', 'data-name': id }, this.nameOf.get(id) ?? ''));
@@ -421,14 +484,13 @@ export class Board {
       // A little room around each name, so that neighbours never touch.
       const gap = size * 0.35;
       const rect = { x1: box.x - gap, y1: box.y, x2: box.x + box.width + gap, y2: box.y + box.height };
-      const clipped = box.x < view.x || box.x + box.width > view.x + view.width || box.y < view.y || box.y + box.height > view.y + view.height;
-      if (clipped || placed.some((other) => overlaps(rect, other))) {
+      if (clippedOut(box) || placed.some((other) => overlaps(rect, other))) {
         text.remove();
         continue;
       }
       placed.push(rect);
     }
-    this.element.dataset.namesShown = String(this.names.children.length);
+    this.element.dataset.namesShown = String(this.names.querySelectorAll('text[data-name]').length);
   }
 
   dispose() {
