@@ -26,7 +26,9 @@ after(async () => {
 });
 
 /** Where the client's clock module is served. */
-const CLOCK_MODULE = '/views/clock.js';
+/** The clock module, as the page's own modules import it (under the client's versioned path, so
+ * that it shares their language strings). */
+const CLOCK_MODULE = 'views/clock.js';
 
 /**
  * Counts the notes the page plays (Web Audio oscillators started) in `window.notesPlayed`.
@@ -173,8 +175,9 @@ test('the countdown runs from the server time left, warns, and the clock plays t
 test('the countdown counts from the server left_ms and the time elapsed since, not the wall clock', async () => {
   const cy = await openClient(browser, server.url);
   await enterName(cy.page, 'Cyd');
-  const result = await cy.page.evaluate(async (url) => {
-    const clock = await import(url);
+  const result = await cy.page.evaluate(async (file) => {
+    const app = /** @type {HTMLScriptElement} */ (document.querySelector('script[type=module]'));
+    const clock = await import(new URL(file, app.src).href);
     const state = {
       settings: { turn_seconds: 4, bank_seconds: 8 },
       banks_ms: [8000, 8000],
@@ -216,7 +219,10 @@ test('the create form sends its clock preset: the room and the lobby show it; th
   await enterName(eve.page, 'Eve');
 
   // Each preset the form offers is what the server makes of its name.
-  const presets = await dee.page.evaluate(async (url) => (await import(url)).CLOCK_PRESETS, CLOCK_MODULE);
+  const presets = await dee.page.evaluate(async (file) => {
+    const app = /** @type {HTMLScriptElement} */ (document.querySelector('script[type=module]'));
+    return (await import(new URL(file, app.src).href)).CLOCK_PRESETS;
+  }, CLOCK_MODULE);
   for (const name of ['none', 'fast', 'normal', 'slow']) {
     const room = await createRoomByApi(dee.page, { ruleset: 'hexdice', seats: 2, private: true, clock: name });
     assert.deepEqual(room.settings.clock, name === 'none' ? null : presets[name], `preset ${name}`);
