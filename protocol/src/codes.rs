@@ -97,3 +97,5 @@ pub const FORBIDDEN_ORIGIN: &str = "forbidden_origin";
 pub const ALREADY_RESIGNED: &str = "already_resigned";
 /// A client action id in the form the server keeps for its own actions (`server:…`).
 pub const RESERVED_ACTION_ID: &str = "reserved_action_id";
+/// `back` for a seat no bot plays for its player now (or one that resigned: `already_resigned`).
+pub const NOT_TAKEN_OVER: &str = "not_taken_over";

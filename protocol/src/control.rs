@@ -64,9 +64,10 @@ pub struct BotSeat {
 pub enum Takeover {
     /// The player resigned (3 or more players): the bot plays to the end.
     Resigned,
-    /// The player has been disconnected longer than the room's grace period.
+    /// The player has been disconnected longer than the room's grace period: the bot plays
+    /// until they come back (`back`, or any action of theirs).
     Disconnected,
-    /// The player's clock ran out on two turns in a row.
+    /// The player's clock ran out on two turns in a row: the bot plays until they come back.
     TimedOut,
 }
 
@@ -80,6 +81,10 @@ pub struct RoomSettings {
     pub clock: Option<ClockSettings>,
     /// How long a bot waits before each action, in milliseconds (so people can follow it).
     pub bot_delay_ms: u32,
+    /// How long a seated player may be disconnected before a bot plays their seat, in seconds
+    /// (rooms stored without it: the default).
+    #[serde(default = "RoomSettings::default_grace_seconds")]
+    pub grace_seconds: u32,
 }
 
 impl RoomSettings {
@@ -87,6 +92,16 @@ impl RoomSettings {
     pub const MAX_BOT_DELAY_MS: u32 = 10_000;
     /// The bot delay of a room that does not say.
     pub const DEFAULT_BOT_DELAY_MS: u32 = 700;
+    /// The grace period of a room that does not say.
+    pub const DEFAULT_GRACE_SECONDS: u32 = 60;
+    /// The shortest grace period a room may ask for.
+    pub const MIN_GRACE_SECONDS: u32 = 1;
+    /// The longest grace period a room may ask for (a day).
+    pub const MAX_GRACE_SECONDS: u32 = 24 * 3600;
+
+    fn default_grace_seconds() -> u32 {
+        RoomSettings::DEFAULT_GRACE_SECONDS
+    }
 }
 
 impl Default for RoomSettings {
@@ -94,6 +109,7 @@ impl Default for RoomSettings {
         RoomSettings {
             clock: None,
             bot_delay_ms: RoomSettings::DEFAULT_BOT_DELAY_MS,
+            grace_seconds: RoomSettings::DEFAULT_GRACE_SECONDS,
         }
     }
 }

@@ -115,6 +115,11 @@ pub struct NewRoom {
     #[serde(default)]
     #[cfg_attr(test, ts(optional, type = "number | null"))]
     pub bot_delay_ms: Option<u32>,
+    /// How long a seated player may be disconnected before a bot plays their seat, in seconds
+    /// (1 to 86400; 60 when absent).
+    #[serde(default)]
+    #[cfg_attr(test, ts(optional, type = "number | null"))]
+    pub grace_seconds: Option<u32>,
     /// The clock: `"none"`, `"fast"`, `"normal"`, `"slow"` or `{"turn_seconds", "bank_seconds"}`;
     /// absent: `normal` in a public room, none in a private one.
     #[serde(default)]

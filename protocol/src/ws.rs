@@ -67,6 +67,12 @@ pub enum ClientMsg {
         /// Which room.
         room: RoomId,
     },
+    /// The owner of a seat a bot plays because they were away (`takeover` `disconnected` or
+    /// `timed_out`) takes it back at once (any action of theirs does too).
+    Back {
+        /// Which room.
+        room: RoomId,
+    },
     /// Stop following a room.
     Leave {
         /// Which room.
@@ -309,6 +315,8 @@ mod tests {
         );
         let text = format!(r#"{{"type":"resign","room":"{room}"}}"#);
         assert_eq!(ClientMsg::parse(&text), Ok(ClientMsg::Resign { room }));
+        let text = format!(r#"{{"type":"back","room":"{room}"}}"#);
+        assert_eq!(ClientMsg::parse(&text), Ok(ClientMsg::Back { room }));
         let text = format!(r#"{{"type":"rematch","room":"{room}","accept":false}}"#);
         assert_eq!(
             ClientMsg::parse(&text),

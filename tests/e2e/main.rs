@@ -5,6 +5,7 @@
 #[macro_use]
 mod common;
 
+mod away;
 mod bots;
 mod catch_up;
 mod chat;

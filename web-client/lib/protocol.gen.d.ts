@@ -155,7 +155,12 @@ clock: ClockSettings | null,
 /**
  * How long a bot waits before each action, in milliseconds (so people can follow it).
  */
-bot_delay_ms: number, };
+bot_delay_ms: number, 
+/**
+ * How long a seated player may be disconnected before a bot plays their seat, in seconds
+ * (rooms stored without it: the default).
+ */
+grace_seconds: number, };
 
 export type NewRoom = { 
 /**
@@ -187,6 +192,11 @@ bots?: Array<BotSeat>,
  * How long a bot waits before each action, in milliseconds (0 to 10000; 700 when absent).
  */
 bot_delay_ms?: number | null, 
+/**
+ * How long a seated player may be disconnected before a bot plays their seat, in seconds
+ * (1 to 86400; 60 when absent).
+ */
+grace_seconds?: number | null, 
 /**
  * The clock: `"none"`, `"fast"`, `"normal"`, `"slow"` or `{"turn_seconds", "bank_seconds"}`;
  * absent: `normal` in a public room, none in a private one.
@@ -614,6 +624,10 @@ id: string,
  * The ruleset's action JSON.
  */
 action: any, } | { "type": "resign", 
+/**
+ * Which room.
+ */
+room: RoomId, } | { "type": "back", 
 /**
  * Which room.
  */

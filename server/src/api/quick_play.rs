@@ -56,6 +56,7 @@ pub async fn quick_play(
             creator_seat: None,
             bots: Vec::new(),
             bot_delay_ms: None,
+            grace_seconds: None,
             clock: None,
         },
     )

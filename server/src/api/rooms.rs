@@ -113,6 +113,21 @@ pub(super) async fn open_room(
             ),
         ));
     }
+    let grace_seconds = request
+        .grace_seconds
+        .unwrap_or(RoomSettings::DEFAULT_GRACE_SECONDS);
+    if !(RoomSettings::MIN_GRACE_SECONDS..=RoomSettings::MAX_GRACE_SECONDS).contains(&grace_seconds)
+    {
+        return Err(ApiError::bad_request(
+            codes::INVALID_REQUEST,
+            format!(
+                "grace_seconds (how long a player may be disconnected before a bot plays their \
+                 seat) is {} to {} seconds",
+                RoomSettings::MIN_GRACE_SECONDS,
+                RoomSettings::MAX_GRACE_SECONDS
+            ),
+        ));
+    }
     let clock = match request.clock {
         Some(choice) => choice.settings(),
         None if request.private => None,
@@ -139,6 +154,7 @@ pub(super) async fn open_room(
         settings: RoomSettings {
             clock,
             bot_delay_ms,
+            grace_seconds,
         },
         seat_count: seats,
         private: request.private,
@@ -246,11 +262,7 @@ pub async fn list(
         })
         // A match only bots play (bot seats, or bots standing in for everyone who left) is
         // nobody's to join or watch from the lobby; such a page may hold fewer rooms.
-        .filter(|room| {
-            room.seats
-                .iter()
-                .any(|seat| seat.bot.is_none() && seat.takeover.is_none())
-        })
+        .filter(crate::room::played_by_a_person)
         .collect();
     Ok(Json(RoomPage { rooms, next }))
 }

@@ -1,6 +1,7 @@
 //! Who plays each seat of a running match, sans-IO like the rest of the core: a bot seat (held
-//! by a computer identity from the start), a seat whose player resigned (3 or more players), or
-//! a person. When a bot is to act, the core asks the loop for its decision with a [`BotTurn`]:
+//! by a computer identity from the start), a seat whose player resigned (3 or more players), a
+//! seat whose player is away (`absence.rs`: disconnected past the grace period, or timed out
+//! twice in a row; until they come back), or a person. When a bot is to act, the core asks the loop for its decision with a [`BotTurn`]:
 //! the loop waits the room's bot delay, runs the job away from the room (a blocking thread, so a
 //! slow decision never stalls the room) and feeds the action back with
 //! [`RoomCore::bot_moved`], where it goes through the same validation and log as a person's.
@@ -69,7 +70,7 @@ impl RoomCore {
         if game.runner.has_resigned(seat) {
             return Some(Takeover::Resigned);
         }
-        None
+        self.absences.taken(seat)
     }
 
     /// Every seat's takeover, in seat order (for the room as followers see it).

@@ -17,6 +17,7 @@ use warroom_protocol::{
     ActedBy, ClockState, Identity, MatchId, MatchState, Room, RoomId, RoomState, ServerMsg, codes,
 };
 
+use super::absence::Absences;
 use super::catch_up::CatchUps;
 use super::clock::Clock;
 use super::followers::{Follower, Followers};
@@ -61,6 +62,8 @@ pub struct RoomCore {
     pub(super) social: Social,
     /// The seq a bot's decision was last asked for (`control.rs`), so it is asked once.
     pub(super) bot_asked: Option<u64>,
+    /// Players away from the match, and the seats a bot plays for them (`absence.rs`).
+    pub(super) absences: Absences,
     /// The time the core was last told (clock states in messages are as of then).
     last_now: Option<Instant>,
     /// An instant and the Unix milliseconds it was, to show deadlines as server time.
@@ -112,7 +115,10 @@ impl RoomCore {
         game: Option<Game>,
         max_spectators: usize,
     ) -> RoomCore {
+        let grace = std::time::Duration::from_secs(u64::from(record.settings.grace_seconds));
+        let absences = Absences::new(grace, record.seats.len());
         RoomCore {
+            absences,
             record,
             rules,
             game,
@@ -147,6 +153,7 @@ impl RoomCore {
     /// clock must do now is asked for.
     pub fn resume(&mut self, now: Instant) {
         self.at(now);
+        self.observe_absences(now);
         self.schedule_bot();
     }
 
@@ -212,16 +219,23 @@ impl RoomCore {
             .and_then(|game| game.clock.as_ref())
             .and_then(Clock::deadline);
         let presence = self.presence_deadline().filter(|_| !self.is_pending());
-        [self.expiry_deadline(), clock, presence]
-            .into_iter()
-            .flatten()
-            .min()
+        [
+            self.expiry_deadline(),
+            clock,
+            presence,
+            self.absence_deadline(),
+        ]
+        .into_iter()
+        .flatten()
+        .min()
     }
 
-    /// Time has come to `now`: act on whatever fell due (a seat whose clock ran out gets the
-    /// ruleset's timeout action).
+    /// Time has come to `now`: act on whatever fell due (a seat whose player has been away for
+    /// the grace period is taken over; a seat whose clock ran out gets the ruleset's timeout
+    /// action).
     pub fn tick(&mut self, now: Instant) {
         self.at(now);
+        self.take_over_absent(now);
         if self.is_pending() {
             return;
         }
@@ -328,6 +342,7 @@ impl RoomCore {
                 });
             }
         }
+        self.observe_absences(now);
         self.flush_presence(now);
         self.social_joined(conn, identity.as_ref(), now);
         Ok(())
@@ -337,6 +352,7 @@ impl RoomCore {
     pub fn leave(&mut self, conn: ConnId, now: Instant) {
         self.at(now);
         if self.followers.remove(conn).is_some() {
+            self.observe_absences(now);
             self.presence_changed(now);
             self.flush_presence(now);
         }
@@ -423,6 +439,7 @@ impl RoomCore {
         self.record.state = RoomState::Playing;
         self.observe_presence(now);
         self.game = Some(game);
+        self.observe_absences(now);
         self.publish();
         self.broadcast(messages::snapshot);
         self.schedule_bot();
@@ -473,6 +490,8 @@ impl RoomCore {
                 "you resigned: a bot plays this seat to the end",
             ));
         }
+        // A player acting on a seat a bot plays while they were away takes it back at once.
+        self.give_back(seat);
         self.submit(
             seat,
             client_id,
@@ -497,7 +516,7 @@ impl RoomCore {
     }
 
     /// The seat `conn`'s identity plays in the started match.
-    fn seat_in_match(&self, conn: ConnId) -> Result<Seat, ApiError> {
+    pub(super) fn seat_in_match(&self, conn: ConnId) -> Result<Seat, ApiError> {
         let identity = self.follower(conn)?.identity.clone();
         let seat = seat_of(&self.record, identity.as_ref());
         if self.game.is_none() {
@@ -605,6 +624,11 @@ impl RoomCore {
             // A bot plays the seat now: everyone sees it on the room.
             self.publish();
         }
+        if pending.resign {
+            // A resigned seat's countdown is no one's any more.
+            self.observe_absences(now);
+        }
+        self.take_over_timed_out();
         self.continue_timeout(now);
         self.schedule_bot();
         Ok(seq)

@@ -11,6 +11,9 @@
 //! `messages` (snapshot/applied/finished per viewer), `catch_up` (what a joining connection
 //! missed), `game` (a started match and its accepted client ids).
 
+mod absence;
+#[cfg(test)]
+mod absence_tests;
 mod catch_up;
 pub mod chat;
 pub mod clock;
@@ -45,6 +48,7 @@ pub use outbox::{Gone, Outbox};
 pub use registry::Rooms;
 pub use seats::SeatChange;
 pub use social::Social;
+pub use summary::played_by_a_person;
 
 /// A connection's id, unique within the server process.
 pub type ConnId = u64;
@@ -102,6 +106,13 @@ pub enum RoomCmd {
         conn: ConnId,
         /// The resignation's seq once durable, or why it was refused.
         reply: oneshot::Sender<Result<u64, ApiError>>,
+    },
+    /// Take back a seat a bot plays while its player was away.
+    Back {
+        /// The connection (must follow the room, as the seat's player).
+        conn: ConnId,
+        /// Done (everyone gets the room without the takeover), or why not.
+        reply: oneshot::Sender<Result<(), ApiError>>,
     },
     /// Stop following the room.
     Leave {

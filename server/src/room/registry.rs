@@ -109,10 +109,7 @@ impl Rooms {
             .filter(|room| {
                 !room.private
                     && matches!(room.state, RoomState::Waiting | RoomState::Playing)
-                    && room
-                        .seats
-                        .iter()
-                        .any(|seat| seat.bot.is_none() && seat.takeover.is_none())
+                    && super::summary::played_by_a_person(room)
             })
             .collect();
         // RFC 3339 times of one format sort as text.

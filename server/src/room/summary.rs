@@ -69,3 +69,11 @@ pub fn sees_invite(record: &RoomRecord, identity: Option<&Identity>) -> bool {
             || (record.private && seat_of(record, Some(identity)).is_some())
     })
 }
+
+/// True while a person plays one of the room's seats (not a bot seat, nor one a bot plays for
+/// its player): a room no person plays any more is not listed in the lobby (the bots finish it).
+pub fn played_by_a_person(room: &Room) -> bool {
+    room.seats
+        .iter()
+        .any(|seat| seat.bot.is_none() && seat.takeover.is_none())
+}

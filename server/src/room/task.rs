@@ -163,6 +163,10 @@ impl RoomTask {
                 Ok(Submitted::Known(seq)) => self.answer(reply, Ok(seq)),
                 Err(error) => self.answer(reply, Err(error)),
             },
+            RoomCmd::Back { conn, reply } => {
+                let result = self.core.back(conn, Instant::now());
+                self.answer(reply, result);
+            }
             RoomCmd::Leave { conn } => {
                 self.outboxes.remove(&conn);
                 self.core.leave(conn, Instant::now());

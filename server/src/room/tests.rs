@@ -51,6 +51,7 @@ fn started_with(
         settings: RoomSettings {
             clock,
             bot_delay_ms: 0,
+            ..RoomSettings::default()
         },
         seat_count: count,
         private: false,

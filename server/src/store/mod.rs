@@ -56,6 +56,17 @@ impl Store {
         Ok(store)
     }
 
+    /// A store over a database never connected to (for room loop tests that store nothing
+    /// through it: a started room's actions go through the writer).
+    #[cfg(test)]
+    pub fn unconnected() -> Store {
+        sqlx::any::install_default_drivers();
+        let pool = AnyPoolOptions::new()
+            .connect_lazy("sqlite::memory:")
+            .expect("a lazy pool");
+        Store { pool }
+    }
+
     /// The pool, for the writer.
     pub(crate) fn pool(&self) -> &AnyPool {
         &self.pool

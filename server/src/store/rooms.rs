@@ -181,6 +181,7 @@ impl Store {
             None => RoomSettings {
                 clock: None,
                 bot_delay_ms: 0,
+                ..RoomSettings::default()
             },
         };
         let mut seats: Vec<Option<Identity>> = vec![None; usize::from(seat_count)];

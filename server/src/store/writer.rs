@@ -137,6 +137,24 @@ impl Writer {
     }
 }
 
+#[cfg(test)]
+impl Writer {
+    /// A writer that stores nothing and reports every append committed at once, handing each
+    /// to the returned receiver (for room loop tests with paused time and no database).
+    pub fn accepting_all() -> (Writer, mpsc::UnboundedReceiver<Append>) {
+        let (requests, mut inbox) = mpsc::channel::<Request>(16);
+        let (seen, appends) = mpsc::unbounded_channel();
+        tokio::spawn(async move {
+            while let Some((append, reply)) = inbox.recv().await {
+                let _ = seen.send(append);
+                let _ = reply.send(Ok(()));
+            }
+        });
+        let health = Arc::new(WriterHealth::default());
+        (Writer { requests, health }, appends)
+    }
+}
+
 /// The writer task's parts.
 struct Task {
     store: Store,

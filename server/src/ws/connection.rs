@@ -418,6 +418,17 @@ impl Connection {
                 };
                 self.report(room, None, result);
             }
+            ClientMsg::Back { room } => {
+                let result = match self.followed(room) {
+                    Ok(handle) => {
+                        let conn = self.id;
+                        self.ask_room(&handle, |reply| RoomCmd::Back { conn, reply })
+                            .await
+                    }
+                    Err(error) => Err(error),
+                };
+                self.report(room, None, result);
+            }
             ClientMsg::Rematch { room, accept } => {
                 let result = match self.followed(room) {
                     Ok(handle) => {
@@ -616,6 +627,7 @@ fn message_room(message: &ClientMsg) -> Option<RoomId> {
         | ClientMsg::Leave { room }
         | ClientMsg::Chat { room, .. }
         | ClientMsg::Resign { room }
+        | ClientMsg::Back { room }
         | ClientMsg::Rematch { room, .. } => Some(*room),
         ClientMsg::Hello { .. } | ClientMsg::Mute { .. } | ClientMsg::Ping => None,
     }
@@ -634,6 +646,7 @@ fn message_type(message: &ClientMsg) -> &'static str {
         ClientMsg::Mute { .. } => "mute",
         ClientMsg::Rematch { .. } => "rematch",
         ClientMsg::Resign { .. } => "resign",
+        ClientMsg::Back { .. } => "back",
         ClientMsg::Ping => "ping",
     }
 }

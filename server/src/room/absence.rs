@@ -1,0 +1,262 @@
+//! Seats a bot plays while their player is away, sans-IO like the rest of the core: a seated
+//! person with no connection following the room for longer than the room's grace period
+//! ([`Takeover::Disconnected`]), or whose clock ran out on two turns in a row
+//! ([`Takeover::TimedOut`]). The bot (`control.rs`) plays such a seat through the same path as a
+//! resigned one, until its player comes back: `back`, or any action of theirs, gives it back at
+//! once. Reconnecting alone stops the grace countdown but does not give the seat back.
+//!
+//! Unlike a resignation (in the match's log, for good) this is not stored: a restarted room
+//! counts the grace period again from its start for every player who has not reconnected.
+
+use std::time::Duration;
+
+use tokio::time::Instant;
+use warroom_engine::Seat;
+use warroom_protocol::{Takeover, codes};
+
+use super::ConnId;
+use super::core::RoomCore;
+use crate::bots::bot_level;
+use crate::error::ApiError;
+
+/// Turns lost to the clock in a row after which a bot plays the seat.
+pub const TIMEOUTS_BEFORE_TAKEOVER: u8 = 2;
+
+/// Who is away from a running match, and which seats a bot plays for that.
+#[derive(Clone, Debug)]
+pub struct Absences {
+    /// How long a player may be disconnected before a bot plays their seat.
+    grace: Duration,
+    /// Per seat: since when its person has had no connection following the room.
+    away_since: Vec<Option<Instant>>,
+    /// Per seat: why a bot plays it for its absent player.
+    taken: Vec<Option<Takeover>>,
+}
+
+impl Absences {
+    /// Nobody away yet, in a room of `seats` seats with this grace period.
+    pub fn new(grace: Duration, seats: usize) -> Absences {
+        Absences {
+            grace,
+            away_since: vec![None; seats],
+            taken: vec![None; seats],
+        }
+    }
+
+    /// Whether `seat`'s player is connected at `now` (`true` as well for seats nobody counts:
+    /// bots, resigned seats): a countdown starts when they are not, and stops when they are.
+    pub fn observe(&mut self, seat: Seat, connected: bool, now: Instant) {
+        if let Some(since) = self.away_since.get_mut(seat.index()) {
+            if connected {
+                *since = None;
+            } else {
+                since.get_or_insert(now);
+            }
+        }
+    }
+
+    /// When the next seat is due to be taken over, if any is counting down.
+    pub fn deadline(&self) -> Option<Instant> {
+        self.away_since
+            .iter()
+            .zip(&self.taken)
+            .filter(|(_, taken)| taken.is_none())
+            .filter_map(|(since, _)| since.map(|since| since + self.grace))
+            .min()
+    }
+
+    /// The seats whose player has been away for the grace period at `now`: they are taken over
+    /// (`disconnected`) and count down no more.
+    pub fn due(&mut self, now: Instant) -> Vec<Seat> {
+        let grace = self.grace;
+        let mut due = Vec::new();
+        for (index, (since, taken)) in self.away_since.iter().zip(&mut self.taken).enumerate() {
+            if taken.is_none()
+                && since.is_some_and(|since| now >= since + grace)
+                && let Ok(seat) = u8::try_from(index)
+            {
+                *taken = Some(Takeover::Disconnected);
+                due.push(Seat(seat));
+            }
+        }
+        due
+    }
+
+    /// A bot plays `seat` for `why`; false if one already did.
+    pub fn take(&mut self, seat: Seat, why: Takeover) -> bool {
+        match self.taken.get_mut(seat.index()) {
+            Some(taken @ None) => {
+                *taken = Some(why);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// `seat`'s player plays it again; false if no bot played it.
+    pub fn give_back(&mut self, seat: Seat) -> bool {
+        self.taken
+            .get_mut(seat.index())
+            .and_then(Option::take)
+            .is_some()
+    }
+
+    /// Why a bot plays `seat` for its absent player, if it does.
+    pub fn taken(&self, seat: Seat) -> Option<Takeover> {
+        self.taken.get(seat.index()).copied().flatten()
+    }
+}
+
+impl RoomCore {
+    /// True while the match runs (started, not over).
+    fn match_running(&self) -> bool {
+        self.game.as_ref().is_some_and(|game| !game.is_over())
+    }
+
+    /// Counts down for every seated person of the running match with no connection following
+    /// the room, and stops counting for those who have one (called on every join and leave).
+    pub(super) fn observe_absences(&mut self, now: Instant) {
+        let running = self.match_running();
+        for (index, holder) in self.record.seats.iter().enumerate() {
+            let Ok(seat) = u8::try_from(index).map(Seat) else {
+                continue;
+            };
+            let counted = running
+                && holder
+                    .as_ref()
+                    .is_some_and(|holder| bot_level(holder.id).is_none())
+                && !self
+                    .game
+                    .as_ref()
+                    .is_some_and(|game| game.runner.has_resigned(seat));
+            let connected = !counted
+                || holder
+                    .as_ref()
+                    .is_some_and(|holder| self.followers.is_connected(holder.id));
+            self.absences.observe(seat, connected, now);
+        }
+    }
+
+    /// When a seat's grace period ends, while the match runs.
+    pub(super) fn absence_deadline(&self) -> Option<Instant> {
+        self.match_running()
+            .then(|| self.absences.deadline())
+            .flatten()
+    }
+
+    /// Takes over the seats whose player has been away for the grace period at `now`: everyone
+    /// sees the takeover, and the bot plays them.
+    pub(super) fn take_over_absent(&mut self, now: Instant) {
+        if !self.match_running() {
+            return;
+        }
+        self.observe_absences(now);
+        let due = self.absences.due(now);
+        if due.is_empty() {
+            return;
+        }
+        for seat in due {
+            tracing::info!(
+                "room {}: seat {seat} is played by a bot, its player is away",
+                self.id()
+            );
+        }
+        self.publish();
+        self.schedule_bot();
+    }
+
+    /// After a commit: a seat whose clock ran out on two turns in a row is taken over
+    /// (`timed_out`); everyone sees it.
+    pub(super) fn take_over_timed_out(&mut self) {
+        if !self.match_running() {
+            return;
+        }
+        let Some(clock) = self.game.as_ref().and_then(|game| game.clock.as_ref()) else {
+            return;
+        };
+        let streaks: Vec<Seat> = (0..self.record.seats.len())
+            .filter_map(|index| u8::try_from(index).ok().map(Seat))
+            .filter(|&seat| clock.timeouts_in_a_row(seat) >= TIMEOUTS_BEFORE_TAKEOVER)
+            .collect();
+        let mut taken = false;
+        for seat in streaks {
+            if self.takeover(seat).is_none()
+                && self.bot_for(seat).is_none()
+                && self.absences.take(seat, Takeover::TimedOut)
+            {
+                tracing::info!(
+                    "room {}: seat {seat} is played by a bot, its clock ran out twice in a row",
+                    self.id()
+                );
+                taken = true;
+            }
+        }
+        if taken {
+            self.publish();
+        }
+    }
+
+    /// The seat's player is back: they play it again (their timeout streak forgotten), and
+    /// everyone sees it. A bot decision asked for it is dropped when it comes back
+    /// ([`RoomCore::bot_moved`] checks that a bot still plays the seat).
+    pub(super) fn give_back(&mut self, seat: Seat) {
+        if !self.absences.give_back(seat) {
+            return;
+        }
+        if let Some(clock) = self.game.as_mut().and_then(|game| game.clock.as_mut()) {
+            clock.forgive(seat);
+        }
+        self.publish();
+    }
+
+    /// `back`: the player of a seat a bot plays because they were away takes it back.
+    pub fn back(&mut self, conn: ConnId, now: Instant) -> Result<(), ApiError> {
+        self.at(now);
+        let seat = self.seat_in_match(conn)?;
+        if !self.match_running() {
+            return Err(ApiError::conflict(codes::MATCH_OVER, "the match is over"));
+        }
+        match self.takeover(seat) {
+            Some(Takeover::Resigned) => Err(ApiError::conflict(
+                codes::ALREADY_RESIGNED,
+                "you resigned: a bot plays this seat to the end",
+            )),
+            Some(Takeover::Disconnected | Takeover::TimedOut) => {
+                self.give_back(seat);
+                Ok(())
+            }
+            None => Err(ApiError::conflict(
+                codes::NOT_TAKEN_OVER,
+                "you are playing this seat: no bot plays it for you",
+            )),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_seat_away_for_the_grace_period_is_taken_over_once_and_a_visit_stops_the_countdown() {
+        let t0 = Instant::now();
+        let second = Duration::from_secs(1);
+        let mut away = Absences::new(60 * second, 2);
+        away.observe(Seat(1), false, t0);
+        assert_eq!(away.deadline(), Some(t0 + 60 * second));
+        away.observe(Seat(1), false, t0 + 10 * second);
+        assert_eq!(away.deadline(), Some(t0 + 60 * second), "from when it left");
+        away.observe(Seat(1), true, t0 + 20 * second);
+        assert_eq!(away.deadline(), None, "back in time");
+        away.observe(Seat(1), false, t0 + 30 * second);
+        assert!(away.due(t0 + 89 * second).is_empty());
+        assert_eq!(away.due(t0 + 90 * second), vec![Seat(1)]);
+        assert_eq!(away.taken(Seat(1)), Some(Takeover::Disconnected));
+        assert_eq!(away.deadline(), None, "no past deadline to spin on");
+        assert!(away.due(t0 + 91 * second).is_empty(), "taken once");
+        assert!(!away.take(Seat(1), Takeover::TimedOut), "already taken");
+        assert!(away.give_back(Seat(1)));
+        assert_eq!(away.taken(Seat(1)), None);
+        assert!(!away.give_back(Seat(1)));
+    }
+}

@@ -1,0 +1,517 @@
+//! Seats a bot plays while their player is away, through the real room loop (`task.rs`) with
+//! tokio's paused time: commands and outboxes as the sockets use them, a writer that commits at
+//! once instead of a database, so a grace period passes in no time.
+
+use std::time::Duration;
+
+use axum::extract::ws::Utf8Bytes;
+use serde_json::Value;
+use tokio::sync::{mpsc, oneshot, watch};
+use tokio::time::Instant;
+use tokio_util::sync::CancellationToken;
+use warroom_engine::{RulesetId, Seat, Seed};
+use warroom_protocol::{
+    ActedBy, ClockSettings, Identity, IdentityId, MatchId, Room, RoomId, RoomSettings, RoomState,
+    Takeover,
+};
+
+use super::core::RoomCore;
+use super::output::Output;
+use super::summary::played_by_a_person;
+use super::task::RoomTask;
+use super::{ConnId, Mutes, Outbox, RoomCmd};
+use crate::error::ApiError;
+use crate::runner::rules;
+use crate::store::writer::{Append, Writer};
+use crate::store::{RoomRecord, Store};
+
+const GRACE: Duration = Duration::from_secs(60);
+
+/// Longest a test waits for a message (paused time: this passes in no time when stuck).
+const PATIENCE: Duration = Duration::from_secs(3600);
+
+fn player(n: u8) -> Identity {
+    Identity {
+        id: IdentityId(uuid::Uuid::from_u128(u128::from(n) + 1)),
+        name: format!("p{n}"),
+    }
+}
+
+/// A started 2-seat hexdice room, grace period 60 s, run by its real loop.
+struct Table {
+    commands: mpsc::Sender<RoomCmd>,
+    appends: mpsc::UnboundedReceiver<Append>,
+    summary: watch::Receiver<Room>,
+    _stop: CancellationToken,
+}
+
+/// One connection following the table.
+struct Person {
+    conn: ConnId,
+    inbox: mpsc::Receiver<Utf8Bytes>,
+    seen: Vec<Value>,
+}
+
+fn record(bot_delay_ms: u32, clock: Option<ClockSettings>) -> RoomRecord {
+    let ruleset = RulesetId::Hexdice;
+    RoomRecord {
+        id: RoomId::random(),
+        ruleset,
+        options: rules(ruleset).unwrap().check_options(None, 2).unwrap(),
+        settings: RoomSettings {
+            clock,
+            bot_delay_ms,
+            grace_seconds: u32::try_from(GRACE.as_secs()).unwrap(),
+        },
+        seat_count: 2,
+        private: false,
+        invite_code: "code".into(),
+        creator: player(0).id,
+        state: RoomState::Waiting,
+        match_id: None,
+        created_at: 0,
+        seats: vec![Some(player(0)), Some(player(1))],
+    }
+}
+
+impl Table {
+    /// The match starts now; nobody follows the room yet.
+    fn start(bot_delay_ms: u32) -> Table {
+        let now = Instant::now();
+        let record = record(bot_delay_ms, None);
+        let rules = rules(record.ruleset).unwrap();
+        let mut core = RoomCore::new(record, rules, None, 10).with_wall_clock(now, 0);
+        core.prepare_start(Seed::from_u64(7), MatchId::random(), 0)
+            .unwrap();
+        core.started(now);
+        let (writer, appends) = Writer::accepting_all();
+        let (task, summary) = RoomTask::new(core, Store::unconnected(), writer);
+        let (commands, inbox) = mpsc::channel(16);
+        let stop = CancellationToken::new();
+        tokio::spawn(task.run(inbox, stop.clone()));
+        Table {
+            commands,
+            appends,
+            summary,
+            _stop: stop,
+        }
+    }
+
+    async fn ask<T>(
+        &self,
+        command: impl FnOnce(oneshot::Sender<Result<T, ApiError>>) -> RoomCmd,
+    ) -> Result<T, ApiError> {
+        let (reply, answer) = oneshot::channel();
+        self.commands.send(command(reply)).await.unwrap();
+        answer.await.unwrap()
+    }
+
+    /// `conn` follows the room as `who` (the seat's player, or a spectator with `None`).
+    async fn join(&self, conn: ConnId, who: Option<u8>) -> Person {
+        let (queue, inbox) = mpsc::channel(4096);
+        self.ask(|reply| RoomCmd::Join {
+            conn,
+            identity: who.map(player),
+            outbox: Outbox::new(queue, CancellationToken::new()),
+            mutes: Mutes::default(),
+            invite: None,
+            last_seq: None,
+            reply,
+        })
+        .await
+        .unwrap();
+        Person {
+            conn,
+            inbox,
+            seen: Vec::new(),
+        }
+    }
+
+    /// The connection closes.
+    async fn leave(&self, person: Person) {
+        self.commands
+            .send(RoomCmd::Leave { conn: person.conn })
+            .await
+            .unwrap();
+    }
+
+    async fn act(&self, person: &Person, id: &str, action: Value) -> Result<u64, ApiError> {
+        let conn = person.conn;
+        let client_id = id.to_owned();
+        self.ask(|reply| RoomCmd::Action {
+            conn,
+            client_id,
+            action,
+            reply,
+        })
+        .await
+    }
+
+    async fn back(&self, person: &Person) -> Result<(), ApiError> {
+        let conn = person.conn;
+        self.ask(|reply| RoomCmd::Back { conn, reply }).await
+    }
+}
+
+impl Person {
+    /// The next message, waiting (time runs on while nothing happens).
+    async fn next(&mut self) -> Value {
+        let text = tokio::time::timeout(PATIENCE, self.inbox.recv())
+            .await
+            .expect("a message in time")
+            .expect("the room is running");
+        let message: Value = serde_json::from_str(&text).unwrap();
+        self.seen.push(message.clone());
+        message
+    }
+
+    /// Reads messages until one satisfies `wanted`.
+    async fn until(&mut self, what: &str, wanted: impl Fn(&Value) -> bool) -> Value {
+        loop {
+            let message = self.next().await;
+            if wanted(&message) {
+                return message;
+            }
+            assert!(
+                message["type"] != "finished",
+                "the match ended before {what}: {:?}",
+                self.seen
+            );
+        }
+    }
+
+    /// Reads what has arrived, without waiting.
+    fn read_arrived(&mut self) {
+        while let Ok(text) = self.inbox.try_recv() {
+            self.seen.push(serde_json::from_str(&text).unwrap());
+        }
+    }
+
+    /// The last match message seen (snapshot or applied).
+    fn last_match_message(&self) -> Option<&Value> {
+        self.seen
+            .iter()
+            .rev()
+            .find(|m| m["type"] == "snapshot" || m["type"] == "applied")
+    }
+}
+
+fn takeover_of(room_message: &Value, seat: usize) -> &Value {
+    &room_message["room"]["seats"][seat]["takeover"]
+}
+
+/// Plays `person`'s (seat 0's) turns with its last listed action until `wanted` is seen.
+async fn play_until(
+    table: &Table,
+    person: &mut Person,
+    what: &str,
+    wanted: impl Fn(&Value) -> bool,
+) -> Value {
+    let mut acted_at = None;
+    loop {
+        let to_play = person
+            .last_match_message()
+            .filter(|last| last["to_act"] == 0 && acted_at != Some(last["seq"].clone()))
+            .and_then(|last| {
+                Some((
+                    last["seq"].clone(),
+                    last["legal_actions"].as_array()?.clone(),
+                ))
+            });
+        if person.inbox.is_empty()
+            && let Some((seq, legal)) = to_play
+        {
+            let id = format!("p0-{seq}");
+            table
+                .act(person, &id, legal.last().unwrap().clone())
+                .await
+                .unwrap();
+            acted_at = Some(seq);
+        }
+        let message = person.next().await;
+        if wanted(&message) {
+            return message;
+        }
+        assert!(message["type"] != "finished", "over before {what}");
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_disconnected_players_seat_is_played_by_the_bot_after_the_grace_period_until_back() {
+    let table = Table::start(0);
+    let mut ada = table.join(1, Some(0)).await;
+    let bob = table.join(2, Some(1)).await;
+    let left = Instant::now();
+    table.leave(bob).await;
+    let gone = ada
+        .until("bob is shown gone", |m| {
+            m["type"] == "room" && m["room"]["seats"][1]["connected"] == false
+        })
+        .await;
+    assert!(takeover_of(&gone, 1).is_null(), "not yet: {gone}");
+    let taken = ada
+        .until("the takeover", |m| {
+            m["type"] == "room" && !takeover_of(m, 1).is_null()
+        })
+        .await;
+    assert_eq!(takeover_of(&taken, 1), "disconnected");
+    let waited = Instant::now() - left;
+    assert!(
+        waited >= GRACE && waited < GRACE + Duration::from_secs(1),
+        "taken over when the grace period ended: {waited:?}"
+    );
+    assert!(played_by_a_person(&table.summary.borrow()), "Ada plays on");
+    // The bot plays Bob's seat, through the log like anyone (`by: bot`).
+    let by_bot = play_until(&table, &mut ada, "a bot move for Bob", |m| {
+        m["type"] == "applied" && m["seat"] == 1
+    })
+    .await;
+    assert_eq!(by_bot["by"], "bot", "{by_bot}");
+    // Bob reconnects: the bot still plays until he says he is back.
+    let mut bob = table.join(3, Some(1)).await;
+    bob.read_arrived();
+    let shown = bob.seen.iter().find(|m| m["type"] == "room").unwrap();
+    assert_eq!(takeover_of(shown, 1), "disconnected", "reconnecting alone");
+    let refused = table.back(&ada).await.unwrap_err();
+    assert_eq!(refused.code, "not_taken_over", "Ada plays her own seat");
+    let spectator = table.join(9, None).await;
+    assert_eq!(table.back(&spectator).await.unwrap_err().code, "not_seated");
+    bob.read_arrived();
+    table.back(&bob).await.unwrap();
+    let given_back = bob
+        .until("the seat given back", |m| m["type"] == "room")
+        .await;
+    assert!(takeover_of(&given_back, 1).is_null(), "{given_back}");
+    assert!(given_back["room"]["seats"][1]["connected"] == true);
+    // From now on only Bob plays his seat: Ada plays until Bob is to act, then nothing happens
+    // however long Bob thinks; then Bob's move is his.
+    let bobs_turn =
+        |m: &Value| (m["type"] == "applied" || m["type"] == "snapshot") && m["to_act"] == 1;
+    bob.read_arrived();
+    if !bob.last_match_message().is_some_and(bobs_turn) {
+        play_until(&table, &mut ada, "Bob's turn", bobs_turn).await;
+    }
+    let mark = ada.seen.len();
+    tokio::time::sleep(Duration::from_secs(600)).await;
+    ada.read_arrived();
+    assert!(
+        ada.seen[mark..].iter().all(|m| m["type"] != "applied"),
+        "no bot plays Bob's seat any more: {:?}",
+        &ada.seen[mark..]
+    );
+    bob.read_arrived();
+    let legal = bob.last_match_message().unwrap()["legal_actions"][0].clone();
+    table.act(&bob, "bob-1", legal).await.unwrap();
+    let mine = bob
+        .until("Bob's move", |m| m["type"] == "applied" && m["seat"] == 1)
+        .await;
+    assert_eq!(mine["by"], "player");
+}
+
+#[tokio::test(start_paused = true)]
+async fn an_action_by_the_owner_gives_a_taken_over_seat_back_and_is_applied() {
+    // The bot waits 5 s before each move: Bob is quicker.
+    let mut table = Table::start(5_000);
+    let mut ada = table.join(1, Some(0)).await;
+    let bob = table.join(2, Some(1)).await;
+    table.leave(bob).await;
+    ada.until("the takeover", |m| {
+        m["type"] == "room" && takeover_of(m, 1) == "disconnected"
+    })
+    .await;
+    // Ada plays (without waiting, so the bot's delay does not run out) until Bob is to act.
+    let mut played = 0;
+    loop {
+        ada.read_arrived();
+        let last = ada.last_match_message().unwrap().clone();
+        if last["to_act"] == 1 {
+            break;
+        }
+        let action = last["legal_actions"].as_array().unwrap().last().unwrap();
+        table
+            .act(&ada, &format!("a{played}"), action.clone())
+            .await
+            .unwrap();
+        played += 1;
+    }
+    while table.appends.try_recv().is_ok() {}
+    let mut bob = table.join(3, Some(1)).await;
+    bob.read_arrived();
+    let snapshot = bob.last_match_message().unwrap().clone();
+    assert_eq!(snapshot["to_act"], 1);
+    let action = snapshot["legal_actions"][0].clone();
+    let seq = table.act(&bob, "bob-now", action.clone()).await.unwrap();
+    bob.read_arrived();
+    let given_back = bob.seen.iter().rev().find(|m| m["type"] == "room").unwrap();
+    assert!(takeover_of(given_back, 1).is_null(), "{given_back}");
+    let applied = bob
+        .seen
+        .iter()
+        .find(|m| m["type"] == "applied" && m["seq"] == seq)
+        .expect("Bob's action is applied");
+    assert_eq!(
+        (&applied["by"], &applied["action"]),
+        (&"player".into(), &action)
+    );
+    let stored = table.appends.try_recv().unwrap();
+    assert_eq!((stored.seq, stored.by), (seq, ActedBy::Player));
+    // The bot's decision asked before Bob came back is dropped when its delay ends.
+    tokio::time::sleep(Duration::from_secs(60)).await;
+    while let Ok(append) = table.appends.try_recv() {
+        assert!(
+            append.seat == Seat(0) || append.by == ActedBy::Player,
+            "no bot move for Bob's seat: {append:?}"
+        );
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_match_nobody_plays_any_more_is_played_to_its_end_by_the_bots_and_leaves_the_lobby() {
+    let table = Table::start(0);
+    let ada = table.join(1, Some(0)).await;
+    let bob = table.join(2, Some(1)).await;
+    let mut watcher = table.join(9, None).await;
+    table.leave(ada).await;
+    table.leave(bob).await;
+    let both = watcher
+        .until("both seats taken over", |m| {
+            m["type"] == "room" && !takeover_of(m, 0).is_null() && !takeover_of(m, 1).is_null()
+        })
+        .await;
+    assert_eq!(both["room"]["state"], "playing");
+    assert!(
+        !played_by_a_person(&table.summary.borrow()),
+        "no person plays it: not listed"
+    );
+    let finished = tokio::time::timeout(PATIENCE, async {
+        loop {
+            let message = watcher.next().await;
+            if message["type"] == "finished" {
+                return message;
+            }
+        }
+    })
+    .await
+    .expect("the bots finish it");
+    assert!(finished["outcome"]["winner"].is_u64(), "{finished}");
+    let actions: Vec<&Value> = watcher
+        .seen
+        .iter()
+        .filter(|m| m["type"] == "applied")
+        .collect();
+    assert!(!actions.is_empty() && actions.iter().all(|m| m["by"] == "bot"));
+    assert_eq!(table.summary.borrow().state, RoomState::Finished);
+}
+
+/// Commits whatever the core queued (as the loop would) until nothing is left to store,
+/// running at most `bots` of the bot decisions it asks for (at once); returns the stored appends.
+fn settle(core: &mut RoomCore, now: Instant, mut bots: usize) -> Vec<Append> {
+    let mut stored = Vec::new();
+    loop {
+        let mut progressed = false;
+        let outputs: Vec<Output> = std::iter::from_fn(|| core.poll_output()).collect();
+        for output in outputs {
+            match output {
+                Output::Append(append) => {
+                    core.committed(append.seq, Ok(()), now).unwrap();
+                    stored.push(append);
+                    progressed = true;
+                }
+                Output::Bot(turn) if bots > 0 => {
+                    bots -= 1;
+                    let action = (turn.job)(1);
+                    core.bot_moved(turn.seq, turn.seat, action, now);
+                    progressed = true;
+                }
+                _ => {}
+            }
+        }
+        if !progressed {
+            return stored;
+        }
+    }
+}
+
+#[test]
+fn a_seat_timed_out_on_two_turns_in_a_row_is_played_by_the_bot_until_back() {
+    let t0 = Instant::now();
+    let second = Duration::from_secs(1);
+    let clock = ClockSettings {
+        turn_seconds: 1,
+        bank_seconds: 0,
+    };
+    let mut core = RoomCore::new(
+        record(0, Some(clock)),
+        rules(RulesetId::Hexdice).unwrap(),
+        None,
+        10,
+    );
+    for seat in 0..2 {
+        core.join(ConnId::from(seat) + 1, Some(player(seat)), None, None, t0)
+            .unwrap();
+    }
+    core.prepare_start(Seed::from_u64(7), MatchId::random(), 0)
+        .unwrap();
+    core.started(t0);
+    let first = core.game.as_ref().unwrap().runner.to_act().unwrap();
+    settle(&mut core, t0, 0);
+    // Nobody plays: the clock plays each seat's turn in turn. The first seat's second turn lost
+    // to the clock hands it to the bot; the other seat has lost only one.
+    let mut now = t0;
+    let mut by_clock = 0;
+    while core.takeover(first).is_none() {
+        now += second;
+        assert!(now < t0 + 10 * second, "taken over by now");
+        core.tick(now);
+        by_clock += settle(&mut core, now, 0)
+            .iter()
+            .filter(|append| append.by == ActedBy::Clock)
+            .count();
+    }
+    assert!(by_clock >= 3, "three turns lost to the clock");
+    assert_eq!(core.takeover(first), Some(Takeover::TimedOut));
+    let other = Seat(1 - first.0);
+    assert_eq!(core.takeover(other), None, "one turn lost is no streak");
+    assert_eq!(
+        core.summary().seats[first.index()].takeover,
+        Some(Takeover::TimedOut)
+    );
+    // The other seat plays its turn in time; then the bot plays the first seat's.
+    let other_conn = ConnId::from(other.0) + 1;
+    let mut played = 0;
+    let mut stored = Vec::new();
+    while core.game.as_ref().unwrap().runner.to_act() == Some(other) {
+        let legal = core
+            .game
+            .as_ref()
+            .unwrap()
+            .runner
+            .legal_actions_for(warroom_engine::Viewer::Seat(other))
+            .unwrap();
+        core.action(other_conn, format!("o{played}"), legal.last().unwrap(), now)
+            .unwrap();
+        played += 1;
+        stored.extend(settle(&mut core, now, 1));
+    }
+    assert!(
+        stored
+            .last()
+            .is_some_and(|append| append.seat == first && append.by == ActedBy::Bot),
+        "the bot plays the timed-out seat: {stored:?}"
+    );
+    // Its player is back: the seat is theirs, with a fresh streak.
+    let conn = ConnId::from(first.0) + 1;
+    assert_eq!(core.back(conn, now), Ok(()));
+    assert_eq!(core.takeover(first), None);
+    assert_eq!(
+        core.game
+            .as_ref()
+            .unwrap()
+            .clock
+            .as_ref()
+            .unwrap()
+            .timeouts_in_a_row(first),
+        0
+    );
+    assert_eq!(core.back(conn, now).unwrap_err().code, "not_taken_over");
+}
