@@ -188,6 +188,11 @@ export class Connection {
     this.send({ type: 'resign', room });
   }
 
+  /** "I'm back": takes back this player's seat that a bot plays while they were away. @param {string} room */
+  back(room) {
+    this.send({ type: 'back', room });
+  }
+
   /** Answers a finished room's rematch. @param {string} room @param {boolean} accept */
   rematch(room, accept) {
     this.send({ type: 'rematch', room, accept });

@@ -347,6 +347,9 @@ export function roomScreen(session, roomId, invite, play = false) {
     attention.setTitle(`${rulesetName(current.ruleset)} · warroom`, t('title_your_turn'));
     const seated = current.seats.some((seat) => seat.player?.id === session.guest?.id);
     const resigned = current.seats.some((seat) => seat.player?.id === session.guest?.id && seat.takeover === 'resigned');
+    const away = current.seats.find(
+      (seat) => seat.player?.id === session.guest?.id && (seat.takeover === 'disconnected' || seat.takeover === 'timed_out'),
+    );
     const sound = h('input', { type: 'checkbox', checked: attention.soundOn(), 'data-testid': 'turn-sound' });
     sound.addEventListener('change', () => attention.setSound(/** @type {HTMLInputElement} */ (sound).checked));
     replaceChildren(
@@ -362,6 +365,20 @@ export function roomScreen(session, roomId, invite, play = false) {
         : null,
       seated && current.state !== 'finished' ? h('label', { class: 'check sound-toggle' }, sound, ` ${t('turn_sound')}`) : null,
       seated && current.state === 'playing' && match.outcome === null && !resigned ? resignBox() : null,
+      away && current.state === 'playing' && match.outcome === null ? awayBox() : null,
+    );
+  }
+
+  /**
+   * A bot plays this player's seat because they were away: say so, with "I'm back" to take it
+   * back (playing a move takes it back too).
+   */
+  function awayBox() {
+    return h(
+      'span',
+      { class: 'away', role: 'status', 'data-testid': 'away' },
+      h('span', {}, t('away_notice')),
+      h('button', { class: 'primary', 'data-testid': 'im-back', onclick: () => connection.back(roomId) }, t('im_back')),
     );
   }
 

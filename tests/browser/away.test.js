@@ -1,0 +1,76 @@
+//! An away player: Ada plays the computer in a room with a one-second grace period, closes her
+//! tab, and comes back to find a bot playing her seat ("a bot plays" by her name, a notice and
+//! "I'm back"); pressing "I'm back" gives her the seat again, for everyone to see.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, launchBrowser, openClient, enterName, screenshot } from './harness.js';
+
+/** @type {Awaited<ReturnType<typeof startServer>>} */
+let server;
+/** @type {import('playwright-core').Browser} */
+let browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+/** The names shown around the board. @param {import('playwright-core').Page} page */
+const names = (page) => page.locator('.players .player .name').allTextContents();
+
+test("a seat taken over while its player was away is given back with I'm back", async () => {
+  const ada = await openClient(browser, server.url);
+  await enterName(ada.page, 'Ada');
+  // A room the lobby form does not offer: a grace period of one second, and a slow computer so
+  // that the match waits for us.
+  const room = await ada.page.evaluate(async () => {
+    const token = JSON.parse(localStorage.getItem('warroom.guest') ?? '{}').token;
+    const response = await fetch('/api/rooms', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({
+        ruleset: 'hexdice',
+        creator_seat: 0,
+        bots: [{ seat: 1, level: 'easy' }],
+        bot_delay_ms: 10000,
+        grace_seconds: 1,
+        clock: 'none',
+      }),
+    });
+    return (await response.json()).id;
+  });
+  const roomUrl = `${server.url}/#/room/${room}`;
+  await ada.page.goto(roomUrl);
+  await ada.page.waitForSelector('.match .board');
+  assert.equal(await ada.page.locator('[data-testid=im-back]').count(), 0, 'nobody plays for Ada yet');
+
+  // Ada closes her tab; past the grace period a bot plays her seat.
+  await ada.page.close();
+  await new Promise((resolve) => setTimeout(resolve, 2500));
+  const page = await ada.context.newPage();
+  page.on('pageerror', (error) => ada.errors.push(String(error)));
+  await page.goto(roomUrl);
+  await page.waitForSelector('[data-testid=im-back]');
+  assert.match((await page.textContent('[data-testid=away]')) ?? '', /bot is playing your seat/);
+  const taken = await names(page);
+  assert.ok(
+    taken.some((name) => name.startsWith('Ada') && name.includes('a bot plays: left the table')),
+    `her seat says a bot plays for her: ${taken}`,
+  );
+  await screenshot(page, 'away-taken-over');
+
+  await page.click('[data-testid=im-back]');
+  await page.waitForSelector('[data-testid=im-back]', { state: 'detached' });
+  const back = await names(page);
+  assert.ok(
+    back.some((name) => name === 'Ada' || (name.startsWith('Ada') && !name.includes('a bot plays'))),
+    `her seat is hers again: ${back}`,
+  );
+  assert.deepEqual(ada.errors, []);
+});
