@@ -104,6 +104,10 @@ pub struct Limits {
     /// Seconds a waiting room may go without any connection before it expires.
     #[arg(long, env = "WARROOM_WAITING_ROOM_EXPIRY", default_value_t = 30 * 60)]
     pub waiting_room_expiry: u64,
+    /// Seconds a room stays in memory with nobody following it and nothing to do (no running
+    /// clock, no bot to act); then it leaves memory and is rebuilt from the database on demand.
+    #[arg(long, env = "WARROOM_ROOM_IDLE_EVICTION", default_value_t = 5 * 60)]
+    pub room_idle_eviction: u64,
     /// Longest accepted HTTP request body, in bytes; longer ones get `413 body_too_large`.
     #[arg(long, env = "WARROOM_MAX_BODY_BYTES", default_value_t = 64 * 1024)]
     pub max_body_bytes: usize,
@@ -172,6 +176,7 @@ impl Default for Limits {
             outgoing_queue: 256,
             max_batch: 256,
             waiting_room_expiry: 30 * 60,
+            room_idle_eviction: 5 * 60,
             max_body_bytes: 64 * 1024,
             body_read_timeout: 10,
             header_read_timeout: 10,

@@ -212,6 +212,8 @@ impl Metrics {
 pub struct Sampled {
     /// Rooms held in memory by the registry.
     pub rooms_in_memory: usize,
+    /// Rooms that left memory idle since the start.
+    pub room_evictions: u64,
     /// Stored rooms by state (`waiting`, `playing`, `finished`).
     pub rooms_by_state: Vec<(String, u64)>,
 }
@@ -231,6 +233,12 @@ pub fn render(metrics: &Metrics, sampled: &Sampled) -> String {
         "Rooms held in memory (running tasks).",
     );
     out.sample("warroom_rooms_in_memory", &[], sampled.rooms_in_memory);
+    out.header(
+        "warroom_room_evictions_total",
+        "counter",
+        "Rooms that left memory idle (rebuilt from the database on demand).",
+    );
+    out.sample("warroom_room_evictions_total", &[], sampled.room_evictions);
     out.header("warroom_rooms", "gauge", "Stored rooms by state.");
     for (state, count) in &sampled.rooms_by_state {
         out.sample("warroom_rooms", &[("state", state)], count);

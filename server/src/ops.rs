@@ -67,6 +67,7 @@ pub async fn readyz(State(state): State<AppState>) -> Result<Json<Health>, ApiEr
 pub async fn metrics(State(state): State<AppState>) -> Response {
     let sampled = Sampled {
         rooms_in_memory: state.rooms.in_memory(),
+        room_evictions: state.rooms.evictions(),
         rooms_by_state: stored_rooms_by_state(&state).await,
     };
     (

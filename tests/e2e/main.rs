@@ -13,6 +13,7 @@ mod clocks;
 mod contract;
 mod durability;
 mod errors;
+mod eviction;
 mod expiry;
 mod limits;
 mod lobby;

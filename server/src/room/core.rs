@@ -195,6 +195,11 @@ impl RoomCore {
         self.pending.is_some()
     }
 
+    /// True while a match set up waits for its record to be stored.
+    pub(super) fn is_starting(&self) -> bool {
+        self.starting.is_some()
+    }
+
     /// The room's id.
     pub fn id(&self) -> RoomId {
         self.record.id

@@ -7,7 +7,7 @@
 //! loop that owns the channels, the timer, the store and the writer and feeds the core. Beside
 //! them, one module per concern: `seats` (taking seats before the start), `followers` (who
 //! follows, grouped by what they may see), `presence` (the spectator cap, presence changes
-//! coalesced), `summary` (the room as one identity sees it),
+//! coalesced), `eviction` (an idle room leaves memory), `summary` (the room as one identity sees it),
 //! `messages` (snapshot/applied/finished per viewer), `catch_up` (what a joining connection
 //! missed), `game` (a started match and its accepted client ids).
 
@@ -19,6 +19,7 @@ pub mod chat;
 pub mod clock;
 pub mod control;
 pub mod core;
+mod eviction;
 mod expiry;
 mod followers;
 mod game;
@@ -43,6 +44,7 @@ use warroom_protocol::{Identity, Room, RoomId};
 use crate::error::ApiError;
 
 pub use chat::Mutes;
+pub use eviction::DEFAULT_IDLE_EVICTION;
 pub use game::Game;
 pub use outbox::{Gone, Outbox};
 pub use registry::Rooms;
@@ -151,6 +153,11 @@ pub struct RoomHandle {
 }
 
 impl RoomHandle {
+    /// True once the room's task stopped (it left memory): ask the registry again.
+    pub fn is_closed(&self) -> bool {
+        self.commands.is_closed()
+    }
+
     /// The room as the lobby shows it now.
     pub fn summary(&self) -> Room {
         self.summary.borrow().clone()

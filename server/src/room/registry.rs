@@ -1,8 +1,10 @@
 //! The registry of running rooms: spawns room tasks, finds them by id (loading a stored room on
-//! first use), rebuilds every unfinished match at start-up, and stops them all at shutdown.
+//! first use, or again after it left memory idle: `eviction.rs`), rebuilds the running matches
+//! and the waiting rooms not yet expired at start-up, and stops them all at shutdown.
 
 use std::collections::HashMap;
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use tokio::sync::{mpsc, watch};
@@ -17,6 +19,7 @@ use super::RoomHandle;
 use super::chat::Chat;
 use super::clock::{Clock, StoredClock};
 use super::core::RoomCore;
+use super::eviction::{self, Eviction, Running};
 use super::game::Game;
 use super::rematch::RematchVotes;
 use super::social::Social;
@@ -33,8 +36,11 @@ const ROOM_QUEUE: usize = 256;
 
 /// Every room task of this server.
 pub struct Rooms {
-    /// Running rooms. The lock guards only the map (never held across an await), no game state.
-    running: Mutex<HashMap<RoomId, RoomHandle>>,
+    /// Running rooms. The lock guards only the map (never held across an await), no game state;
+    /// an idle room takes itself out (`eviction.rs`).
+    running: Running,
+    /// Rooms that left memory idle since the start.
+    evictions: Arc<AtomicU64>,
     store: Store,
     writer: Writer,
     limits: Limits,
@@ -48,7 +54,8 @@ impl Rooms {
     /// An empty registry.
     pub fn new(store: Store, writer: Writer, limits: Limits) -> Rooms {
         Rooms {
-            running: Mutex::new(HashMap::new()),
+            running: Arc::new(Mutex::new(HashMap::new())),
+            evictions: Arc::new(AtomicU64::new(0)),
             store,
             writer,
             limits,
@@ -57,8 +64,18 @@ impl Rooms {
         }
     }
 
-    /// Rebuilds and starts every room whose match is not over. Returns how many.
+    /// Rebuilds and starts every room whose match is running, and every waiting room younger
+    /// than the waiting-room expiry; older waiting rooms are expired (nobody is connected to a
+    /// room after a restart, and they would expire anyway). Returns how many were rebuilt.
     pub async fn load_unfinished(&self) -> anyhow::Result<usize> {
+        let expiry_ms = i64::try_from(self.expiry().as_millis()).unwrap_or(i64::MAX);
+        let expired = self
+            .store
+            .expire_waiting_rooms_before(now_ms().saturating_sub(expiry_ms))
+            .await?;
+        if expired > 0 {
+            tracing::info!("{expired} waiting rooms older than the expiry were expired");
+        }
         let records = self.store.live_rooms().await?;
         let count = records.len();
         for record in records {
@@ -86,8 +103,8 @@ impl Rooms {
 
     /// The room with this id, loading a stored one (e.g. finished before a restart) on first use.
     pub async fn get(&self, id: RoomId) -> Result<RoomHandle, ApiError> {
-        if let Some(handle) = self.lock().get(&id) {
-            return Ok(handle.clone());
+        if let Some(handle) = self.running_handle(id) {
+            return Ok(handle);
         }
         let record = self
             .store
@@ -136,6 +153,23 @@ impl Rooms {
         self.lock().len()
     }
 
+    /// How many rooms left memory idle since the start.
+    pub fn evictions(&self) -> u64 {
+        self.evictions.load(Ordering::Relaxed)
+    }
+
+    /// The handle of a running room; a room whose task stopped is forgotten.
+    fn running_handle(&self, id: RoomId) -> Option<RoomHandle> {
+        let mut running = self.lock();
+        match running.get(&id) {
+            Some(handle) if handle.is_closed() => {
+                running.remove(&id);
+                None
+            }
+            other => other.cloned(),
+        }
+    }
+
     /// Stops every room after the command in hand, and waits for them.
     pub async fn stop_all(&self) {
         self.stop.cancel();
@@ -144,10 +178,7 @@ impl Rooms {
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<RoomId, RoomHandle>> {
-        // A panic elsewhere cannot leave the map half-updated (each update is one insert).
-        self.running
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
+        eviction::lock(&self.running)
     }
 
     /// Builds the state of a stored room, replaying its match if it has one.
@@ -204,22 +235,30 @@ impl Rooms {
         Duration::from_secs(self.limits.waiting_room_expiry)
     }
 
-    /// The task around a room core.
+    /// The task around a room core, leaving memory once idle.
     fn task(&self, core: RoomCore) -> (RoomTask, watch::Receiver<Room>) {
-        RoomTask::new(core, self.store.clone(), self.writer.clone())
+        let (task, summary) = RoomTask::new(core, self.store.clone(), self.writer.clone());
+        let eviction = Eviction {
+            after: Duration::from_secs(self.limits.room_idle_eviction),
+            running: self.running.clone(),
+            evictions: self.evictions.clone(),
+        };
+        (task.with_eviction(eviction), summary)
     }
 
     /// Registers a built room unless another task registered it meanwhile.
     fn insert(&self, id: RoomId, core: RoomCore) -> RoomHandle {
-        if let Some(handle) = self.lock().get(&id) {
-            return handle.clone();
+        if let Some(handle) = self.running_handle(id) {
+            return handle;
         }
         self.spawn(id, self.task(core))
     }
 
     fn spawn(&self, id: RoomId, (task, summary): (RoomTask, watch::Receiver<Room>)) -> RoomHandle {
         let mut running = self.lock();
-        if let Some(handle) = running.get(&id) {
+        if let Some(handle) = running.get(&id)
+            && !handle.is_closed()
+        {
             return handle.clone();
         }
         let (commands, inbox) = mpsc::channel(ROOM_QUEUE);

@@ -17,6 +17,7 @@ use warroom_protocol::{MatchId, Room, RoomId};
 
 use super::control::BotTurn;
 use super::core::{RoomCore, Submitted};
+use super::eviction::{Eviction, Idle};
 use super::output::Output;
 use super::{ConnId, Outbox, RoomCmd};
 use crate::error::ApiError;
@@ -44,6 +45,10 @@ pub struct RoomTask {
     bot_moves: mpsc::Sender<BotMove>,
     /// Where the loop receives them.
     bot_inbox: mpsc::Receiver<BotMove>,
+    /// How the room leaves memory once idle (`eviction.rs`); never without one.
+    eviction: Option<Eviction>,
+    /// Since when the room has been idle.
+    idle: Idle,
 }
 
 /// A bot's decision: (the seq it was asked at, the seat, the action).
@@ -66,8 +71,32 @@ impl RoomTask {
             writer,
             to_store: None,
             waiting: HashMap::new(),
+            eviction: None,
+            idle: Idle::default(),
         };
         (task, receiver)
+    }
+
+    /// Lets the room leave memory once idle.
+    pub fn with_eviction(mut self, eviction: Eviction) -> RoomTask {
+        self.eviction = Some(eviction);
+        self
+    }
+
+    /// Notes whether the room is idle now (nothing in hand, nothing due, nobody following).
+    fn observe_idle(&mut self) {
+        let idle = self.core.is_idle()
+            && self.outboxes.is_empty()
+            && self.waiting.is_empty()
+            && self.to_store.is_none();
+        self.idle.observe(idle, Instant::now());
+    }
+
+    /// When the room leaves memory unless something happens.
+    fn eviction_deadline(&self) -> Option<Instant> {
+        self.eviction
+            .as_ref()
+            .and_then(|eviction| self.idle.deadline(eviction.after))
     }
 
     /// Serves until the channel closes or `stop` is cancelled (after the input in hand is
@@ -80,8 +109,10 @@ impl RoomTask {
             self.start_match().await;
         }
         self.drive(&stop).await;
+        self.observe_idle();
         loop {
             let wake = self.core.next_wake();
+            let leave = self.eviction_deadline();
             tokio::select! {
                 biased;
                 () = stop.cancelled() => break,
@@ -96,8 +127,17 @@ impl RoomTask {
                     self.core.tick(Instant::now());
                     self.expire_if_due().await;
                 }
+                () = sleep_until_some(leave) => {
+                    let id = self.core.id();
+                    if let Some(eviction) = &self.eviction
+                        && eviction.evict(id, &mut commands)
+                    {
+                        break;
+                    }
+                }
             }
             self.drive(&stop).await;
+            self.observe_idle();
         }
     }
 

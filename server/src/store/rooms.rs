@@ -240,6 +240,17 @@ impl Store {
 }
 
 impl Store {
+    /// Expires every waiting room created before `cutoff_ms` (Unix milliseconds); how many.
+    pub async fn expire_waiting_rooms_before(&self, cutoff_ms: i64) -> sqlx::Result<u64> {
+        let done = sqlx::query("UPDATE rooms SET state = $1 WHERE state = $2 AND created_at < $3")
+            .bind(RoomState::Expired.as_str())
+            .bind(RoomState::Waiting.as_str())
+            .bind(cutoff_ms)
+            .execute(&self.pool)
+            .await?;
+        Ok(done.rows_affected())
+    }
+
     /// Closes a waiting room nobody was connected to for too long (a room that started
     /// meanwhile is left alone).
     pub async fn expire_room(&self, room: RoomId) -> sqlx::Result<()> {

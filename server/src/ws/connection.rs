@@ -578,23 +578,35 @@ impl Connection {
         invite: Option<String>,
         last_seq: Option<u64>,
     ) -> Result<(), ApiError> {
-        let handle = self.state.rooms.get(room).await?;
         let conn = self.id;
-        let identity = self.identity.clone();
-        let outbox = self.outbox.clone();
-        let mutes = self.mutes.clone();
-        self.ask_room(&handle, |reply| RoomCmd::Join {
-            conn,
-            identity,
-            outbox,
-            mutes,
-            invite,
-            last_seq,
-            reply,
-        })
-        .await?;
-        self.rooms.insert(room, handle);
-        Ok(())
+        // A room that left memory (idle) as it was asked is rebuilt and asked again, once.
+        let mut again = true;
+        loop {
+            let handle = self.state.rooms.get(room).await?;
+            let identity = self.identity.clone();
+            let outbox = self.outbox.clone();
+            let mutes = self.mutes.clone();
+            let invite = invite.clone();
+            let joined = self
+                .ask_room(&handle, |reply| RoomCmd::Join {
+                    conn,
+                    identity,
+                    outbox,
+                    mutes,
+                    invite,
+                    last_seq,
+                    reply,
+                })
+                .await;
+            match joined {
+                Err(_) if again && handle.is_closed() => again = false,
+                Err(error) => return Err(error),
+                Ok(()) => {
+                    self.rooms.insert(room, handle);
+                    return Ok(());
+                }
+            }
+        }
     }
 
     async fn leave_all(&mut self) {
