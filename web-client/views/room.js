@@ -20,6 +20,9 @@ import { seatColor, seatInk, seatSymbol } from '../lib/colors.js';
 import * as attention from '../lib/attention.js';
 import { clockBadge } from './clock.js';
 
+/** The parts of a match's view that never change: the server sends them with its snapshot only. */
+const STATIC_VIEW_FIELDS = ['board', 'borders', 'continents'];
+
 /** @typedef {import('../app.js').Session} Session */
 /** @typedef {import('../lib/protocol.js').Room} Room */
 /** @typedef {import('../lib/protocol.js').ServerMsg} ServerMsg */
@@ -32,7 +35,7 @@ import { clockBadge } from './clock.js';
  * @typedef {{
  *   seq: number | null, seat: number | null, view: any, toAct: number | null,
  *   outcome: Outcome | null, seedCommitment: string | null, seed: string | null,
- *   legal: any[] | null, lastEvents: any[], board: any, clock: ReceivedClock | null,
+ *   legal: any[] | null, lastEvents: any[], staticView: any, clock: ReceivedClock | null,
  * }} MatchSeen
  */
 
@@ -46,7 +49,7 @@ function memoryOf(roomId) {
   if (!memory) {
     memory = {
       room: null,
-      match: { seq: null, seat: null, view: null, toAct: null, outcome: null, seedCommitment: null, seed: null, legal: null, lastEvents: [], board: null, clock: null },
+      match: { seq: null, seat: null, view: null, toAct: null, outcome: null, seedCommitment: null, seed: null, legal: null, lastEvents: [], staticView: null, clock: null },
       log: new MatchLog(),
     };
     remembered.set(roomId, memory);
@@ -236,13 +239,17 @@ export function roomScreen(session, roomId, invite, play = false) {
   }
 
   /**
-   * A view that comes without its board (the board is sent once per match) gets the one seen
-   * before. @param {any} view
+   * A view that comes without its static parts (the board and, in classic, the borders and
+   * continents: sent once per match, with its snapshot) gets the ones seen before.
+   * @param {any} view
    */
   function withBoard(view) {
-    if (view?.board) match.board = view.board;
-    else if (view && match.board) return { ...view, board: match.board };
-    return view;
+    if (!view) return view;
+    if (view.board) {
+      match.staticView = Object.fromEntries(STATIC_VIEW_FIELDS.filter((field) => field in view).map((field) => [field, view[field]]));
+      return view;
+    }
+    return match.staticView ? { ...match.staticView, ...view } : view;
   }
 
   /** Fills in the log up to the current seq from the replay endpoint, once per gap. */

@@ -81,7 +81,7 @@ impl<R: Ruleset> Runner<R> {
             by: entry.by,
             action,
             events,
-            view: to_json(&state.rules.view(viewer)),
+            view: without_board(to_json(&state.rules.view(viewer))),
             to_act: state.to_act(),
             outcome: state.outcome(),
         })
@@ -252,4 +252,20 @@ fn refuse_unknown_fields(sent: &Value, parsed: &Value, ruleset: &str) -> Result<
         )),
         None => Ok(()),
     }
+}
+
+/// The parts of a view that never change during a match: the board (every ruleset), and in
+/// classic the borders and the continents.
+const STATIC_VIEW_FIELDS: [&str; 3] = ["board", "borders", "continents"];
+
+/// A view as an `applied` message carries it: without its static parts, which the client keeps
+/// from the match's `snapshot` (sent once per match, not with every action: they are most of a
+/// classic view's bytes).
+fn without_board(mut view: Value) -> Value {
+    if let Value::Object(fields) = &mut view {
+        for field in STATIC_VIEW_FIELDS {
+            fields.remove(field);
+        }
+    }
+    view
 }
