@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """Memory over many finished matches (issue 13): starts the server over a fresh SQLite file,
-opens bots-only hexdice rooms (two `easy` bots, no delay, no clock: each plays itself to the end),
+opens bots-only rooms (hexdice by default, `easy` bots in every seat, no delay, no clock: each
+plays itself to the end),
 opens each finished room once more over REST (as a visitor would), and samples the server's RSS
 every `--step` matches, after the idle rooms had time to leave memory.
 
     bench/finished_rooms.py [--server target/release/warroom] [--matches 2000] [--step 250]
-                            [--idle-eviction 1] [-- extra server flags]
+                            [--idle-eviction 1] [--settle 3.5] [--ruleset classic --seats 3]
+                            [-- extra server flags]
 
 Standard library only; prints one line per sample and a summary for bench/RESULTS.md."""
 
@@ -51,9 +53,14 @@ def main():
     parser.add_argument("--server", default="target/release/warroom")
     parser.add_argument("--matches", type=int, default=2000)
     parser.add_argument("--step", type=int, default=250)
+    parser.add_argument("--ruleset", default="hexdice")
+    parser.add_argument("--seats", type=int, default=2)
     parser.add_argument("--idle-eviction", type=int, default=1)
+    parser.add_argument("--settle", type=float, default=None,
+                        help="seconds to wait before sampling (default: the idle eviction + 2.5)")
     parser.add_argument("extra", nargs="*")
     args = parser.parse_args()
+    settle = args.idle_eviction + 2.5 if args.settle is None else args.settle
     folder = tempfile.mkdtemp(prefix="warroom-finished-")
     server = subprocess.Popen(
         [args.server, "--bind", "127.0.0.1:0", "--data-dir", folder,
@@ -71,19 +78,19 @@ def main():
         started = time.time()
         for n in range(1, args.matches + 1):
             room = call(base, "POST", "/api/rooms", {
-                "ruleset": "hexdice", "seats": 2, "clock": "none", "bot_delay_ms": 0,
-                "bots": [{"seat": 0, "level": "easy"}, {"seat": 1, "level": "easy"}]}, token)
+                "ruleset": args.ruleset, "seats": args.seats, "clock": "none", "bot_delay_ms": 0,
+                "bots": [{"seat": seat, "level": "easy"} for seat in range(args.seats)]}, token)
             opened.append(room["id"])
             if n % args.step == 0:
                 # Every match of the batch plays to its end; each finished room is opened once.
                 for room_id in opened:
                     while call(base, "GET", f"/api/rooms/{room_id}")["state"] != "finished":
                         time.sleep(0.05)
-                time.sleep(args.idle_eviction + 2.5)
+                time.sleep(settle)
                 for room_id in opened:
                     call(base, "GET", f"/api/rooms/{room_id}")
                 opened.clear()
-                time.sleep(args.idle_eviction + 2.5)
+                time.sleep(settle)
                 kib = rss_kib(server.pid)
                 in_memory = metric(base, "warroom_rooms_in_memory")
                 evicted = metric(base, "warroom_room_evictions_total")
