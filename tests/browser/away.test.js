@@ -74,3 +74,18 @@ test("a seat taken over while its player was away is given back with I'm back", 
   );
   assert.deepEqual(ada.errors, []);
 });
+
+test('the create form sets how long a player may be away before a bot plays for them', async () => {
+  const bea = await openClient(browser, server.url);
+  await enterName(bea.page, 'Bea');
+  await bea.page.waitForSelector('#create-ruleset option', { state: 'attached' });
+  assert.equal(await bea.page.inputValue('#create-grace'), '60', 'a minute unless chosen');
+  await bea.page.selectOption('#create-ruleset', 'hexdice');
+  await bea.page.selectOption('#create-grace', '120');
+  await bea.page.click('#create-submit');
+  await bea.page.waitForURL(/#\/room\//);
+  const room = decodeURIComponent(bea.page.url().split('#/room/')[1].split('?')[0]);
+  const settings = await bea.page.evaluate(async (id) => (await (await fetch(`/api/rooms/${id}`)).json()).settings, room);
+  assert.equal(settings.grace_seconds, 120);
+  assert.deepEqual(bea.errors, []);
+});

@@ -601,6 +601,8 @@ export default {
   away_notice: 'A bot is playing your seat until you are back.',
   im_back: "I'm back",
   error_not_taken_over: 'No bot is playing for you.',
+  grace_label: 'Bot takes over after',
+  help_grace: 'How long a player may be disconnected before a bot plays for them, until they are back.',
   by_bot: 'computer',
   by_clock: 'time ran out',
   log_resigned: '{name} resigned.',

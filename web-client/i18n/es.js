@@ -600,6 +600,8 @@ export default {
   away_notice: 'Un bot juega en tu lugar hasta que vuelvas.',
   im_back: 'He vuelto',
   error_not_taken_over: 'Ningún bot juega por ti.',
+  grace_label: 'Un bot juega tras',
+  help_grace: 'Cuánto tiempo puede estar desconectado un jugador antes de que un bot juegue por él, hasta que vuelva.',
   by_bot: 'ordenador',
   by_clock: 'se acabó el tiempo',
   log_resigned: '{name} se rinde.',

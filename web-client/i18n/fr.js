@@ -600,6 +600,8 @@ export default {
   away_notice: 'Un robot joue à votre place jusqu’à votre retour.',
   im_back: 'Je suis de retour',
   error_not_taken_over: 'Aucun robot ne joue à votre place.',
+  grace_label: 'Un robot remplace après',
+  help_grace: 'Combien de temps un joueur peut être déconnecté avant qu’un robot joue à sa place, jusqu’à son retour.',
   by_bot: 'ordinateur',
   by_clock: 'temps écoulé',
   log_resigned: '{name} abandonne.',

@@ -600,6 +600,8 @@ export default {
   away_notice: 'Un bot gioca al posto tuo finché non torni.',
   im_back: 'Eccomi',
   error_not_taken_over: 'Nessun bot gioca al posto tuo.',
+  grace_label: 'Un bot subentra dopo',
+  help_grace: 'Quanto a lungo un giocatore può restare disconnesso prima che un bot giochi al suo posto, finché non torna.',
   by_bot: 'computer',
   by_clock: 'tempo scaduto',
   log_resigned: '{name} abbandona.',

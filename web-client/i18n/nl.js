@@ -600,6 +600,8 @@ export default {
   away_notice: 'Een bot speelt voor jou tot je terug bent.',
   im_back: 'Ik ben terug',
   error_not_taken_over: 'Er speelt geen bot voor jou.',
+  grace_label: 'Een bot neemt over na',
+  help_grace: 'Hoe lang een speler verbroken mag zijn voordat een bot voor hem speelt, tot hij terug is.',
   by_bot: 'computer',
   by_clock: 'tijd om',
   log_resigned: '{name} geeft op.',

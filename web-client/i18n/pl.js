@@ -600,6 +600,8 @@ export default {
   away_notice: 'Bot gra za ciebie, dopóki nie wrócisz.',
   im_back: 'Jestem z powrotem',
   error_not_taken_over: 'Żaden bot nie gra za ciebie.',
+  grace_label: 'Bot przejmuje po',
+  help_grace: 'Jak długo gracz może być rozłączony, zanim bot zagra za niego, dopóki nie wróci.',
   by_bot: 'komputer',
   by_clock: 'koniec czasu',
   log_resigned: '{name} poddaje się.',

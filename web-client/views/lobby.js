@@ -13,7 +13,7 @@ import { seatColor } from '../lib/colors.js';
 import { rulesetUi } from '../rulesets/index.js';
 import { optionInputs, help } from './options.js';
 import { toast } from '../lib/toast.js';
-import { clockBadge, clockChoice } from './clock.js';
+import { clockBadge, clockChoice, durationText } from './clock.js';
 
 /** @typedef {import('../app.js').Session} Session */
 /** @typedef {import('../lib/protocol.js').Room} Room */
@@ -281,6 +281,11 @@ function roomRow(room, session) {
   );
 }
 
+/** The grace periods the create form offers, in seconds (the server takes 1 to 86400). */
+const GRACE_CHOICES = [30, 60, 120, 300, 900];
+/** The server's default grace period. */
+const DEFAULT_GRACE = 60;
+
 /**
  * @param {HTMLFormElement} form
  * @param {RulesetInfo[]} infos
@@ -302,6 +307,12 @@ function buildCreateForm(form, infos, session) {
     /** @type {const} */ (['easy', 'normal', 'hard']).map((level) => h('option', { value: level }, t('computer_player', { level: t(`bot_level_${level}`) }))),
   );
   const clock = clockChoice(privateBox);
+  // How long a player may be disconnected before a bot plays their seat (until they are back).
+  const graceSelect = h(
+    'select',
+    { name: 'grace', id: 'create-grace' },
+    GRACE_CHOICES.map((seconds) => h('option', { value: String(seconds), selected: seconds === DEFAULT_GRACE }, durationText(seconds))),
+  );
   const optionsBox = h('div', { class: 'options' });
   const problem = h('p', { class: 'problem', role: 'alert' });
   /** @type {() => Record<string, any>} */
@@ -334,6 +345,9 @@ function buildCreateForm(form, infos, session) {
     h('label', { class: 'check' }, privateBox, ` ${t('private_room')}`),
     help('private', privateBox),
     clock.elements,
+    h('label', { for: 'create-grace' }, t('grace_label')),
+    graceSelect,
+    help('grace', graceSelect),
     h('button', { type: 'submit', class: 'primary', id: 'create-submit' }, t('create')),
     problem,
   );
@@ -349,6 +363,7 @@ function buildCreateForm(form, infos, session) {
         seats: Number(seatsInput.value),
         private: privateBox.checked,
         clock: clock.read(),
+        grace_seconds: Number(graceSelect.value),
         // The creator plays: seated at once, like anyone who opens a table.
         creator_seat: 0,
         bots: botsSelect.value

@@ -323,6 +323,63 @@ fn g_resign_1_resigning_in_four_players_hands_the_seat_to_a_bot_for_good() {
         Ok(Submitted::Known(1)),
         "resigning is done once"
     );
+    assert_eq!(
+        core.back(resigning, now).unwrap_err().code,
+        "already_resigned",
+        "a resigned seat is not given back"
+    );
+}
+
+#[test]
+fn g_resign_1_when_everyone_resigned_in_three_players_the_bots_play_on_and_the_lobby_drops_it() {
+    let seats = (0..3).map(|n| Some(player(n))).collect();
+    let mut core = started(RulesetId::Capitals, seats);
+    drain(&mut core);
+    let now = Instant::now();
+    let mut outputs = Vec::new();
+    for (n, conn) in (1..=3).enumerate() {
+        let seq = u64::try_from(n).unwrap() + 1;
+        assert_eq!(core.resign(conn, now), Ok(Submitted::Pending(seq)));
+        let stored = drain(&mut core)
+            .into_iter()
+            .find_map(|output| match output {
+                Output::Append(append) => Some(append),
+                _ => None,
+            });
+        assert!(
+            stored.is_some_and(|append| append.finish.is_none()),
+            "the match goes on after resignation {seq}"
+        );
+        core.committed(seq, Ok(()), now).unwrap();
+        outputs = drain(&mut core);
+    }
+    let room = core.summary();
+    assert_eq!(room.state, RoomState::Playing);
+    assert!(
+        room.seats
+            .iter()
+            .all(|seat| seat.takeover == Some(Takeover::Resigned))
+    );
+    assert!(
+        !super::summary::played_by_a_person(&room),
+        "no person plays it: the lobby does not list it"
+    );
+    // The bots play every seat on, through the log.
+    for _ in 0..5 {
+        let (seq, seat, action) = bot_turn(outputs).expect("a bot is asked");
+        assert_eq!(Some(seat), to_act(&core));
+        core.bot_moved(seq, seat, action, now);
+        let stored = drain(&mut core)
+            .into_iter()
+            .find_map(|output| match output {
+                Output::Append(append) => Some(append),
+                _ => None,
+            });
+        let append = stored.expect("the bot's action is stored");
+        assert_eq!(append.by, ActedBy::Bot);
+        core.committed(append.seq, Ok(()), now).unwrap();
+        outputs = drain(&mut core);
+    }
 }
 
 /// Stores (commits) whatever the core queued, as the loop would, until nothing is left to
