@@ -152,7 +152,7 @@ export function roomScreen(session, roomId, invite, play = false) {
         Object.assign(match, {
           seq: msg.seq,
           seat: msg.seat,
-          view: withBoard(msg.view),
+          view: withStaticParts(msg.view),
           toAct: msg.to_act,
           outcome: msg.outcome,
           seedCommitment: msg.seed_commitment ?? match.seedCommitment,
@@ -177,7 +177,7 @@ export function roomScreen(session, roomId, invite, play = false) {
         }
         Object.assign(match, {
           seq: msg.seq,
-          view: withBoard(msg.view),
+          view: withStaticParts(msg.view),
           toAct: msg.to_act,
           outcome: msg.outcome,
           legal: msg.legal_actions ?? null,
@@ -243,7 +243,7 @@ export function roomScreen(session, roomId, invite, play = false) {
    * continents: sent once per match, with its snapshot) gets the ones seen before.
    * @param {any} view
    */
-  function withBoard(view) {
+  function withStaticParts(view) {
     if (!view) return view;
     if (view.board) {
       match.staticView = Object.fromEntries(STATIC_VIEW_FIELDS.filter((field) => field in view).map((field) => [field, view[field]]));

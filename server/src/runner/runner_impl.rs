@@ -81,7 +81,7 @@ impl<R: Ruleset> Runner<R> {
             by: entry.by,
             action,
             events,
-            view: without_board(to_json(&state.rules.view(viewer))),
+            view: without_static_parts(to_json(&state.rules.view(viewer))),
             to_act: state.to_act(),
             outcome: state.outcome(),
         })
@@ -261,7 +261,7 @@ const STATIC_VIEW_FIELDS: [&str; 3] = ["board", "borders", "continents"];
 /// A view as an `applied` message carries it: without its static parts, which the client keeps
 /// from the match's `snapshot` (sent once per match, not with every action: they are most of a
 /// classic view's bytes).
-fn without_board(mut view: Value) -> Value {
+fn without_static_parts(mut view: Value) -> Value {
     if let Value::Object(fields) = &mut view {
         for field in STATIC_VIEW_FIELDS {
             fields.remove(field);
