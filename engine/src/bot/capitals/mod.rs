@@ -10,7 +10,9 @@
 //! - A transport is worth the units it brings nearer the front (areas next to land that is not
 //!   ours) and nearer the live enemy capitals, and whatever danger it takes off our capital.
 //! - The danger on our capital is the chance that some enemy area within three steps takes it
-//!   with everything it has (after its production), each attack weighed by the exact odds.
+//!   with everything it has (after its production), each attack weighed by the exact odds. Only
+//!   the danger above [`ACCEPTED_DANGER`] is weighed, so a safe enough capital sends its units
+//!   out to expand; the danger is remembered per number of units left, which bounds the cost.
 //! - `hard` weighs more: the enemy's pooled attacks on our capital, the risk of losing the area
 //!   an attack is launched from, and what a won area will face on the next turn.
 //! - Out of our capital the bot also weighs sending every other number of units (checked by the
@@ -18,6 +20,8 @@
 //! - `easy` plays a uniformly random listed action one time in three and never counts danger.
 
 mod odds;
+
+use std::cell::RefCell;
 
 use crate::bot::{BotLevel, BotRng, pick_best, random_legal};
 use crate::capitals::map::AreaId;
@@ -40,6 +44,11 @@ const ORDER_COST: f64 = 0.5;
 const NEUTRAL_KILL: f64 = 0.3;
 /// Steps within which enemy areas threaten our capital (deep attacks reach 3).
 const THREAT_RANGE: u16 = 3;
+/// The chance of losing our capital next turn that the bot accepts in order to expand: only the
+/// danger above it is weighed. Sitting in the capital while random or slow players grow lost
+/// most of the matches the bot lost (bench/RESULTS.md, 200 matches: 75% won with 0, 94.5% with
+/// 0.5 among random players).
+const ACCEPTED_DANGER: f64 = 0.5;
 
 /// The order (or end of turn) the bot of `level` gives for the seat to act.
 pub(crate) fn choose(state: &Capitals, level: BotLevel, rng: &mut BotRng) -> Option<Action> {
@@ -113,8 +122,12 @@ struct Planner<'a> {
     /// The enemy forces that could attack our capital next turn: (units, hostile areas on the
     /// way).
     threats: Vec<(Selection, u8)>,
+    /// `hard`: the pooled strength of the threats next to our capital.
+    pooled: Selection,
     /// The danger on our capital as it stands.
     danger_now: f64,
+    /// The danger for each number of units in our capital weighed so far.
+    danger_seen: RefCell<Vec<(Units, f64)>>,
     /// Enemy seats still playing.
     live_enemies: usize,
 }
@@ -146,11 +159,22 @@ impl<'a> Planner<'a> {
             to_enemy_capital,
             capital,
             threats: Vec::new(),
+            pooled: Selection::default(),
             danger_now: 0.0,
+            danger_seen: RefCell::new(Vec::new()),
             live_enemies: enemy_capitals.len(),
         };
         if let Some(capital) = capital {
             planner.threats = planner.threats_on(capital);
+            if level == BotLevel::Hard && planner.threats.len() > 1 {
+                // Several enemy areas can strike one after another: weigh their pooled strength.
+                for &(attack, hostile) in &planner.threats {
+                    if hostile == 0 {
+                        planner.pooled.d6 = planner.pooled.d6.saturating_add(attack.d6).min(10);
+                        planner.pooled.d8 = planner.pooled.d8.saturating_add(attack.d8).min(10);
+                    }
+                }
+            }
             planner.danger_now = planner.danger(planner.units(capital));
         }
         planner
@@ -282,26 +306,22 @@ impl<'a> Planner<'a> {
         risk
     }
 
-    /// The chance our capital falls next turn if it holds `units`.
+    /// The chance our capital falls next turn if it holds `units`, less the chance the bot
+    /// accepts ([`ACCEPTED_DANGER`]); remembered per number of units, as many orders leave the same.
     fn danger(&self, units: Units) -> f64 {
+        if let Some(&(_, d)) = self.danger_seen.borrow().iter().find(|(u, _)| *u == units) {
+            return d;
+        }
         let mut holds = 1.0;
         for &(attack, hostile) in &self.threats {
             holds *= 1.0 - odds(attack, hostile, units).win;
         }
-        if self.level == BotLevel::Hard && self.threats.len() > 1 {
-            // Several enemy areas can strike one after another: weigh their pooled strength.
-            let mut pooled = Selection::default();
-            for &(attack, hostile) in &self.threats {
-                if hostile == 0 {
-                    pooled.d6 = pooled.d6.saturating_add(attack.d6).min(10);
-                    pooled.d8 = pooled.d8.saturating_add(attack.d8).min(10);
-                }
-            }
-            if pooled.total() > 0 {
-                holds = holds.min(1.0 - odds(pooled, 0, units).win);
-            }
+        if self.pooled.total() > 0 {
+            holds = f64::min(holds, 1.0 - odds(self.pooled, 0, units).win);
         }
-        1.0 - holds
+        let d = (1.0 - holds - ACCEPTED_DANGER).max(0.0);
+        self.danger_seen.borrow_mut().push((units, d));
+        d
     }
 
     /// The enemy areas within reach of `capital` and what each could attack it with.

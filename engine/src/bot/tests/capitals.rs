@@ -126,3 +126,28 @@ fn c_atk_1_the_bot_does_not_throw_units_at_a_stronger_area() {
         }
     }
 }
+
+#[test]
+fn the_bot_expands_out_of_a_capital_that_is_safe_enough() {
+    // Our capital (10 d6) borders its three neutral factories; the only enemy near is 4 d6 two
+    // steps away. Sending units out leaves some danger, but less than the bot accepts: it sends
+    // at least four units out of the capital over its turn instead of sitting in it.
+    for level in [BotLevel::Normal, BotLevel::Hard] {
+        for seed in 0..4 {
+            let mut game = quiet_match();
+            let capital = game.map.capitals[0];
+            set(&mut game, capital, Some(0), Units::d6(10));
+            let distance = game.map.distances_from(capital);
+            let near = (0..game.map.len() as AreaId)
+                .find(|&a| distance[usize::from(a)] == 2)
+                .expect("an area two steps away");
+            set(&mut game, near, Some(1), Units::d6(4));
+            let orders = bot_turn(&mut game, level, seed);
+            let left = game.areas[usize::from(capital)].units.total();
+            assert!(
+                left <= 6,
+                "{level:?} kept {left} units in the capital: {orders:?}"
+            );
+        }
+    }
+}
