@@ -45,6 +45,12 @@ test('capitals: two players start a match and the first attacks from the capital
   const log = (await page.textContent('[data-testid=log]')) ?? '';
   assert.match(log, /attack/);
   assert.ok((await page.locator('[data-testid=dice] .die-icon').count()) >= 2, 'the battle dice are shown');
+  // Each die shows its kind (a d8 is drawn unlike a d6), and each side's sum is shown.
+  const kinds = await page.$$eval('[data-testid=dice] .die-icon', (dice) => dice.map((die) => die.getAttribute('data-kind')));
+  for (const kind of kinds) assert.ok(kind === 'd6' || kind === 'd8', `a die of kind ${kind}`);
+  const totals = await page.$$eval('[data-testid=dice-total]', (shown) => shown.map((total) => total.textContent ?? ''));
+  assert.equal(totals.length, 2, `both sides' sums: ${totals.join(' / ')}`);
+  for (const total of totals) assert.match(total, /\d/);
   await screenshot(page, 'capitals-board');
   await actAndWait(page, () => page.click('[data-action=end-turn]'));
   for (const client of [ada, bob]) assert.deepEqual(client.errors, []);

@@ -64,6 +64,16 @@ test('classic: three players start a match and the first attacks by clicking', a
   const log = (await page.textContent('[data-testid=log]')) ?? '';
   assert.match(log, /attacks/);
   assert.equal(await page.locator('[data-testid=dice] .roll').count(), 2, 'attacker and defender dice are shown');
+  // The dice are shown as the pairs compared, highest against highest, each with its winner.
+  const pairs = await page.$$eval('[data-testid=dice-pairs] [data-pair]', (shown) =>
+    shown.map((pair) => ({ dice: (pair.getAttribute('data-pair') ?? '').split('-').map(Number), attackerWins: pair.classList.contains('attacker') })),
+  );
+  assert.ok(pairs.length >= 1 && pairs.length <= 2, `pairs compared: ${pairs.length}`);
+  for (const side of [0, 1]) {
+    const values = pairs.map((pair) => pair.dice[side]);
+    assert.deepEqual(values, [...values].sort((a, b) => b - a), `sorted highest first: ${values.join(' ')}`);
+  }
+  for (const pair of pairs) assert.equal(pair.attackerWins, pair.dice[0] > pair.dice[1], `winner of ${pair.dice.join(' vs ')}`);
   if ((await phaseOf(page)) === 'move_in') {
     await screenshot(page, 'classic-move-in');
     await actAndWait(page, () => page.click('[data-action=move-in]'));
