@@ -455,21 +455,30 @@ export class Board {
     const view = this.zoom.box;
     /** True when `box` lies outside the view in part. @param {DOMRect} box */
     const clippedOut = (box) => box.x < view.x || box.x + box.width > view.x + view.width || box.y < view.y || box.y + box.height > view.y + view.height;
+    /**
+     * Draws `text` and keeps it when it lies within the view, clear of everything placed (with a
+     * little room around it, so that neighbours never touch); else takes it away again.
+     * @param {SVGTextElement} text @returns {boolean} whether it was kept
+     */
+    const place = (text) => {
+      this.names.append(text);
+      const box = text.getBBox();
+      const gap = size * 0.35;
+      const rect = { x1: box.x - gap, y1: box.y, x2: box.x + box.width + gap, y2: box.y + box.height };
+      if (clippedOut(box) || placed.some((other) => overlaps(rect, other))) {
+        text.remove();
+        return false;
+      }
+      placed.push(rect);
+      return true;
+    };
     if (this.element.classList.contains('with-overlay')) {
       for (const label of this.overlayLabels) {
         for (const [spot, below] of label.spots.flatMap((id) => /** @type {[number, boolean][]} */ ([[id, false], [id, true]]))) {
           const [x, y] = this.anchors.get(spot) ?? [0, 0];
           const at = below ? y + SIZE * 1.25 + size * 2.2 : y - SIZE * 1.1;
           const text = /** @type {SVGTextElement} */ (s('text', { x: fmt(x), y: fmt(at), 'text-anchor': 'middle', class: 'continent-name', 'data-continent-name': label.text }, label.text));
-          this.names.append(text);
-          const box = text.getBBox();
-          const gap = size * 0.35;
-          const rect = { x1: box.x - gap, y1: box.y, x2: box.x + box.width + gap, y2: box.y + box.height };
-          if (!clippedOut(box) && !placed.some((other) => overlaps(rect, other))) {
-            placed.push(rect);
-            break;
-          }
-          text.remove();
+          if (place(text)) break;
         }
       }
     }
@@ -478,17 +487,7 @@ export class Board {
     );
     for (const id of order) {
       const [x, y] = this.anchors.get(id) ?? [0, 0];
-      const text = /** @type {SVGTextElement} */ (s('text', { x: fmt(x), y: fmt(y + SIZE * 1.25 + size), 'text-anchor': 'middle', 'data-name': id }, this.nameOf.get(id) ?? ''));
-      this.names.append(text);
-      const box = text.getBBox();
-      // A little room around each name, so that neighbours never touch.
-      const gap = size * 0.35;
-      const rect = { x1: box.x - gap, y1: box.y, x2: box.x + box.width + gap, y2: box.y + box.height };
-      if (clippedOut(box) || placed.some((other) => overlaps(rect, other))) {
-        text.remove();
-        continue;
-      }
-      placed.push(rect);
+      place(/** @type {SVGTextElement} */ (s('text', { x: fmt(x), y: fmt(y + SIZE * 1.25 + size), 'text-anchor': 'middle', 'data-name': id }, this.nameOf.get(id) ?? '')));
     }
     this.element.dataset.namesShown = String(this.names.querySelectorAll('text[data-name]').length);
   }
