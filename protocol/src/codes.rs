@@ -99,3 +99,7 @@ pub const ALREADY_RESIGNED: &str = "already_resigned";
 pub const RESERVED_ACTION_ID: &str = "reserved_action_id";
 /// `back` for a seat no bot plays for its player now (or one that resigned: `already_resigned`).
 pub const NOT_TAKEN_OVER: &str = "not_taken_over";
+/// The room is served by another node now (cluster mode: its lease moved on, e.g. this node
+/// was paused or cut off past its lease): nothing was done; join the room again with
+/// `last_seq` (any node serves the join) and resend an unacknowledged action with its id.
+pub const ROOM_MOVED: &str = "room_moved";

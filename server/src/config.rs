@@ -59,6 +59,41 @@ pub struct Config {
     /// Limits on clients.
     #[command(flatten)]
     pub limits: Limits,
+    /// Cluster mode (several nodes over one PostgreSQL); off without `--nats-url`.
+    #[command(flatten)]
+    pub cluster: ClusterConfig,
+}
+
+/// How a node joins a cluster (docs/SCALING.md). Without `--nats-url` the server is a single
+/// process and none of this is used.
+#[derive(Clone, Debug, Default, Args)]
+pub struct ClusterConfig {
+    /// `nats://host:port` of the NATS server the nodes talk through: this process is then one
+    /// node of a cluster sharing the PostgreSQL database (required in this mode).
+    #[arg(long, env = "WARROOM_NATS_URL")]
+    pub nats_url: Option<String>,
+    /// This node's name in the cluster (unique; default: a random one per start).
+    #[arg(long, env = "WARROOM_NODE_ID")]
+    pub node_id: Option<String>,
+    /// Seconds a room's lease lasts unless renewed (renewed every third of it): how long the
+    /// rooms of a node that died wait before other nodes take them over.
+    #[arg(long, env = "WARROOM_LEASE_SECONDS", default_value_t = DEFAULT_LEASE_SECONDS)]
+    pub lease_seconds: u64,
+}
+
+/// How long a room's lease lasts by default, in seconds.
+pub const DEFAULT_LEASE_SECONDS: u64 = 5;
+
+impl ClusterConfig {
+    /// True in cluster mode.
+    pub fn enabled(&self) -> bool {
+        self.nats_url.is_some()
+    }
+
+    /// The lease length (at least a second).
+    pub fn lease(&self) -> std::time::Duration {
+        std::time::Duration::from_secs(self.lease_seconds.max(1))
+    }
 }
 
 impl Config {
@@ -202,6 +237,10 @@ impl Config {
             bind: "127.0.0.1:0".into(),
             database_url: Some(database_url),
             data_dir: PathBuf::from("data"),
+            cluster: ClusterConfig {
+                lease_seconds: DEFAULT_LEASE_SECONDS,
+                ..ClusterConfig::default()
+            },
             limits: Limits {
                 messages_per_second: 100_000,
                 message_burst: 100_000,

@@ -105,6 +105,16 @@ impl ApiError {
         )
     }
 
+    /// 503: the room is served by another node now (its lease moved on): nothing was done here;
+    /// join it again (with `last_seq`) to follow it where it is.
+    pub fn room_moved() -> Self {
+        Self::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            codes::ROOM_MOVED,
+            "this room is now served by another node; nothing was done: join it again",
+        )
+    }
+
     /// 500: something failed inside the server. The detail goes to the log, not to the client.
     pub fn internal(detail: impl std::fmt::Display) -> Self {
         tracing::error!("internal error: {detail}");

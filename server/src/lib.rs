@@ -7,6 +7,7 @@
 
 pub mod api;
 pub mod bots;
+pub mod cluster;
 pub mod config;
 pub mod contract;
 pub mod error;
@@ -100,6 +101,12 @@ pub async fn run(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> anyhow::Result<()> {
     let url = config.database_url();
+    if config.cluster.enabled() {
+        if !url.starts_with("postgres") {
+            anyhow::bail!("--nats-url (cluster mode) needs a PostgreSQL --database-url");
+        }
+        anyhow::bail!("--nats-url: the node mode is not built yet (docs/SCALING.md)");
+    }
     if config.database_url.is_none() {
         std::fs::create_dir_all(&config.data_dir)?;
     }

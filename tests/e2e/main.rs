@@ -15,6 +15,7 @@ mod durability;
 mod errors;
 mod eviction;
 mod expiry;
+mod leases;
 mod limits;
 mod lobby;
 mod ops;

@@ -184,7 +184,7 @@ pub(super) async fn open_room(
         }
     }
     let invite_code = record.invite_code.clone();
-    let handle = state.rooms.open(record)?;
+    let handle = state.rooms.open(record).await?;
     let mut room = handle.summary();
     room.invite_code = Some(invite_code);
     Ok(room)

@@ -578,6 +578,8 @@ impl RoomCore {
             events: Value::Array(accepted.events).to_string(),
             clock,
             finish: game.runner.outcome(),
+            // The loop sets the room's lease in cluster mode.
+            fence: None,
         };
         self.pending = Some(Pending {
             seq: accepted.seq,

@@ -65,6 +65,18 @@ impl Eviction {
     }
 }
 
+impl Eviction {
+    /// Takes room `id` out of the registry at once and closes `commands` (the room moved to
+    /// another node: whatever waits in the queue is refused by the room).
+    pub fn forget(&self, id: RoomId, commands: &mut mpsc::Receiver<RoomCmd>) {
+        let mut running = lock(&self.running);
+        commands.close();
+        if running.get(&id).is_some_and(RoomHandle::is_closed) {
+            running.remove(&id);
+        }
+    }
+}
+
 /// Since when a room has been idle.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Idle {

@@ -24,6 +24,8 @@ mod expiry;
 mod followers;
 mod game;
 mod messages;
+#[cfg(test)]
+mod moved_tests;
 mod outbox;
 pub mod output;
 mod presence;
@@ -46,8 +48,8 @@ use crate::error::ApiError;
 pub use chat::Mutes;
 pub use eviction::DEFAULT_IDLE_EVICTION;
 pub use game::Game;
-pub use outbox::{Gone, Outbox};
-pub use registry::Rooms;
+pub use outbox::{Gone, Kick, Outbox};
+pub use registry::{Located, Rooms};
 pub use seats::SeatChange;
 pub use social::Social;
 pub use summary::played_by_a_person;
@@ -139,6 +141,28 @@ pub enum RoomCmd {
         /// Done, or why not.
         reply: oneshot::Sender<Result<(), ApiError>>,
     },
+}
+
+impl RoomCmd {
+    /// Answers the command with `error` without doing it (a command with no reply is dropped).
+    pub fn refuse(self, error: ApiError) {
+        match self {
+            RoomCmd::Join { reply, .. }
+            | RoomCmd::LeaveSeat { reply, .. }
+            | RoomCmd::Back { reply, .. }
+            | RoomCmd::Chat { reply, .. }
+            | RoomCmd::Rematch { reply, .. } => {
+                let _ = reply.send(Err(error));
+            }
+            RoomCmd::TakeSeat { reply, .. } => {
+                let _ = reply.send(Err(error));
+            }
+            RoomCmd::Action { reply, .. } | RoomCmd::Resign { reply, .. } => {
+                let _ = reply.send(Err(error));
+            }
+            RoomCmd::Leave { .. } => {}
+        }
+    }
 }
 
 /// How to reach one room's task.

@@ -3,18 +3,35 @@
 //! Messages are shared bytes: one serialised message goes to every follower of a viewer class
 //! without a copy per connection.
 
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
+
 use axum::extract::ws::Utf8Bytes;
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 use warroom_protocol::ServerMsg;
+
+/// Why a room disconnected a connection.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kick {
+    /// Its queue overflowed (`slow_consumer`).
+    Slow,
+    /// The room moved to another node (`room_moved`): the client reconnects and joins again.
+    Moved,
+}
 
 /// Where messages for one connection go.
 #[derive(Clone, Debug)]
 pub struct Outbox {
     /// Serialised messages, drained by the connection's writer half.
     queue: mpsc::Sender<Utf8Bytes>,
-    /// Cancelled to disconnect the client (its queue overflowed).
+    /// Cancelled to disconnect the client.
     kick: CancellationToken,
+    /// Why it was disconnected (unset: its queue overflowed).
+    why: Arc<OnceLock<Kick>>,
+    /// Messages queued so far, when someone counts them (a follower on another node: its
+    /// node waits for them before it answers the command that caused them).
+    queued: Option<Arc<AtomicU64>>,
 }
 
 /// A message could not be queued: the connection is gone or was just disconnected.
@@ -24,7 +41,40 @@ pub struct Gone;
 impl Outbox {
     /// An outbox over this queue; `kick` disconnects the connection.
     pub fn new(queue: mpsc::Sender<Utf8Bytes>, kick: CancellationToken) -> Self {
-        Outbox { queue, kick }
+        Self::telling(queue, kick, Arc::default())
+    }
+
+    /// An outbox over this queue; `kick` disconnects the connection, and `why` says why.
+    pub fn telling(
+        queue: mpsc::Sender<Utf8Bytes>,
+        kick: CancellationToken,
+        why: Arc<OnceLock<Kick>>,
+    ) -> Self {
+        Outbox {
+            queue,
+            kick,
+            why,
+            queued: None,
+        }
+    }
+
+    /// Counts the messages queued through this outbox (and its clones) in `queued`.
+    pub fn counted(mut self, queued: Arc<AtomicU64>) -> Self {
+        self.queued = Some(queued);
+        self
+    }
+
+    /// Disconnects the connection (after what is queued) and says why.
+    pub fn kick(&self, why: Kick) {
+        let _ = self.why.set(why);
+        self.kick.cancel();
+    }
+
+    /// Why the connection was disconnected, if it was (a full queue unless said otherwise).
+    pub fn kicked(&self) -> Option<Kick> {
+        self.kick
+            .is_cancelled()
+            .then(|| self.why.get().copied().unwrap_or(Kick::Slow))
     }
 
     /// Queues a message without waiting. When the queue is full the connection is disconnected.
@@ -42,10 +92,15 @@ impl Outbox {
     /// the bytes), like [`Outbox::send`].
     pub fn send_text(&self, text: Utf8Bytes) -> Result<(), Gone> {
         match self.queue.try_send(text) {
-            Ok(()) => Ok(()),
+            Ok(()) => {
+                if let Some(queued) = &self.queued {
+                    queued.fetch_add(1, Ordering::AcqRel);
+                }
+                Ok(())
+            }
             Err(mpsc::error::TrySendError::Full(_)) => {
                 tracing::info!("disconnecting a slow client: its outgoing queue is full");
-                self.kick.cancel();
+                self.kick(Kick::Slow);
                 Err(Gone)
             }
             Err(mpsc::error::TrySendError::Closed(_)) => Err(Gone),

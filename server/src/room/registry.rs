@@ -24,6 +24,7 @@ use super::game::Game;
 use super::rematch::RematchVotes;
 use super::social::Social;
 use super::task::RoomTask;
+use crate::cluster::leasing::{Ending, Leasing, RoomLease};
 use crate::config::Limits;
 use crate::error::ApiError;
 use crate::runner::MatchRunner;
@@ -48,6 +49,17 @@ pub struct Rooms {
     stop: CancellationToken,
     /// The room tasks, awaited at shutdown.
     tasks: TaskTracker,
+    /// Cluster mode: this node's leases; a room is served here only under one.
+    leasing: Option<Arc<Leasing>>,
+}
+
+/// Where a room is served.
+#[derive(Clone, Debug)]
+pub enum Located {
+    /// By this process.
+    Here(RoomHandle),
+    /// By another node of the cluster (its id), which holds the room's lease.
+    There(String),
 }
 
 impl Rooms {
@@ -61,13 +73,30 @@ impl Rooms {
             limits,
             stop: CancellationToken::new(),
             tasks: TaskTracker::new(),
+            leasing: None,
         }
+    }
+
+    /// Cluster mode: rooms are served under this node's leases.
+    pub fn with_leasing(mut self, leasing: Arc<Leasing>) -> Rooms {
+        self.leasing = Some(leasing);
+        self
+    }
+
+    /// This node's leases, in cluster mode.
+    pub fn leasing(&self) -> Option<&Arc<Leasing>> {
+        self.leasing.as_ref()
     }
 
     /// Rebuilds and starts every room whose match is running, and every waiting room younger
     /// than the waiting-room expiry; older waiting rooms are expired (nobody is connected to a
     /// room after a restart, and they would expire anyway). Returns how many were rebuilt.
+    /// In cluster mode nothing is rebuilt here: the nodes take the running matches over
+    /// (`cluster/takeover.rs`), and waiting rooms are loaded when someone joins.
     pub async fn load_unfinished(&self) -> anyhow::Result<usize> {
+        if self.leasing.is_some() {
+            return Ok(0);
+        }
         let expiry_ms = i64::try_from(self.expiry().as_millis()).unwrap_or(i64::MAX);
         let expired = self
             .store
@@ -86,8 +115,8 @@ impl Rooms {
         Ok(count)
     }
 
-    /// Starts the task of a new room.
-    pub fn open(&self, record: RoomRecord) -> Result<RoomHandle, ApiError> {
+    /// Starts the task of a new room (in cluster mode under a new lease).
+    pub async fn open(&self, record: RoomRecord) -> Result<RoomHandle, ApiError> {
         let rules =
             rules(record.ruleset).ok_or_else(|| ApiError::internal("ruleset not built in"))?;
         let id = record.id;
@@ -98,21 +127,74 @@ impl Rooms {
             )
             .with_wall_clock(Instant::now(), now_ms())
             .with_outgoing_queue(self.limits.outgoing_queue);
-        Ok(self.spawn(id, self.task(core)))
+        let Some(leasing) = &self.leasing else {
+            return Ok(self.spawn(id, self.task(core, None)));
+        };
+        let _one = leasing.acquiring.lock().await;
+        let lease = leasing
+            .acquire(id)
+            .await?
+            .ok_or_else(ApiError::room_moved)?;
+        Ok(self.spawn(id, self.task(core, Some(lease))))
     }
 
-    /// The room with this id, loading a stored one (e.g. finished before a restart) on first use.
+    /// The room with this id, served here: loading a stored one (e.g. finished before a
+    /// restart) on first use; in cluster mode `room_moved` when another node serves it.
     pub async fn get(&self, id: RoomId) -> Result<RoomHandle, ApiError> {
+        match self.locate(id).await? {
+            Located::Here(handle) => Ok(handle),
+            Located::There(_) => Err(ApiError::room_moved()),
+        }
+    }
+
+    /// Where the room with this id is served: here (loading it on first use; in cluster mode
+    /// after acquiring its lease) or by the node holding its lease.
+    pub async fn locate(&self, id: RoomId) -> Result<Located, ApiError> {
         if let Some(handle) = self.running_handle(id) {
-            return Ok(handle);
+            return Ok(Located::Here(handle));
+        }
+        let Some(leasing) = &self.leasing else {
+            let record = self
+                .store
+                .room(id)
+                .await?
+                .ok_or_else(ApiError::room_not_found)?;
+            let core = self.core_for(record).await.map_err(ApiError::internal)?;
+            return Ok(Located::Here(self.insert(id, core)));
+        };
+        let _one = leasing.acquiring.lock().await;
+        if let Some(handle) = self.running_handle(id) {
+            return Ok(Located::Here(handle));
+        }
+        if leasing.draining.is_cancelled() {
+            // Stopping: the room is for another node to serve.
+            return Err(ApiError::room_moved());
         }
         let record = self
             .store
             .room(id)
             .await?
             .ok_or_else(ApiError::room_not_found)?;
-        let core = self.core_for(record).await.map_err(ApiError::internal)?;
-        Ok(self.insert(id, core))
+        // Twice: a lease that expires between the attempt and the look is free the second time.
+        for _ in 0..2 {
+            if let Some(lease) = leasing.acquire(id).await? {
+                let epoch = lease.fence.epoch;
+                return match self.core_for(record).await {
+                    Ok(core) => Ok(Located::Here(self.spawn(id, self.task(core, Some(lease))))),
+                    Err(error) => {
+                        leasing.ended(id, epoch, Ending::Idle).await;
+                        Err(ApiError::internal(error))
+                    }
+                };
+            }
+            match self.store.lease_holder(id).await? {
+                Some(holder) if holder.live => return Ok(Located::There(holder.owner)),
+                _ => {}
+            }
+        }
+        Err(ApiError::unavailable(format!(
+            "the lease of room {id} is changing hands"
+        )))
     }
 
     /// The public rooms that are waiting or playing, newest first (what can be joined or
@@ -235,15 +317,20 @@ impl Rooms {
         Duration::from_secs(self.limits.waiting_room_expiry)
     }
 
-    /// The task around a room core, leaving memory once idle.
-    fn task(&self, core: RoomCore) -> (RoomTask, watch::Receiver<Room>) {
+    /// The task around a room core, leaving memory once idle; in cluster mode under `lease`.
+    fn task(&self, core: RoomCore, lease: Option<RoomLease>) -> (RoomTask, watch::Receiver<Room>) {
         let (task, summary) = RoomTask::new(core, self.store.clone(), self.writer.clone());
         let eviction = Eviction {
             after: Duration::from_secs(self.limits.room_idle_eviction),
             running: self.running.clone(),
             evictions: self.evictions.clone(),
         };
-        (task.with_eviction(eviction), summary)
+        let task = task.with_eviction(eviction);
+        let task = match lease {
+            Some(lease) => task.with_lease(lease),
+            None => task,
+        };
+        (task, summary)
     }
 
     /// Registers a built room unless another task registered it meanwhile.
@@ -251,7 +338,7 @@ impl Rooms {
         if let Some(handle) = self.running_handle(id) {
             return handle;
         }
-        self.spawn(id, self.task(core))
+        self.spawn(id, self.task(core, None))
     }
 
     fn spawn(&self, id: RoomId, (task, summary): (RoomTask, watch::Receiver<Room>)) -> RoomHandle {

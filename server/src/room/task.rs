@@ -19,10 +19,11 @@ use super::control::BotTurn;
 use super::core::{RoomCore, Submitted};
 use super::eviction::{Eviction, Idle};
 use super::output::Output;
-use super::{ConnId, Outbox, RoomCmd};
+use super::{ConnId, Kick, Outbox, RoomCmd};
+use crate::cluster::leasing::{Ending, RoomLease};
 use crate::error::ApiError;
 use crate::identity::random_bytes;
-use crate::store::writer::{Append, Writer};
+use crate::store::writer::{Append, AppendError, Writer};
 use crate::store::{RoomRecord, Store, now_ms};
 
 /// A room's task: its core and the IO around it.
@@ -49,6 +50,11 @@ pub struct RoomTask {
     eviction: Option<Eviction>,
     /// Since when the room has been idle.
     idle: Idle,
+    /// In cluster mode, the room's lease as this node holds it: every append carries its
+    /// fence, and the room stops when it is lost.
+    lease: Option<RoomLease>,
+    /// Set once an append was refused because the lease moved on: the room stops here.
+    moved: bool,
 }
 
 /// A bot's decision: (the seq it was asked at, the seat, the action).
@@ -73,8 +79,16 @@ impl RoomTask {
             waiting: HashMap::new(),
             eviction: None,
             idle: Idle::default(),
+            lease: None,
+            moved: false,
         };
         (task, receiver)
+    }
+
+    /// Serves the room under this node's lease (cluster mode): every append is fenced by it.
+    pub fn with_lease(mut self, lease: RoomLease) -> RoomTask {
+        self.lease = Some(lease);
+        self
     }
 
     /// Lets the room leave memory once idle.
@@ -100,7 +114,8 @@ impl RoomTask {
     }
 
     /// Serves until the channel closes or `stop` is cancelled (after the input in hand is
-    /// finished, so an action being stored is acknowledged).
+    /// finished, so an action being stored is acknowledged). In cluster mode it also stops when
+    /// its lease is lost, and its lease is released as it stops.
     pub async fn run(mut self, mut commands: mpsc::Receiver<RoomCmd>, stop: CancellationToken) {
         self.core.resume(Instant::now());
         if self.core.ready_to_start() && self.core.has_bot_seat() {
@@ -109,16 +124,25 @@ impl RoomTask {
             self.start_match().await;
         }
         self.drive(&stop).await;
-        self.observe_idle();
-        loop {
+        let lost = self
+            .lease
+            .as_ref()
+            .map(|lease| lease.lost.clone())
+            .unwrap_or_default();
+        let ending = loop {
+            if self.moved {
+                break Ending::Moved;
+            }
+            self.observe_idle();
             let wake = self.core.next_wake();
             let leave = self.eviction_deadline();
             tokio::select! {
                 biased;
-                () = stop.cancelled() => break,
+                () = stop.cancelled() => break Ending::HandOver,
+                () = lost.cancelled(), if self.lease.is_some() => break Ending::Moved,
                 command = commands.recv() => match command {
                     Some(command) => self.handle(command).await,
-                    None => break,
+                    None => break Ending::Idle,
                 },
                 Some((seq, seat, action)) = self.bot_inbox.recv() => {
                     self.core.bot_moved(seq, seat, action, Instant::now());
@@ -132,12 +156,44 @@ impl RoomTask {
                     if let Some(eviction) = &self.eviction
                         && eviction.evict(id, &mut commands)
                     {
-                        break;
+                        break Ending::Idle;
                     }
                 }
             }
             self.drive(&stop).await;
-            self.observe_idle();
+        };
+        // Cluster mode: followers on every node join again where the room is served next.
+        if ending == Ending::Moved || (ending == Ending::HandOver && self.lease.is_some()) {
+            self.leave_moved(&mut commands);
+        }
+        if let Some(lease) = self.lease.take() {
+            let epoch = lease.fence.epoch;
+            lease.leasing.ended(self.core.id(), epoch, ending).await;
+        }
+    }
+
+    /// The room stops serving here (cluster mode: its lease moved on, or this node stops and
+    /// hands it over): leaves the registry, closes the queue, tells every follower `room_moved`
+    /// and disconnects them (they join again, and find the room where it is served next), and
+    /// refuses whatever command was still queued the same way.
+    fn leave_moved(&mut self, commands: &mut mpsc::Receiver<RoomCmd>) {
+        let id = self.core.id();
+        tracing::warn!("room {id} stops serving here: it moves to another node");
+        match &self.eviction {
+            Some(eviction) => eviction.forget(id, commands),
+            None => commands.close(),
+        }
+        let message =
+            warroom_protocol::ServerMsg::error(Some(id), None, ApiError::room_moved().body());
+        let everyone: Vec<ConnId> = self.outboxes.keys().copied().collect();
+        self.transmit(&everyone, &message);
+        // Closing the socket makes every client reconnect and join again (with `last_seq`),
+        // wherever the room is served now.
+        for (_, outbox) in self.outboxes.drain() {
+            outbox.kick(Kick::Moved);
+        }
+        while let Ok(command) = commands.try_recv() {
+            command.refuse(ApiError::room_moved());
         }
     }
 
@@ -346,12 +402,26 @@ impl RoomTask {
                 return;
             };
             let seq = append.seq;
-            let stored = self
-                .writer
-                .append(append)
-                .await
-                .map_err(|error| error.to_string());
-            let answer = self.core.committed(seq, stored, Instant::now());
+            let append = Append {
+                fence: self.lease.as_ref().map(|lease| lease.fence.clone()),
+                ..append
+            };
+            let stored = self.writer.append(append).await;
+            let moved = stored == Err(AppendError::Moved);
+            let answer = self.core.committed(
+                seq,
+                stored.map_err(|error| error.to_string()),
+                Instant::now(),
+            );
+            if moved {
+                // Undone above; nothing more is stored here, the new owner serves the room.
+                self.moved = true;
+                self.deliver();
+                if let Some(reply) = self.waiting.remove(&seq) {
+                    let _ = reply.send(Err(ApiError::room_moved()));
+                }
+                return;
+            }
             self.deliver();
             if let Some(reply) = self.waiting.remove(&seq) {
                 let _ = reply.send(answer);

@@ -6,6 +6,7 @@
 
 mod chat;
 mod identities;
+pub mod leases;
 mod matches;
 mod players;
 mod records;

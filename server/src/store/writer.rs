@@ -12,12 +12,14 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::time::{Duration, Instant};
 
+use sqlx::Row;
 use tokio::sync::{mpsc, oneshot};
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 use warroom_engine::{Outcome, Seat};
 use warroom_protocol::{ActedBy, MatchId, MatchState, RoomId, RoomState};
 
+use super::leases::Fence;
 use super::{Store, now_ms};
 use crate::metrics::Metrics;
 
@@ -44,6 +46,9 @@ pub struct Append {
     pub clock: Option<String>,
     /// Set when this action ended the match.
     pub finish: Option<Outcome>,
+    /// In cluster mode, the room's lease as this node holds it: the row is written only if
+    /// the lease is still this node's at this epoch and not expired ([`AppendError::Moved`]).
+    pub fence: Option<Fence>,
 }
 
 /// Why an append is not durable.
@@ -55,6 +60,10 @@ pub enum AppendError {
     /// The writer has stopped (shutting down).
     #[error("the writer has stopped")]
     Stopped,
+    /// The room's lease is no longer this node's (another node took it over, or it expired):
+    /// nothing was written, and the room must stop here (`room_moved`).
+    #[error("the room's lease moved on")]
+    Moved,
 }
 
 type Request = (Append, oneshot::Sender<Result<(), AppendError>>);
@@ -153,6 +162,21 @@ impl Writer {
         let health = Arc::new(WriterHealth::default());
         (Writer { requests, health }, appends)
     }
+
+    /// A writer that stores nothing and refuses every append with `error`, handing each
+    /// append's fence to the returned receiver.
+    pub fn refusing(error: AppendError) -> (Writer, mpsc::UnboundedReceiver<Option<Fence>>) {
+        let (requests, mut inbox) = mpsc::channel::<Request>(16);
+        let (seen, fences) = mpsc::unbounded_channel();
+        tokio::spawn(async move {
+            while let Some((append, reply)) = inbox.recv().await {
+                let _ = seen.send(append.fence);
+                let _ = reply.send(Err(error.clone()));
+            }
+        });
+        let health = Arc::new(WriterHealth::default());
+        (Writer { requests, health }, fences)
+    }
 }
 
 /// The writer task's parts.
@@ -204,9 +228,13 @@ impl Task {
             .observe_duration(started.elapsed());
         metrics.append_batch_size.observe(batch.len() as f64);
         let failed = match written {
-            Ok(()) => {
-                for (_, reply) in batch.drain(..) {
-                    let _ = reply.send(Ok(()));
+            Ok(moved) => {
+                for ((_, reply), moved) in batch.drain(..).zip(moved) {
+                    let _ = reply.send(if moved {
+                        Err(AppendError::Moved)
+                    } else {
+                        Ok(())
+                    });
                 }
                 false
             }
@@ -219,11 +247,12 @@ impl Task {
                 );
                 let mut failed = false;
                 for (append, reply) in batch.drain(..) {
-                    let result = self
-                        .write_all(&[&append])
-                        .await
-                        .map_err(|error| AppendError::Database(error.text));
-                    if result.is_err() {
+                    let result = match self.write_all(&[&append]).await {
+                        Ok(moved) if moved.first() == Some(&true) => Err(AppendError::Moved),
+                        Ok(_) => Ok(()),
+                        Err(error) => Err(AppendError::Database(error.text)),
+                    };
+                    if matches!(result, Err(AppendError::Database(_))) {
                         metrics.append_failures.inc();
                         failed = true;
                     }
@@ -245,16 +274,18 @@ impl Task {
     }
 
     /// Writes the appends in one transaction: the rows within the timeout (else it is dropped,
-    /// so rolled back), then the commit.
-    async fn write_all(&self, appends: &[&Append]) -> Result<(), WriteError> {
-        let tx = tokio::time::timeout(self.timeout, write_rows(&self.store, appends))
+    /// so rolled back), then the commit. Says, for each append, whether it was refused by its
+    /// fence (not written: its room moved); the others are committed.
+    async fn write_all(&self, appends: &[&Append]) -> Result<Vec<bool>, WriteError> {
+        let (tx, moved) = tokio::time::timeout(self.timeout, write_rows(&self.store, appends))
             .await
             .map_err(|_| WriteError {
                 text: format!("the database took over {:?} to take the rows", self.timeout),
                 outage: true,
             })?
             .map_err(WriteError::from)?;
-        tx.commit().await.map_err(WriteError::from)
+        tx.commit().await.map_err(WriteError::from)?;
+        Ok(moved)
     }
 }
 
@@ -275,13 +306,15 @@ impl From<sqlx::Error> for WriteError {
     }
 }
 
-/// Begins a transaction and writes the appends' rows in it (not committed yet).
+/// Begins a transaction and writes the appends' rows in it (not committed yet), except those
+/// whose fence no longer holds; says which those were.
 async fn write_rows(
     store: &Store,
     appends: &[&Append],
-) -> sqlx::Result<sqlx::Transaction<'static, sqlx::Any>> {
+) -> sqlx::Result<(sqlx::Transaction<'static, sqlx::Any>, Vec<bool>)> {
     let mut tx = store.pool().begin().await?;
-    for append in appends {
+    let moved = fenced_out(&mut tx, appends).await?;
+    for (append, _) in appends.iter().zip(&moved).filter(|(_, moved)| !**moved) {
         let seq = i64::try_from(append.seq).unwrap_or(i64::MAX);
         sqlx::query(
             "INSERT INTO match_actions (match_id, seq, seat, client_id, action, events, acted_by, \
@@ -326,5 +359,55 @@ async fn write_rows(
             }
         }
     }
-    Ok(tx)
+    Ok((tx, moved))
+}
+
+/// Checks the fences of a transaction's appends in one statement, locking each lease that
+/// still holds (`FOR SHARE`, in room order, as renewals do) until the transaction ends: a node
+/// taking the room over waits for this commit, and an append whose lease moved on (another
+/// owner or epoch, or expired) is not written. Says, for each append, whether it is refused.
+async fn fenced_out(
+    tx: &mut sqlx::Transaction<'static, sqlx::Any>,
+    appends: &[&Append],
+) -> sqlx::Result<Vec<bool>> {
+    let fenced: Vec<(RoomId, &Fence)> = appends
+        .iter()
+        .filter_map(|append| append.fence.as_ref().map(|fence| (append.room_id, fence)))
+        .collect();
+    if fenced.is_empty() {
+        return Ok(vec![false; appends.len()]);
+    }
+    let tuples = (0..fenced.len())
+        .map(|i| format!("(${}::uuid, ${}, ${})", 3 * i + 1, 3 * i + 2, 3 * i + 3))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let sql = format!(
+        "SELECT room_id::text, owner, epoch FROM room_leases \
+         WHERE (room_id, owner, epoch) IN ({tuples}) AND expires_at > clock_timestamp() \
+         ORDER BY room_id FOR SHARE"
+    );
+    let mut query = sqlx::query(&sql);
+    for (room, fence) in &fenced {
+        query = query
+            .bind(room.to_string())
+            .bind(fence.node.to_string())
+            .bind(fence.epoch);
+    }
+    let held: Vec<(String, String, i64)> = query
+        .fetch_all(&mut **tx)
+        .await?
+        .iter()
+        .map(|row| Ok((row.try_get(0)?, row.try_get(1)?, row.try_get(2)?)))
+        .collect::<sqlx::Result<_>>()?;
+    Ok(appends
+        .iter()
+        .map(|append| match &append.fence {
+            None => false,
+            Some(fence) => !held.iter().any(|(room, owner, epoch)| {
+                *room == append.room_id.to_string()
+                    && owner.as_str() == &*fence.node
+                    && *epoch == fence.epoch
+            }),
+        })
+        .collect())
 }

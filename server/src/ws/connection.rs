@@ -17,7 +17,7 @@ use warroom_protocol::{ClientMsg, ErrorBody, Identity, IdentityId, RoomId, Serve
 use super::rate::RateLimiter;
 use crate::error::ApiError;
 use crate::metrics::Metrics;
-use crate::room::{ConnId, Mutes, Outbox, RoomCmd, RoomHandle};
+use crate::room::{ConnId, Kick, Mutes, Outbox, RoomCmd, RoomHandle};
 use crate::state::AppState;
 
 /// How long closing a socket may take (the close frame, then the TCP shutdown): a client that
@@ -39,6 +39,8 @@ enum CloseReason {
     Dead,
     /// It sent a frame over the hard limit.
     TooBig,
+    /// A room it follows moved to another node (cluster mode): reconnect and join again.
+    Moved,
 }
 
 impl CloseReason {
@@ -50,6 +52,7 @@ impl CloseReason {
             CloseReason::NoHello => (close_code::POLICY, codes::HELLO_TIMEOUT),
             CloseReason::Dead => (close_code::POLICY, codes::PING_TIMEOUT),
             CloseReason::TooBig => (close_code::SIZE, codes::FRAME_TOO_LARGE),
+            CloseReason::Moved => (close_code::RESTART, codes::ROOM_MOVED),
             CloseReason::Client => return None,
         };
         Some(CloseFrame {
@@ -60,11 +63,13 @@ impl CloseReason {
 }
 
 /// Ends a connection with a reason: the reader and writer halves both watch `token`; rooms
-/// cancel it through the [`Outbox`] when the queue overflows (no reason set: `Slow`).
+/// cancel it through the [`Outbox`] when the queue overflows (`Slow`) or the room moved to
+/// another node (`Moved`), saying which in `kicked`.
 #[derive(Clone, Default)]
 struct Closer {
     token: CancellationToken,
     reason: Arc<OnceLock<CloseReason>>,
+    kicked: Arc<OnceLock<Kick>>,
 }
 
 impl Closer {
@@ -74,7 +79,11 @@ impl Closer {
     }
 
     fn reason(&self) -> CloseReason {
-        self.reason.get().copied().unwrap_or(CloseReason::Slow)
+        match (self.reason.get(), self.kicked.get()) {
+            (Some(reason), _) => *reason,
+            (None, Some(Kick::Moved)) => CloseReason::Moved,
+            (None, _) => CloseReason::Slow,
+        }
     }
 }
 
@@ -106,7 +115,7 @@ async fn serve_connection(socket: WebSocket, state: AppState, id: ConnId) {
     let (sink, mut stream) = socket.split();
     let (queue, outgoing) = mpsc::channel(limits.outgoing_queue.max(1));
     let closer = Closer::default();
-    let outbox = Outbox::new(queue, closer.token.clone());
+    let outbox = Outbox::telling(queue, closer.token.clone(), closer.kicked.clone());
     let mut connection = Connection {
         id,
         identity: None,
@@ -531,11 +540,18 @@ impl Connection {
         }
     }
 
+    /// The handle of a room this connection follows. A followed room whose task stopped moved
+    /// to another node (idle rooms leave memory only once nobody follows them): `room_moved`,
+    /// the client joins it again.
     fn followed(&self, room: RoomId) -> Result<RoomHandle, ApiError> {
-        self.rooms
-            .get(&room)
-            .cloned()
-            .ok_or_else(|| ApiError::bad_request(codes::NOT_JOINED, "join the room first"))
+        match self.rooms.get(&room) {
+            Some(handle) if handle.is_closed() => Err(ApiError::room_moved()),
+            Some(handle) => Ok(handle.clone()),
+            None => Err(ApiError::bad_request(
+                codes::NOT_JOINED,
+                "join the room first",
+            )),
+        }
     }
 
     async fn hello(&mut self, token: Option<String>) {

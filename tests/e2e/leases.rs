@@ -1,0 +1,336 @@
+//! Room leases and the fenced append on a real PostgreSQL (cluster mode's foundation,
+//! docs/SCALING.md): a lease is acquired only when free or expired, each acquisition raises the
+//! epoch, renewals say which leases were lost, a released lease is free at once, placement
+//! counts leases per live node, and an append carrying a lease that moved on is refused by the
+//! database (nothing written, the room's other appends and other rooms unaffected).
+
+use crate::common;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use common::TestDb;
+use tokio_util::sync::CancellationToken;
+use warroom_engine::{RulesetId, Seat};
+use warroom_protocol::{
+    ActedBy, Identity, IdentityId, MatchId, MatchState, RoomId, RoomSettings, RoomState,
+};
+use warroom_server::metrics::Metrics;
+use warroom_server::store::leases::Fence;
+use warroom_server::store::writer::{Append, AppendError, Writer};
+use warroom_server::store::{MatchRecord, RoomRecord, Store};
+
+/// A lease short enough to watch it expire.
+const SHORT: Duration = Duration::from_millis(400);
+/// A lease that does not expire during a test.
+const LONG: Duration = Duration::from_secs(60);
+
+/// A fresh PostgreSQL store; `None` (the test says it skips) without WARROOM_TEST_POSTGRES_URL.
+async fn store(name: &str) -> Option<(TestDb, Store)> {
+    let Some(db) = TestDb::postgres().await else {
+        println!("{name}: skipped (WARROOM_TEST_POSTGRES_URL is not set)");
+        return None;
+    };
+    let store = Store::connect(&db.url, Duration::from_secs(5))
+        .await
+        .expect("connect and migrate");
+    Some((db, store))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn leases_are_acquired_renewed_lost_on_expiry_and_taken_over_with_a_new_epoch() {
+    let Some((db, store)) = store("leases").await else {
+        return;
+    };
+    let room = RoomId::random();
+    let other = RoomId::random();
+    assert_eq!(
+        store.acquire_lease(room, "a", SHORT).await.unwrap(),
+        Some(1)
+    );
+    assert_eq!(
+        store.acquire_lease(other, "a", LONG).await.unwrap(),
+        Some(1)
+    );
+    assert_eq!(
+        store.acquire_lease(room, "b", LONG).await.unwrap(),
+        None,
+        "a live lease of another node is not taken"
+    );
+    let holder = store.lease_holder(room).await.unwrap().unwrap();
+    assert_eq!(
+        (holder.owner.as_str(), holder.epoch, holder.live),
+        ("a", 1, true)
+    );
+    assert_eq!(
+        store.renew_leases("a", &[room], SHORT).await.unwrap(),
+        Vec::<RoomId>::new(),
+        "renewed"
+    );
+    tokio::time::sleep(SHORT + Duration::from_millis(200)).await;
+    assert!(!store.lease_holder(room).await.unwrap().unwrap().live);
+    assert_eq!(
+        store.renew_leases("a", &[room, other], LONG).await.unwrap(),
+        vec![room],
+        "an expired lease is lost, even to its holder; the other is renewed"
+    );
+    assert_eq!(
+        store.acquire_lease(room, "b", LONG).await.unwrap(),
+        Some(2),
+        "an expired lease is taken over with the next epoch"
+    );
+    assert_eq!(store.acquire_lease(room, "a", LONG).await.unwrap(), None);
+    assert_eq!(
+        store.renew_leases("a", &[room], LONG).await.unwrap(),
+        vec![room]
+    );
+    assert!(store.release_lease(room, "b", 2, false).await.unwrap());
+    assert_eq!(
+        store.acquire_lease(room, "a", LONG).await.unwrap(),
+        Some(3),
+        "a released lease is free at once"
+    );
+    assert!(
+        !store.release_lease(room, "b", 2, false).await.unwrap(),
+        "b no longer holds it"
+    );
+    db.cleanup().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn new_rooms_go_to_the_live_node_with_the_fewest_leases() {
+    let Some((db, store)) = store("placement").await else {
+        return;
+    };
+    store.node_alive("a", LONG, false).await.unwrap();
+    store.node_alive("b", LONG, false).await.unwrap();
+    store.node_alive("c", SHORT, false).await.unwrap();
+    store.node_alive("d", LONG, true).await.unwrap();
+    for _ in 0..2 {
+        store
+            .acquire_lease(RoomId::random(), "a", LONG)
+            .await
+            .unwrap();
+    }
+    store
+        .acquire_lease(RoomId::random(), "b", LONG)
+        .await
+        .unwrap();
+    let counts = store.lease_counts().await.unwrap();
+    assert_eq!(
+        counts,
+        vec![
+            ("c".to_owned(), 0),
+            ("b".to_owned(), 1),
+            ("a".to_owned(), 2)
+        ],
+        "draining d is left out"
+    );
+    tokio::time::sleep(SHORT + Duration::from_millis(200)).await;
+    let counts = store.lease_counts().await.unwrap();
+    assert_eq!(
+        counts[0],
+        ("b".to_owned(), 1),
+        "c stopped renewing: {counts:?}"
+    );
+    store.node_gone("b").await.unwrap();
+    assert_eq!(
+        store.lease_counts().await.unwrap(),
+        vec![("a".to_owned(), 2)]
+    );
+    db.cleanup().await;
+}
+
+fn person(n: u128) -> Identity {
+    Identity {
+        id: IdentityId(uuid::Uuid::from_u128(0xa000 + n)),
+        name: format!("Lease player {n}"),
+    }
+}
+
+/// A room with a running hexdice match (stored through the server's own store calls).
+async fn running_match(store: &Store) -> (RoomId, MatchId) {
+    let players = [person(1), person(2)];
+    for (n, player) in players.iter().enumerate() {
+        if store.identity(player.id).await.unwrap().is_none() {
+            store
+                .create_identity(player, &format!("{:064x}", n + 1))
+                .await
+                .unwrap();
+        }
+    }
+    let room = RoomRecord {
+        id: RoomId::random(),
+        ruleset: RulesetId::Hexdice,
+        options: serde_json::json!({}),
+        settings: RoomSettings::default(),
+        seat_count: 2,
+        private: false,
+        invite_code: "code".into(),
+        creator: players[0].id,
+        state: RoomState::Waiting,
+        match_id: None,
+        created_at: 1,
+        seats: vec![None, None],
+    };
+    store.create_room(&room).await.unwrap();
+    let started = MatchRecord {
+        id: MatchId::random(),
+        room_id: room.id,
+        ruleset: RulesetId::Hexdice,
+        options: serde_json::json!({}),
+        seed: "00".repeat(32),
+        seed_commitment: "11".repeat(32),
+        state: MatchState::Playing,
+        outcome: None,
+        action_count: 0,
+        started_at: 2,
+        finished_at: None,
+        seats: players.to_vec(),
+    };
+    store.start_match(&started).await.unwrap();
+    (room.id, started.id)
+}
+
+fn append(room: RoomId, match_id: MatchId, seq: u64, fence: Option<Fence>) -> Append {
+    Append {
+        match_id,
+        room_id: room,
+        seq,
+        seat: Seat(0),
+        by: ActedBy::Player,
+        client_id: format!("c{seq}-{}", fence.as_ref().map_or(0, |f| f.epoch)),
+        action: "{}".into(),
+        events: "[]".into(),
+        clock: None,
+        finish: None,
+        fence,
+    }
+}
+
+fn fence(node: &str, epoch: i64) -> Option<Fence> {
+    Some(Fence {
+        node: Arc::from(node),
+        epoch,
+    })
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_append_is_refused_once_another_node_took_the_lease() {
+    let Some((db, store)) = store("fenced append").await else {
+        return;
+    };
+    let (writer, _task) = Writer::spawn(
+        store.clone(),
+        16,
+        Duration::from_secs(5),
+        Arc::new(Metrics::default()),
+        CancellationToken::new(),
+    );
+    let (room, match_id) = running_match(&store).await;
+    let (calm, calm_match) = running_match(&store).await;
+    let a = store
+        .acquire_lease(room, "a", SHORT)
+        .await
+        .unwrap()
+        .unwrap();
+    let calm_epoch = store.acquire_lease(calm, "a", LONG).await.unwrap().unwrap();
+    writer
+        .append(append(room, match_id, 1, fence("a", a)))
+        .await
+        .expect("the holder appends");
+    assert_eq!(
+        writer
+            .append(append(room, match_id, 2, fence("b", a)))
+            .await,
+        Err(AppendError::Moved),
+        "another node without the lease cannot append"
+    );
+    tokio::time::sleep(SHORT + Duration::from_millis(200)).await;
+    assert_eq!(
+        writer
+            .append(append(room, match_id, 2, fence("a", a)))
+            .await,
+        Err(AppendError::Moved),
+        "an expired lease fences its holder out, before anyone took it"
+    );
+    let b = store.acquire_lease(room, "b", LONG).await.unwrap().unwrap();
+    assert_eq!(b, a + 1);
+    // The old owner (woken from a pause) and the new one append at once, with another room
+    // beside them: only the old owner's append is refused.
+    let (old, new, beside) = tokio::join!(
+        writer.append(append(room, match_id, 2, fence("a", a))),
+        writer.append(append(room, match_id, 2, fence("b", b))),
+        writer.append(append(calm, calm_match, 1, fence("a", calm_epoch))),
+    );
+    assert_eq!(old, Err(AppendError::Moved));
+    assert_eq!(new, Ok(()));
+    assert_eq!(beside, Ok(()));
+    // Even the node id the room had at a lower epoch is refused: a paused old incarnation.
+    let a_again = store.acquire_lease(calm, "a", LONG).await.unwrap().unwrap();
+    assert_eq!(a_again, calm_epoch + 1);
+    assert_eq!(
+        writer
+            .append(append(calm, calm_match, 2, fence("a", calm_epoch)))
+            .await,
+        Err(AppendError::Moved)
+    );
+    let log = store.actions(match_id).await.unwrap();
+    let seqs: Vec<(u64, &str)> = log.iter().map(|a| (a.seq, a.client_id.as_str())).collect();
+    assert_eq!(
+        seqs,
+        vec![(1, "c1-1"), (2, "c2-2")],
+        "only the holders' appends"
+    );
+    assert_eq!(store.actions(calm_match).await.unwrap().len(), 1);
+    // Without a fence (a single server) appends are written as before.
+    let (free, free_match) = running_match(&store).await;
+    writer
+        .append(append(free, free_match, 1, None))
+        .await
+        .unwrap();
+    db.cleanup().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn running_matches_nobody_serves_are_listed_for_takeover_but_dormant_ones_are_not() {
+    let Some((db, store)) = store("takeover list").await else {
+        return;
+    };
+    let (never_leased, _) = running_match(&store).await;
+    let (held, _) = running_match(&store).await;
+    let (handed_over, _) = running_match(&store).await;
+    let (dormant, _) = running_match(&store).await;
+    let (expired, _) = running_match(&store).await;
+    store.acquire_lease(held, "a", LONG).await.unwrap();
+    let e = store
+        .acquire_lease(handed_over, "a", LONG)
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(
+        store
+            .release_lease(handed_over, "a", e, false)
+            .await
+            .unwrap()
+    );
+    let e = store
+        .acquire_lease(dormant, "a", LONG)
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(store.release_lease(dormant, "a", e, true).await.unwrap());
+    store.acquire_lease(expired, "a", SHORT).await.unwrap();
+    tokio::time::sleep(SHORT + Duration::from_millis(200)).await;
+    let mut listed = store.rooms_to_take_over(100).await.unwrap();
+    let mut wanted = vec![never_leased, handed_over, expired];
+    listed.sort();
+    wanted.sort();
+    assert_eq!(listed, wanted);
+    assert_eq!(
+        store.acquire_lease(dormant, "b", LONG).await.unwrap(),
+        Some(2),
+        "a dormant lease is acquired by whoever is asked for the room"
+    );
+    db.cleanup().await;
+}
