@@ -125,8 +125,8 @@ pub trait MatchRunner: Send {
     /// The legal actions, when `viewer` is the seat to act.
     fn legal_actions_for(&self, viewer: Viewer) -> Option<Vec<Value>>;
     /// Applies a ruleset action of `seat`, taken `by` its player, a bot or the clock. On `Err`
-    /// nothing changed. On `Ok` the previous state is kept until the next call, so
-    /// [`MatchRunner::undo`] can take it back if it cannot be stored.
+    /// nothing changed. On `Ok` [`MatchRunner::undo`] can still take it back (until the next
+    /// call) if it cannot be stored.
     fn apply(&mut self, seat: Seat, action: &Value, by: ActedBy) -> Result<Accepted, ApiError>;
     /// `seat` resigns (G-RESIGN-1); kept for `undo` like an action.
     fn resign(&mut self, seat: Seat) -> Result<Accepted, ApiError>;

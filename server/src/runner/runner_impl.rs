@@ -14,13 +14,15 @@ use crate::error::ApiError;
 /// One logged action: a ruleset action or a resignation.
 #[derive(Clone, Debug)]
 enum Logged<R: Ruleset> {
-    /// A ruleset action and its events.
-    Rules(R::Action, Vec<R::Event>),
+    /// A ruleset action.
+    Rules(R::Action),
     /// The seat resigned.
     Resign,
 }
 
-/// One entry of the history: who, by what means, and what.
+/// One entry of the history: who, by what means, and what. Its events are not kept: replay
+/// equals live, so replaying the entry gives them again (a long classic match would otherwise
+/// hold megabytes of events nobody reads).
 #[derive(Clone, Debug)]
 struct Entry<R: Ruleset> {
     seat: Seat,
@@ -29,10 +31,10 @@ struct Entry<R: Ruleset> {
 }
 
 impl<R: Ruleset> Entry<R> {
-    /// Plays this entry on `state` (when catching a client up).
-    fn replay_on(&self, state: &mut Played<R>, scratch: &mut Vec<R::Event>) -> bool {
+    /// Plays this entry on `state`, its events into `events`.
+    fn replay_on(&self, state: &mut Played<R>, events: &mut Vec<R::Event>) -> bool {
         match &self.logged {
-            Logged::Rules(action, _) => state.rules.apply(self.seat, action, scratch).is_ok(),
+            Logged::Rules(action) => state.rules.apply(self.seat, action, events).is_ok(),
             Logged::Resign => state.resign(self.seat).is_ok(),
         }
     }
@@ -42,12 +44,13 @@ impl<R: Ruleset> Entry<R> {
 pub struct Runner<R: Ruleset> {
     /// The state right after setup: reconnecting clients are caught up by replaying from it.
     initial: Played<R>,
-    /// The state now.
+    /// The state now. Actions are applied to it in place (`apply` changes nothing when it
+    /// refuses); [`MatchRunner::undo`] rebuilds it from `initial` and the history.
     state: Played<R>,
-    /// The state before the last accepted action, until it is durable (for `undo`).
-    previous: Option<Played<R>>,
-    /// Every accepted action with its events, in order.
+    /// Every accepted action, in order.
     history: Vec<Entry<R>>,
+    /// The events of the last accepted action (sent with it; earlier ones are replayed).
+    last_events: Vec<R::Event>,
 }
 
 impl<R: Ruleset> Runner<R> {
@@ -58,53 +61,72 @@ impl<R: Ruleset> Runner<R> {
         Ok(Runner {
             initial: state.clone(),
             state,
-            previous: None,
             history: Vec::new(),
+            last_events: Vec::new(),
         })
     }
 
-    fn seen(&self, index: usize, viewer: Viewer, state: &Played<R>) -> Option<SeenAction> {
+    /// Entry `index` as `viewer` sees it, with `events` (its events) and `state` (the match
+    /// right after it).
+    fn seen(
+        &self,
+        index: usize,
+        viewer: Viewer,
+        events: &[R::Event],
+        state: &Played<R>,
+    ) -> Option<SeenAction> {
         let entry = self.history.get(index)?;
-        let (action, events) = match &entry.logged {
-            Logged::Rules(action, events) => (
-                to_json(action),
-                events
-                    .iter()
-                    .map(|event| to_json(&R::redact_event(event, viewer)))
-                    .collect(),
-            ),
-            Logged::Resign => (resign_action(), Vec::new()),
+        let action = match &entry.logged {
+            Logged::Rules(action) => to_json(action),
+            Logged::Resign => resign_action(),
         };
         Some(SeenAction {
             seq: u64::try_from(index + 1).unwrap_or(u64::MAX),
             seat: entry.seat,
             by: entry.by,
             action,
-            events,
+            events: events
+                .iter()
+                .map(|event| to_json(&R::redact_event(event, viewer)))
+                .collect(),
             view: without_static_parts(to_json(&state.rules.view(viewer))),
             to_act: state.to_act(),
             outcome: state.outcome(),
         })
     }
 
-    /// Keeps the state before a change (for `undo`) and logs the entry.
-    fn accept(&mut self, next: Played<R>, entry: Entry<R>) -> Accepted {
-        self.previous = Some(std::mem::replace(&mut self.state, next));
-        let (action, events) = match &entry.logged {
-            Logged::Rules(action, events) => {
-                (to_json(action), events.iter().map(to_json).collect())
-            }
-            Logged::Resign => (resign_action(), Vec::new()),
+    /// Logs an entry already played on the state, with its events.
+    fn accept(&mut self, entry: Entry<R>, events: Vec<R::Event>) -> Accepted {
+        let action = match &entry.logged {
+            Logged::Rules(action) => to_json(action),
+            Logged::Resign => resign_action(),
         };
         let accepted = Accepted {
             seq: u64::try_from(self.history.len() + 1).unwrap_or(u64::MAX),
             seat: entry.seat,
             by: entry.by,
             action,
-            events,
+            events: events.iter().map(to_json).collect(),
         };
         self.history.push(entry);
+        self.last_events = events;
         accepted
+    }
+
+    /// The state after the first `count` entries of the history, replayed from the start, and
+    /// the events of the last of them.
+    fn replayed(&self, count: usize) -> (Played<R>, Vec<R::Event>) {
+        let mut state = self.initial.clone();
+        let mut events = Vec::new();
+        for (index, entry) in self.history.iter().take(count).enumerate() {
+            events.clear();
+            if !entry.replay_on(&mut state, &mut events) {
+                // Replay equals live, so this cannot happen.
+                tracing::error!("replaying action #{} diverged", index + 1);
+                break;
+            }
+        }
+        (state, events)
     }
 }
 
@@ -175,9 +197,10 @@ impl<R: Bot> MatchRunner for Runner<R> {
         let typed: R::Action =
             from_json(action, codes::UNKNOWN_ACTION, &format!("{} action", R::ID))?;
         refuse_unknown_fields(action, &to_json(&typed), R::ID.as_str())?;
-        let mut next = self.state.clone();
         let mut events = Vec::new();
-        next.rules
+        // Atomic: on a refusal the state is unchanged, so no copy is needed.
+        self.state
+            .rules
             .apply(seat, &typed, &mut events)
             .map_err(|error| {
                 ApiError::conflict(error.code(), error.to_string()).with_params(error.params())
@@ -185,50 +208,46 @@ impl<R: Bot> MatchRunner for Runner<R> {
         let entry = Entry {
             seat,
             by,
-            logged: Logged::Rules(typed, events),
+            logged: Logged::Rules(typed),
         };
-        Ok(self.accept(next, entry))
+        Ok(self.accept(entry, events))
     }
 
     fn resign(&mut self, seat: Seat) -> Result<Accepted, ApiError> {
-        let mut next = self.state.clone();
-        next.resign(seat)
+        self.state
+            .resign(seat)
             .map_err(|error| ApiError::conflict(error.code, error.message))?;
         let entry = Entry {
             seat,
             by: ActedBy::Player,
             logged: Logged::Resign,
         };
-        Ok(self.accept(next, entry))
+        Ok(self.accept(entry, Vec::new()))
     }
 
     fn undo(&mut self) {
-        if let Some(previous) = self.previous.take() {
-            self.state = previous;
-            self.history.pop();
+        // Rare (a failed commit), so the state is rebuilt rather than copied before each action.
+        if self.history.pop().is_some() {
+            (self.state, self.last_events) = self.replayed(self.history.len());
         }
     }
 
     fn last_seen_by(&self, viewer: Viewer) -> Option<SeenAction> {
         let last = self.history.len().checked_sub(1)?;
-        self.seen(last, viewer, &self.state)
+        self.seen(last, viewer, &self.last_events, &self.state)
     }
 
     fn seen_since(&self, after_seq: u64, viewer: Viewer) -> Vec<SeenAction> {
         let after = usize::try_from(after_seq).unwrap_or(usize::MAX);
+        let (mut state, mut events) = self.replayed(after.min(self.history.len()));
         let mut seen = Vec::new();
-        let mut state = self.initial.clone();
-        let mut scratch = Vec::new();
-        for (index, entry) in self.history.iter().enumerate() {
-            scratch.clear();
-            if !entry.replay_on(&mut state, &mut scratch) {
-                // Replay equals live, so this cannot happen; stop rather than send a wrong view.
+        for (index, entry) in self.history.iter().enumerate().skip(after) {
+            events.clear();
+            if !entry.replay_on(&mut state, &mut events) {
                 tracing::error!("replaying action #{} diverged", index + 1);
                 break;
             }
-            if index >= after {
-                seen.extend(self.seen(index, viewer, &state));
-            }
+            seen.extend(self.seen(index, viewer, &events, &state));
         }
         seen
     }
@@ -268,4 +287,62 @@ fn without_static_parts(mut view: Value) -> Value {
         }
     }
     view
+}
+
+#[cfg(test)]
+mod tests {
+    use warroom_engine::classic::Classic;
+    use warroom_engine::{Ruleset, random_legal};
+
+    use super::*;
+
+    /// Plays `count` random legal actions (a bot RNG, not the match's) and returns their JSON.
+    fn play(runner: &mut Runner<Classic>, rng: &mut BotRng, count: usize) -> Vec<Accepted> {
+        (0..count)
+            .map_while(|_| {
+                let seat = runner.state.to_act()?;
+                let action = random_legal(&runner.state.rules, rng)?;
+                runner.apply(seat, &to_json(&action), ActedBy::Bot).ok()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn undo_takes_back_the_last_action_and_replaying_it_gives_the_same_events() {
+        let mut runner = Runner::<Classic>::start(&Default::default(), 4, Seed::from_u64(3))
+            .expect("a classic match starts");
+        let mut rng = BotRng::new(11);
+        play(&mut runner, &mut rng, 300);
+        let before = to_json(&runner.state.rules.view(Viewer::Spectator));
+        let seat = runner.state.to_act().expect("still running");
+        let action = to_json(&random_legal(&runner.state.rules, &mut rng).expect("an action"));
+
+        let first = runner.apply(seat, &action, ActedBy::Player).expect("legal");
+        runner.undo();
+        assert_eq!(runner.seq(), 300);
+        assert_eq!(to_json(&runner.state.rules.view(Viewer::Spectator)), before);
+        let again = runner
+            .apply(seat, &action, ActedBy::Player)
+            .expect("legal again");
+        assert_eq!(
+            again, first,
+            "the same action on the same state draws the same dice"
+        );
+    }
+
+    #[test]
+    fn a_catch_up_replays_the_same_events_and_views_as_were_sent_live() {
+        let mut runner = Runner::<Classic>::start(&Default::default(), 3, Seed::from_u64(5))
+            .expect("a classic match starts");
+        let mut rng = BotRng::new(2);
+        let viewer = Viewer::Seat(Seat(1));
+        let mut live = Vec::new();
+        for _ in 0..120 {
+            play(&mut runner, &mut rng, 1);
+            live.extend(runner.last_seen_by(viewer));
+        }
+        assert_eq!(live.len(), 120);
+        assert_eq!(runner.seen_since(100, viewer), live[100..]);
+        assert_eq!(runner.seen_since(0, viewer), live);
+    }
 }
