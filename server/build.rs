@@ -3,4 +3,6 @@
 
 fn main() {
     println!("cargo:rerun-if-changed=../web-client");
+    // sqlx::migrate! embeds the migrations but cannot tell cargo about a new file either.
+    println!("cargo:rerun-if-changed=../migrations");
 }

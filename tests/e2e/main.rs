@@ -22,6 +22,7 @@ mod ops;
 mod outage;
 mod play;
 mod players;
+mod postgres;
 mod presence;
 mod privacy;
 mod quick_play;

@@ -8,10 +8,16 @@ use super::identities::{identity_from, parse_column};
 use super::{Store, now_ms, rfc3339};
 use crate::room::chat::HISTORY_LINES;
 
-const LINE_COLUMNS: &str = "c.id, c.seq, c.channel, c.body, c.created_at, i.id AS speaker_id, \
-                            i.name AS speaker_name";
-
 impl Store {
+    /// The columns [`line_from`] reads, of the lines aliased `c` and their speakers `i`.
+    fn line_columns(&self) -> String {
+        format!(
+            "c.id, c.seq, c.channel, c.body, {}, {}, i.name AS speaker_name",
+            self.dialect.ms("c.created_at", "created_at"),
+            self.dialect.text("i.id", "speaker_id"),
+        )
+    }
+
     /// Stores a line said in `room` (during or after `match_id`, if the match has started).
     pub async fn add_chat_line(
         &self,
@@ -20,11 +26,13 @@ impl Store {
         line: &ChatLine,
         at_ms: i64,
     ) -> sqlx::Result<()> {
-        sqlx::query(
+        let d = self.dialect;
+        let (room_id, match_id_param, speaker, at) = (d.uuid(1), d.uuid(3), d.uuid(6), d.time(8));
+        sqlx::query(&format!(
             "INSERT INTO chat_messages \
              (room_id, id, match_id, seq, channel, identity_id, body, created_at) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
-        )
+             VALUES ({room_id}, $2, {match_id_param}, $4, $5, {speaker}, $7, {at})"
+        ))
         .bind(room.to_string())
         .bind(i64::try_from(line.id).unwrap_or(i64::MAX))
         .bind(match_id.map(|id| id.to_string()))
@@ -41,8 +49,10 @@ impl Store {
     /// The room's newest lines (at most [`HISTORY_LINES`]), oldest first.
     pub async fn room_chat(&self, room: RoomId) -> sqlx::Result<Vec<ChatLine>> {
         let rows = sqlx::query(&format!(
-            "SELECT {LINE_COLUMNS} FROM chat_messages c JOIN identities i ON i.id = c.identity_id \
-             WHERE c.room_id = $1 ORDER BY c.id DESC LIMIT $2"
+            "SELECT {} FROM chat_messages c JOIN identities i ON i.id = c.identity_id \
+             WHERE c.room_id = {} ORDER BY c.id DESC LIMIT $2",
+            self.line_columns(),
+            self.dialect.uuid(1)
         ))
         .bind(room.to_string())
         .bind(i64::try_from(HISTORY_LINES).unwrap_or(i64::MAX))
@@ -59,8 +69,10 @@ impl Store {
     /// Every line said during or after a match, oldest first.
     pub async fn match_chat(&self, match_id: MatchId) -> sqlx::Result<Vec<ChatLine>> {
         let rows = sqlx::query(&format!(
-            "SELECT {LINE_COLUMNS} FROM chat_messages c JOIN identities i ON i.id = c.identity_id \
-             WHERE c.match_id = $1 ORDER BY c.id"
+            "SELECT {} FROM chat_messages c JOIN identities i ON i.id = c.identity_id \
+             WHERE c.match_id = {} ORDER BY c.id",
+            self.line_columns(),
+            self.dialect.uuid(1)
         ))
         .bind(match_id.to_string())
         .fetch_all(&self.pool)
@@ -70,10 +82,14 @@ impl Store {
 
     /// Whose chat `identity` muted.
     pub async fn mutes(&self, identity: IdentityId) -> sqlx::Result<Vec<IdentityId>> {
-        let rows = sqlx::query("SELECT muted_id FROM mutes WHERE identity_id = $1")
-            .bind(identity.to_string())
-            .fetch_all(&self.pool)
-            .await?;
+        let rows = sqlx::query(&format!(
+            "SELECT {} FROM mutes WHERE identity_id = {}",
+            self.dialect.text("muted_id", "muted_id"),
+            self.dialect.uuid(1)
+        ))
+        .bind(identity.to_string())
+        .fetch_all(&self.pool)
+        .await?;
         rows.iter()
             .map(|row| parse_column("muted_id", &row.try_get::<String, _>("muted_id")?))
             .collect()
@@ -86,19 +102,21 @@ impl Store {
         muted: IdentityId,
         on: bool,
     ) -> sqlx::Result<()> {
-        let query = if on {
-            sqlx::query(
-                "INSERT INTO mutes (identity_id, muted_id, created_at) VALUES ($1, $2, $3) \
+        let d = self.dialect;
+        let (who, whom) = (d.uuid(1), d.uuid(2));
+        let sql = if on {
+            format!(
+                "INSERT INTO mutes (identity_id, muted_id, created_at) VALUES ({who}, {whom}, {}) \
                  ON CONFLICT (identity_id, muted_id) DO NOTHING",
+                d.time(3)
             )
-            .bind(identity.to_string())
-            .bind(muted.to_string())
-            .bind(now_ms())
         } else {
-            sqlx::query("DELETE FROM mutes WHERE identity_id = $1 AND muted_id = $2")
-                .bind(identity.to_string())
-                .bind(muted.to_string())
+            format!("DELETE FROM mutes WHERE identity_id = {who} AND muted_id = {whom}")
         };
+        let query = sqlx::query(&sql)
+            .bind(identity.to_string())
+            .bind(muted.to_string());
+        let query = if on { query.bind(now_ms()) } else { query };
         query.execute(&self.pool).await?;
         Ok(())
     }

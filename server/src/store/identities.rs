@@ -19,16 +19,26 @@ pub struct IdentityRecord {
     pub recovery_created_at: Option<i64>,
 }
 
-const IDENTITY_COLUMNS: &str = "id, name, created_at, recovery_created_at";
-
 impl Store {
+    /// The columns [`identity_record_from`] reads.
+    fn identity_columns(&self) -> String {
+        let d = self.dialect;
+        format!(
+            "{}, name, {}, {}",
+            d.text("id", "id"),
+            d.ms("created_at", "created_at"),
+            d.ms("recovery_created_at", "recovery_created_at")
+        )
+    }
+
     /// Stores a new identity with the hash of its token. A name another identity has (in any
     /// case) fails with a unique violation ([`is_unique_violation`]).
     pub async fn create_identity(&self, identity: &Identity, token_hash: &str) -> sqlx::Result<()> {
-        sqlx::query(
+        let (id, created_at) = (self.dialect.uuid(1), self.dialect.time(5));
+        sqlx::query(&format!(
             "INSERT INTO identities (id, name, name_key, token_hash, created_at) \
-             VALUES ($1, $2, $3, $4, $5)",
-        )
+             VALUES ({id}, $2, $3, $4, {created_at})"
+        ))
         .bind(identity.id.to_string())
         .bind(identity.name.clone())
         .bind(name_key(&identity.name))
@@ -42,11 +52,15 @@ impl Store {
     /// The identity holding a token that hashes to `token_hash` (its first device's token, or
     /// one issued by recovery).
     pub async fn identity_by_token_hash(&self, token_hash: &str) -> sqlx::Result<Option<Identity>> {
-        let row = sqlx::query(
-            "SELECT id, name FROM identities WHERE token_hash = $1 \
-             UNION ALL SELECT i.id, i.name FROM identity_tokens t \
-             JOIN identities i ON i.id = t.identity_id WHERE t.token_hash = $1",
-        )
+        let (id, i_id) = (
+            self.dialect.text("id", "id"),
+            self.dialect.text("i.id", "id"),
+        );
+        let row = sqlx::query(&format!(
+            "SELECT {id}, name FROM identities WHERE token_hash = $1 \
+             UNION ALL SELECT {i_id}, i.name FROM identity_tokens t \
+             JOIN identities i ON i.id = t.identity_id WHERE t.token_hash = $1"
+        ))
         .bind(token_hash.to_owned())
         .fetch_optional(&self.pool)
         .await?;
@@ -56,7 +70,9 @@ impl Store {
     /// One identity by id.
     pub async fn identity(&self, id: IdentityId) -> sqlx::Result<Option<IdentityRecord>> {
         let row = sqlx::query(&format!(
-            "SELECT {IDENTITY_COLUMNS} FROM identities WHERE id = $1"
+            "SELECT {} FROM identities WHERE id = {}",
+            self.identity_columns(),
+            self.dialect.uuid(1)
         ))
         .bind(id.to_string())
         .fetch_optional(&self.pool)
@@ -67,7 +83,8 @@ impl Store {
     /// The identity with this name (in any case).
     pub async fn identity_by_name(&self, name: &str) -> sqlx::Result<Option<IdentityRecord>> {
         let row = sqlx::query(&format!(
-            "SELECT {IDENTITY_COLUMNS} FROM identities WHERE name_key = $1"
+            "SELECT {} FROM identities WHERE name_key = $1",
+            self.identity_columns()
         ))
         .bind(name_key(name.trim()))
         .fetch_optional(&self.pool)
@@ -78,20 +95,25 @@ impl Store {
     /// Gives `id` a new (already validated) name. A name another identity has fails with a
     /// unique violation; a change of case only is allowed.
     pub async fn rename_identity(&self, id: IdentityId, name: &str) -> sqlx::Result<()> {
-        sqlx::query("UPDATE identities SET name = $1, name_key = $2 WHERE id = $3")
-            .bind(name.to_owned())
-            .bind(name_key(name))
-            .bind(id.to_string())
-            .execute(&self.pool)
-            .await?;
+        sqlx::query(&format!(
+            "UPDATE identities SET name = $1, name_key = $2 WHERE id = {}",
+            self.dialect.uuid(3)
+        ))
+        .bind(name.to_owned())
+        .bind(name_key(name))
+        .bind(id.to_string())
+        .execute(&self.pool)
+        .await?;
         Ok(())
     }
 
     /// Replaces the identity's recovery code (by its hash); the earlier code stops working.
     pub async fn set_recovery(&self, id: IdentityId, hash: &str, at: i64) -> sqlx::Result<()> {
-        sqlx::query(
-            "UPDATE identities SET recovery_hash = $1, recovery_created_at = $2 WHERE id = $3",
-        )
+        sqlx::query(&format!(
+            "UPDATE identities SET recovery_hash = $1, recovery_created_at = {} WHERE id = {}",
+            self.dialect.time(2),
+            self.dialect.uuid(3)
+        ))
         .bind(hash.to_owned())
         .bind(at)
         .bind(id.to_string())
@@ -102,18 +124,23 @@ impl Store {
 
     /// The identity whose recovery code hashes to `hash`.
     pub async fn identity_by_recovery_hash(&self, hash: &str) -> sqlx::Result<Option<Identity>> {
-        let row = sqlx::query("SELECT id, name FROM identities WHERE recovery_hash = $1")
-            .bind(hash.to_owned())
-            .fetch_optional(&self.pool)
-            .await?;
+        let row = sqlx::query(&format!(
+            "SELECT {}, name FROM identities WHERE recovery_hash = $1",
+            self.dialect.text("id", "id")
+        ))
+        .bind(hash.to_owned())
+        .fetch_optional(&self.pool)
+        .await?;
         row.map(|row| identity_from(&row, "id", "name")).transpose()
     }
 
     /// Adds a token (by its hash) for another device of `id`.
     pub async fn add_token(&self, id: IdentityId, token_hash: &str) -> sqlx::Result<()> {
-        sqlx::query(
-            "INSERT INTO identity_tokens (token_hash, identity_id, created_at) VALUES ($1, $2, $3)",
-        )
+        sqlx::query(&format!(
+            "INSERT INTO identity_tokens (token_hash, identity_id, created_at) VALUES ($1, {}, {})",
+            self.dialect.uuid(2),
+            self.dialect.time(3)
+        ))
         .bind(token_hash.to_owned())
         .bind(id.to_string())
         .bind(now_ms())
@@ -125,9 +152,11 @@ impl Store {
     /// Gives every identity made before names were unique its name key, oldest first; a later
     /// holder of a name already taken gets a suffix from its id. Returns how many were renamed.
     pub async fn key_unkeyed_names(&self) -> sqlx::Result<usize> {
-        let rows = sqlx::query(
-            "SELECT id, name FROM identities WHERE name_key IS NULL ORDER BY created_at, id",
-        )
+        let rows = sqlx::query(&format!(
+            "SELECT {}, name FROM identities i WHERE name_key IS NULL \
+             ORDER BY i.created_at, i.id",
+            self.dialect.text("i.id", "id")
+        ))
         .fetch_all(&self.pool)
         .await?;
         let mut renamed = 0;

@@ -8,17 +8,30 @@ use warroom_protocol::{ActedBy, MatchId, MatchState};
 use super::identities::{identity_from, parse_column};
 use super::{ActionRecord, MatchFilter, MatchRecord, Store};
 
-pub(super) const MATCH_COLUMNS: &str = "m.id, m.room_id, m.ruleset, m.options, m.seed, m.seed_commitment, \
-                             m.state, m.winner, m.reason, m.action_count, m.started_at, m.finished_at";
-
 /// The most matches one listing returns.
 const LIST_LIMIT: i64 = 100;
 
 impl Store {
+    /// The columns [`Store::match_from`] reads, of the matches aliased `m`.
+    pub(super) fn match_columns(&self) -> String {
+        let d = self.dialect;
+        format!(
+            "{}, {}, m.ruleset, {}, m.seed, m.seed_commitment, m.state, m.winner, m.reason, \
+             m.action_count, {}, {}",
+            d.text("m.id", "id"),
+            d.text("m.room_id", "room_id"),
+            d.text("m.options", "options"),
+            d.ms("m.started_at", "started_at"),
+            d.ms("m.finished_at", "finished_at"),
+        )
+    }
+
     /// One match.
     pub async fn match_record(&self, id: MatchId) -> sqlx::Result<Option<MatchRecord>> {
         let row = sqlx::query(&format!(
-            "SELECT {MATCH_COLUMNS} FROM matches m WHERE m.id = $1"
+            "SELECT {} FROM matches m WHERE m.id = {}",
+            self.match_columns(),
+            self.dialect.uuid(1)
         ))
         .bind(id.to_string())
         .fetch_optional(&self.pool)
@@ -31,23 +44,37 @@ impl Store {
 
     /// Matches, newest first, filtered; a private room's only if the viewer played them.
     pub async fn list_matches(&self, filter: &MatchFilter) -> sqlx::Result<Vec<MatchRecord>> {
-        // Unused filters compare a parameter with itself, so one query text serves every case.
+        // Unused filters compare a parameter with itself (or NULL), so one query text serves
+        // them. The player's filter is written only when asked for, outside any `OR`, so the
+        // database can start from that player's seats (a semi-join) instead of reading every
+        // match newest first (PostgreSQL, 200,000 matches: 56 ms inside an `OR`, 0.5 ms so).
+        let d = self.dialect;
+        let player = match filter.player {
+            Some(_) => format!(
+                "AND EXISTS (SELECT 1 FROM match_seats p \
+                 WHERE p.match_id = m.id AND p.identity_id = {})",
+                d.uuid(5)
+            ),
+            None => String::new(),
+        };
         let sql = format!(
-            "SELECT {MATCH_COLUMNS} FROM matches m JOIN rooms r ON r.id = m.room_id \
-             WHERE ($1 = '' OR m.ruleset = $1) AND ($2 = '' OR m.state = $2) \
-             AND ($3 = '' OR EXISTS (SELECT 1 FROM match_seats s WHERE s.match_id = m.id AND s.identity_id = $3)) \
-             AND (r.private = 0 OR EXISTS (SELECT 1 FROM match_seats v \
-                  WHERE v.match_id = m.id AND v.identity_id = $5)) \
-             ORDER BY m.started_at DESC LIMIT $4"
+            "SELECT {} FROM matches m JOIN rooms r ON r.id = m.room_id \
+             WHERE ($1 = '' OR m.ruleset = $1) AND ($2 = '' OR m.state = $2) {player} \
+             AND (r.private = FALSE OR EXISTS (SELECT 1 FROM match_seats v \
+                  WHERE v.match_id = m.id AND v.identity_id = {})) \
+             ORDER BY m.started_at DESC LIMIT $3",
+            self.match_columns(),
+            d.uuid(4)
         );
-        let rows = sqlx::query(&sql)
+        let mut query = sqlx::query(&sql)
             .bind(filter.ruleset.map(|r| r.as_str()).unwrap_or("").to_owned())
             .bind(filter.state.map(|s| s.as_str()).unwrap_or("").to_owned())
-            .bind(filter.player.map(|p| p.to_string()).unwrap_or_default())
             .bind(LIST_LIMIT)
-            .bind(filter.viewer.map(|v| v.to_string()).unwrap_or_default())
-            .fetch_all(&self.pool)
-            .await?;
+            .bind(filter.viewer.map(|v| v.to_string()));
+        if let Some(player) = filter.player {
+            query = query.bind(player.to_string());
+        }
+        let rows = query.fetch_all(&self.pool).await?;
         let mut matches = Vec::with_capacity(rows.len());
         for row in rows {
             matches.push(self.match_from(&row).await?);
@@ -57,10 +84,15 @@ impl Store {
 
     /// Every accepted action of a match, in order.
     pub async fn actions(&self, id: MatchId) -> sqlx::Result<Vec<ActionRecord>> {
-        let rows = sqlx::query(
-            "SELECT seq, seat, client_id, action, events, acted_by, clock FROM match_actions \
-             WHERE match_id = $1 ORDER BY seq",
-        )
+        let d = self.dialect;
+        let rows = sqlx::query(&format!(
+            "SELECT seq, seat, client_id, {}, {}, acted_by, {} FROM match_actions \
+             WHERE match_id = {} ORDER BY seq",
+            d.text("action", "action"),
+            d.text("events", "events"),
+            d.text("clock", "clock"),
+            d.uuid(1)
+        ))
         .bind(id.to_string())
         .fetch_all(&self.pool)
         .await?;
@@ -104,10 +136,12 @@ impl Store {
             }),
             _ => None,
         };
-        let seat_rows = sqlx::query(
-            "SELECT i.id, i.name FROM match_seats s JOIN identities i ON i.id = s.identity_id \
-             WHERE s.match_id = $1 ORDER BY s.seat",
-        )
+        let seat_rows = sqlx::query(&format!(
+            "SELECT {}, i.name FROM match_seats s JOIN identities i ON i.id = s.identity_id \
+             WHERE s.match_id = {} ORDER BY s.seat",
+            self.dialect.text("i.id", "id"),
+            self.dialect.uuid(1)
+        ))
         .bind(id.to_string())
         .fetch_all(&self.pool)
         .await?;

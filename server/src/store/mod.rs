@@ -1,10 +1,13 @@
 //! Storage: one sqlx pool over PostgreSQL or SQLite (the `Any` driver, runtime-checked queries
 //! written once for both), the migrations of the chosen backend, and the records the server keeps.
 //!
-//! Queries use `$N` placeholders, which both backends accept; every column is TEXT or BIGINT so
-//! both decode the same Rust types.
+//! Queries use `$N` placeholders, which both backends accept. The schemas differ in types only
+//! (PostgreSQL: `uuid`, `jsonb`, `timestamptz`, `boolean`; SQLite: TEXT and BIGINT), and
+//! [`Dialect`] writes the casts at the few places a query crosses such a column, so every query
+//! binds and decodes the same Rust types on both.
 
 mod chat;
+mod dialect;
 mod identities;
 pub mod leases;
 mod matches;
@@ -18,6 +21,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use sqlx::AnyPool;
 use sqlx::any::AnyPoolOptions;
 
+pub use dialect::Dialect;
 pub use identities::{IdentityRecord, is_unique_violation};
 pub use players::{PlayerMatchQuery, PlayerMatchRows, result_for};
 pub use records::{ActionRecord, LobbyQuery, MatchFilter, MatchRecord, RoomRecord};
@@ -27,6 +31,8 @@ pub use records::{ActionRecord, LobbyQuery, MatchFilter, MatchRecord, RoomRecord
 pub struct Store {
     /// Shared by the REST handlers, the rooms and the batching writer.
     pool: AnyPool,
+    /// Which database it is, for the SQL that differs.
+    dialect: Dialect,
 }
 
 impl Store {
@@ -34,7 +40,8 @@ impl Store {
     /// later, a connection not handed out within `timeout` is an error (`unavailable`).
     pub async fn connect(url: &str, timeout: Duration) -> anyhow::Result<Store> {
         sqlx::any::install_default_drivers();
-        let sqlite = url.starts_with("sqlite:");
+        let dialect = Dialect::of_url(url);
+        let sqlite = dialect == Dialect::Sqlite;
         let pool = AnyPoolOptions::new()
             .max_connections(if sqlite { 4 } else { 8 })
             .acquire_timeout(timeout)
@@ -49,7 +56,7 @@ impl Store {
         } else {
             sqlx::migrate!("../migrations/postgres").run(&pool).await?;
         }
-        let store = Store { pool };
+        let store = Store { pool, dialect };
         let renamed = store.key_unkeyed_names().await?;
         if renamed > 0 {
             tracing::warn!("{renamed} identities shared a name and were given a suffix");
@@ -65,12 +72,20 @@ impl Store {
         let pool = AnyPoolOptions::new()
             .connect_lazy("sqlite::memory:")
             .expect("a lazy pool");
-        Store { pool }
+        Store {
+            pool,
+            dialect: Dialect::Sqlite,
+        }
     }
 
     /// The pool, for the writer.
     pub(crate) fn pool(&self) -> &AnyPool {
         &self.pool
+    }
+
+    /// Which database it is.
+    pub(crate) fn dialect(&self) -> Dialect {
+        self.dialect
     }
 
     /// Whether the database answers a trivial query within `timeout`.

@@ -7,7 +7,6 @@ use warroom_engine::{RulesetId, Seat};
 use warroom_protocol::{IdentityId, MatchResult, MatchState, RulesetRecord};
 
 use super::identities::parse_column;
-use super::matches::MATCH_COLUMNS;
 use super::{MatchRecord, Store};
 
 /// Which of a player's matches to list.
@@ -38,28 +37,34 @@ pub struct PlayerMatchRows {
     pub total: u64,
 }
 
-/// The condition shared by the page and its count: `$1` player, `$2` viewer, `$3` ruleset,
-/// `$4` result ('' for any).
-const PLAYER_FILTER: &str = "s.identity_id = $1 \
-    AND ($3 = '' OR m.ruleset = $3) \
-    AND ($4 = '' \
-         OR ($4 = 'won' AND m.state = 'finished' AND m.winner = s.seat) \
-         OR ($4 = 'lost' AND m.state = 'finished' AND m.winner <> s.seat) \
-         OR ($4 = 'playing' AND m.state = 'playing')) \
-    AND (r.private = 0 OR EXISTS (SELECT 1 FROM match_seats v \
-         WHERE v.match_id = m.id AND v.identity_id = $2))";
-
 impl Store {
+    /// The condition shared by the page and its count: `$1` player, `$2` viewer (or NULL),
+    /// `$3` ruleset, `$4` result ('' for any).
+    fn player_filter(&self) -> String {
+        let (player, viewer) = (self.dialect.uuid(1), self.dialect.uuid(2));
+        format!(
+            "s.identity_id = {player} \
+             AND ($3 = '' OR m.ruleset = $3) \
+             AND ($4 = '' \
+                  OR ($4 = 'won' AND m.state = 'finished' AND m.winner = s.seat) \
+                  OR ($4 = 'lost' AND m.state = 'finished' AND m.winner <> s.seat) \
+                  OR ($4 = 'playing' AND m.state = 'playing')) \
+             AND (r.private = FALSE OR EXISTS (SELECT 1 FROM match_seats v \
+                  WHERE v.match_id = m.id AND v.identity_id = {viewer}))"
+        )
+    }
+
     /// The player's won/lost/playing counts per ruleset (every match they played counts).
     pub async fn player_records(&self, player: IdentityId) -> sqlx::Result<Vec<RulesetRecord>> {
-        let rows = sqlx::query(
+        let rows = sqlx::query(&format!(
             "SELECT m.ruleset, \
              SUM(CASE WHEN m.state = 'finished' THEN 1 ELSE 0 END) AS played, \
              SUM(CASE WHEN m.state = 'finished' AND m.winner = s.seat THEN 1 ELSE 0 END) AS won, \
              SUM(CASE WHEN m.state = 'playing' THEN 1 ELSE 0 END) AS playing \
              FROM match_seats s JOIN matches m ON m.id = s.match_id \
-             WHERE s.identity_id = $1 GROUP BY m.ruleset",
-        )
+             WHERE s.identity_id = {} GROUP BY m.ruleset",
+            self.dialect.uuid(1)
+        ))
         .bind(player.to_string())
         .fetch_all(&self.pool)
         .await?;
@@ -84,17 +89,21 @@ impl Store {
 
     /// One page of the player's matches, newest first.
     pub async fn player_matches(&self, query: &PlayerMatchQuery) -> sqlx::Result<PlayerMatchRows> {
-        let (before_time, before_id) = query.before.clone().unwrap_or((i64::MAX, String::new()));
+        let (before_time, before_id) = (self.dialect.time(5), self.dialect.uuid(6));
         let sql = format!(
-            "SELECT {MATCH_COLUMNS}, s.seat AS player_seat FROM match_seats s \
+            "SELECT {}, s.seat AS player_seat FROM match_seats s \
              JOIN matches m ON m.id = s.match_id JOIN rooms r ON r.id = m.room_id \
-             WHERE {PLAYER_FILTER} \
-             AND (m.started_at < $5 OR (m.started_at = $5 AND ($6 = '' OR m.id < $6))) \
-             ORDER BY m.started_at DESC, m.id DESC LIMIT $7"
+             WHERE {} \
+             AND ($5 IS NULL OR m.started_at < {before_time} \
+                  OR (m.started_at = {before_time} AND m.id < {before_id})) \
+             ORDER BY m.started_at DESC, m.id DESC LIMIT $7",
+            self.match_columns(),
+            self.player_filter()
         );
+        let (before_time, before_id) = query.before.clone().unzip();
         let rows = sqlx::query(&sql)
             .bind(query.player.to_string())
-            .bind(query.viewer.map(|v| v.to_string()).unwrap_or_default())
+            .bind(query.viewer.map(|v| v.to_string()))
             .bind(query.ruleset.map(|r| r.as_str()).unwrap_or("").to_owned())
             .bind(query.result.map(|r| r.as_str()).unwrap_or("").to_owned())
             .bind(before_time)
@@ -114,10 +123,11 @@ impl Store {
         let count = sqlx::query(&format!(
             "SELECT COUNT(*) AS total FROM match_seats s \
              JOIN matches m ON m.id = s.match_id JOIN rooms r ON r.id = m.room_id \
-             WHERE {PLAYER_FILTER}"
+             WHERE {}",
+            self.player_filter()
         ))
         .bind(query.player.to_string())
-        .bind(query.viewer.map(|v| v.to_string()).unwrap_or_default())
+        .bind(query.viewer.map(|v| v.to_string()))
         .bind(query.ruleset.map(|r| r.as_str()).unwrap_or("").to_owned())
         .bind(query.result.map(|r| r.as_str()).unwrap_or("").to_owned())
         .fetch_one(&self.pool)

@@ -9,20 +9,37 @@ use super::identities::{id_column, identity_from, json_column, parse_column};
 use super::{LobbyQuery, MatchRecord, RoomRecord, Store};
 use crate::bots::bot_identity;
 
-const ROOM_COLUMNS: &str = "id, ruleset, options, seat_count, private, invite_code, creator_id, \
-                            state, match_id, created_at, settings";
-
 impl Store {
+    /// The columns [`Store::room_from`] reads, of the rooms aliased `r`.
+    fn room_columns(&self) -> String {
+        let d = self.dialect;
+        format!(
+            "{}, r.ruleset, {}, r.seat_count, {}, r.invite_code, {}, r.state, {}, {}, {}",
+            d.text("r.id", "id"),
+            d.text("r.options", "options"),
+            d.flag("r.private", "private"),
+            d.text("r.creator_id", "creator_id"),
+            d.text("r.match_id", "match_id"),
+            d.ms("r.created_at", "created_at"),
+            d.text("r.settings", "settings"),
+        )
+    }
+
     /// Stores a new room (its seats all free).
     pub async fn create_room(&self, room: &RoomRecord) -> sqlx::Result<()> {
+        let d = self.dialect;
+        let (id, options, creator, match_id) = (d.uuid(1), d.json(3), d.uuid(7), d.uuid(9));
+        let (created_at, settings) = (d.time(10), d.json(11));
         sqlx::query(&format!(
-            "INSERT INTO rooms ({ROOM_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)"
+            "INSERT INTO rooms (id, ruleset, options, seat_count, private, invite_code, creator_id, \
+             state, match_id, created_at, settings) VALUES ({id}, $2, {options}, $4, $5, $6, \
+             {creator}, $8, {match_id}, {created_at}, {settings})"
         ))
         .bind(room.id.to_string())
         .bind(room.ruleset.as_str())
         .bind(room.options.to_string())
         .bind(i64::from(room.seat_count))
-        .bind(i64::from(room.private))
+        .bind(room.private)
         .bind(room.invite_code.clone())
         .bind(room.creator.to_string())
         .bind(room.state.as_str())
@@ -41,19 +58,27 @@ impl Store {
         seat: Seat,
         holder: Option<IdentityId>,
     ) -> sqlx::Result<()> {
+        let d = self.dialect;
         let mut tx = self.pool.begin().await?;
-        sqlx::query("DELETE FROM room_seats WHERE room_id = $1 AND seat = $2")
+        sqlx::query(&format!(
+            "DELETE FROM room_seats WHERE room_id = {} AND seat = $2",
+            d.uuid(1)
+        ))
+        .bind(room.to_string())
+        .bind(i64::from(seat.0))
+        .execute(&mut *tx)
+        .await?;
+        if let Some(holder) = holder {
+            sqlx::query(&format!(
+                "INSERT INTO room_seats (room_id, seat, identity_id) VALUES ({}, $2, {})",
+                d.uuid(1),
+                d.uuid(3)
+            ))
             .bind(room.to_string())
             .bind(i64::from(seat.0))
+            .bind(holder.to_string())
             .execute(&mut *tx)
             .await?;
-        if let Some(holder) = holder {
-            sqlx::query("INSERT INTO room_seats (room_id, seat, identity_id) VALUES ($1, $2, $3)")
-                .bind(room.to_string())
-                .bind(i64::from(seat.0))
-                .bind(holder.to_string())
-                .execute(&mut *tx)
-                .await?;
         }
         tx.commit().await
     }
@@ -61,11 +86,14 @@ impl Store {
     /// Records that `room`'s match has started: the match row, who plays which seat, and the
     /// room's new state, in one transaction.
     pub async fn start_match(&self, started: &MatchRecord) -> sqlx::Result<()> {
+        let d = self.dialect;
+        let (id, room_id, options, started_at) = (d.uuid(1), d.uuid(2), d.json(4), d.time(9));
         let mut tx = self.pool.begin().await?;
-        sqlx::query(
+        sqlx::query(&format!(
             "INSERT INTO matches (id, room_id, ruleset, options, seat_count, seed, seed_commitment, \
-             state, action_count, started_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 0, $9)",
-        )
+             state, action_count, started_at) \
+             VALUES ({id}, {room_id}, $3, {options}, $5, $6, $7, $8, 0, {started_at})"
+        ))
         .bind(started.id.to_string())
         .bind(started.room_id.to_string())
         .bind(started.ruleset.as_str())
@@ -78,28 +106,35 @@ impl Store {
         .execute(&mut *tx)
         .await?;
         for (seat, player) in started.seats.iter().enumerate() {
-            sqlx::query(
-                "INSERT INTO match_seats (match_id, seat, identity_id) VALUES ($1, $2, $3)",
-            )
+            sqlx::query(&format!(
+                "INSERT INTO match_seats (match_id, seat, identity_id) VALUES ({}, $2, {})",
+                d.uuid(1),
+                d.uuid(3)
+            ))
             .bind(started.id.to_string())
             .bind(i64::try_from(seat).unwrap_or(i64::MAX))
             .bind(player.id.to_string())
             .execute(&mut *tx)
             .await?;
         }
-        sqlx::query("UPDATE rooms SET state = $1, match_id = $2 WHERE id = $3")
-            .bind(RoomState::Playing.as_str())
-            .bind(started.id.to_string())
-            .bind(started.room_id.to_string())
-            .execute(&mut *tx)
-            .await?;
+        sqlx::query(&format!(
+            "UPDATE rooms SET state = $1, match_id = {} WHERE id = {}",
+            d.uuid(2),
+            d.uuid(3)
+        ))
+        .bind(RoomState::Playing.as_str())
+        .bind(started.id.to_string())
+        .bind(started.room_id.to_string())
+        .execute(&mut *tx)
+        .await?;
         tx.commit().await
     }
 
     /// Every room waiting for players or playing (to rebuild at start-up).
     pub async fn live_rooms(&self) -> sqlx::Result<Vec<RoomRecord>> {
         let rows = sqlx::query(&format!(
-            "SELECT {ROOM_COLUMNS} FROM rooms WHERE state IN ($1, $2) ORDER BY created_at"
+            "SELECT {} FROM rooms r WHERE r.state IN ($1, $2) ORDER BY r.created_at",
+            self.room_columns()
         ))
         .bind(RoomState::Waiting.as_str())
         .bind(RoomState::Playing.as_str())
@@ -115,19 +150,25 @@ impl Store {
     /// One page of the lobby: public rooms waiting or playing with a seat not held by a bot,
     /// newest first (creation time, then id), filtered; and whether more follow.
     pub async fn lobby_rooms(&self, query: &LobbyQuery) -> sqlx::Result<(Vec<RoomRecord>, bool)> {
-        // Unused filters compare a parameter with itself, so one query text serves every case.
+        // Unused filters compare a parameter with itself (or NULL), so one query text serves
+        // every case. The first line is the predicate of the `rooms_lobby` index (PostgreSQL).
+        let d = self.dialect;
+        let (before_time, before_id) = (d.time(5), d.uuid(4));
+        let bots = [d.uuid(7), d.uuid(8), d.uuid(9)].join(", ");
         let sql = format!(
-            "SELECT {ROOM_COLUMNS} FROM rooms r WHERE r.private = 0 \
-             AND r.state IN ('waiting', 'playing') AND ($1 = '' OR r.state = $1) \
+            "SELECT {} FROM rooms r WHERE r.private = FALSE AND r.state IN ('waiting', 'playing') \
+             AND ($1 = '' OR r.state = $1) \
              AND ($2 = '' OR r.ruleset = $2) \
              AND ($3 = 0 OR (r.state = 'waiting' AND \
                   (SELECT COUNT(*) FROM room_seats s WHERE s.room_id = r.id) < r.seat_count)) \
-             AND ($4 = '' OR r.created_at < $5 OR (r.created_at = $5 AND r.id < $4)) \
+             AND ($4 IS NULL OR r.created_at < {before_time} \
+                  OR (r.created_at = {before_time} AND r.id < {before_id})) \
              AND (SELECT COUNT(*) FROM room_seats b WHERE b.room_id = r.id \
-                  AND b.identity_id IN ($7, $8, $9)) < r.seat_count \
-             ORDER BY r.created_at DESC, r.id DESC LIMIT $6"
+                  AND b.identity_id IN ({bots})) < r.seat_count \
+             ORDER BY r.created_at DESC, r.id DESC LIMIT $6",
+            self.room_columns()
         );
-        let (before_time, before_id) = query.before.clone().unwrap_or((0, String::new()));
+        let (before_time, before_id) = query.before.clone().unzip();
         let rows = sqlx::query(&sql)
             .bind(query.state.map(|s| s.as_str()).unwrap_or("").to_owned())
             .bind(query.ruleset.map(|r| r.as_str()).unwrap_or("").to_owned())
@@ -150,10 +191,14 @@ impl Store {
 
     /// One room.
     pub async fn room(&self, id: RoomId) -> sqlx::Result<Option<RoomRecord>> {
-        let row = sqlx::query(&format!("SELECT {ROOM_COLUMNS} FROM rooms WHERE id = $1"))
-            .bind(id.to_string())
-            .fetch_optional(&self.pool)
-            .await?;
+        let row = sqlx::query(&format!(
+            "SELECT {} FROM rooms r WHERE r.id = {}",
+            self.room_columns(),
+            self.dialect.uuid(1)
+        ))
+        .bind(id.to_string())
+        .fetch_optional(&self.pool)
+        .await?;
         match row {
             Some(row) => Ok(Some(self.room_from(&row).await?)),
             None => Ok(None),
@@ -185,10 +230,12 @@ impl Store {
             },
         };
         let mut seats: Vec<Option<Identity>> = vec![None; usize::from(seat_count)];
-        let seat_rows = sqlx::query(
-            "SELECT s.seat, i.id, i.name FROM room_seats s JOIN identities i ON i.id = s.identity_id \
-             WHERE s.room_id = $1",
-        )
+        let seat_rows = sqlx::query(&format!(
+            "SELECT s.seat, {}, i.name FROM room_seats s JOIN identities i ON i.id = s.identity_id \
+             WHERE s.room_id = {}",
+            self.dialect.text("i.id", "id"),
+            self.dialect.uuid(1)
+        ))
         .bind(id.to_string())
         .fetch_all(&self.pool)
         .await?;
@@ -218,20 +265,28 @@ impl Store {
 impl Store {
     /// Records the room a finished room's rematch is played in.
     pub async fn set_rematch_room(&self, room: RoomId, rematch: RoomId) -> sqlx::Result<()> {
-        sqlx::query("UPDATE rooms SET rematch_room = $1 WHERE id = $2")
-            .bind(rematch.to_string())
-            .bind(room.to_string())
-            .execute(&self.pool)
-            .await?;
+        sqlx::query(&format!(
+            "UPDATE rooms SET rematch_room = {} WHERE id = {}",
+            self.dialect.uuid(1),
+            self.dialect.uuid(2)
+        ))
+        .bind(rematch.to_string())
+        .bind(room.to_string())
+        .execute(&self.pool)
+        .await?;
         Ok(())
     }
 
     /// The room a finished room's rematch is played in, if its players agreed to one.
     pub async fn rematch_room(&self, room: RoomId) -> sqlx::Result<Option<RoomId>> {
-        let row = sqlx::query("SELECT rematch_room FROM rooms WHERE id = $1")
-            .bind(room.to_string())
-            .fetch_optional(&self.pool)
-            .await?;
+        let row = sqlx::query(&format!(
+            "SELECT {} FROM rooms WHERE id = {}",
+            self.dialect.text("rematch_room", "rematch_room"),
+            self.dialect.uuid(1)
+        ))
+        .bind(room.to_string())
+        .fetch_optional(&self.pool)
+        .await?;
         let Some(row) = row else { return Ok(None) };
         row.try_get::<Option<String>, _>("rematch_room")?
             .map(|id| parse_column("rematch_room", &id))
@@ -242,24 +297,30 @@ impl Store {
 impl Store {
     /// Expires every waiting room created before `cutoff_ms` (Unix milliseconds); how many.
     pub async fn expire_waiting_rooms_before(&self, cutoff_ms: i64) -> sqlx::Result<u64> {
-        let done = sqlx::query("UPDATE rooms SET state = $1 WHERE state = $2 AND created_at < $3")
-            .bind(RoomState::Expired.as_str())
-            .bind(RoomState::Waiting.as_str())
-            .bind(cutoff_ms)
-            .execute(&self.pool)
-            .await?;
+        let done = sqlx::query(&format!(
+            "UPDATE rooms SET state = $1 WHERE state = $2 AND created_at < {}",
+            self.dialect.time(3)
+        ))
+        .bind(RoomState::Expired.as_str())
+        .bind(RoomState::Waiting.as_str())
+        .bind(cutoff_ms)
+        .execute(&self.pool)
+        .await?;
         Ok(done.rows_affected())
     }
 
     /// Closes a waiting room nobody was connected to for too long (a room that started
     /// meanwhile is left alone).
     pub async fn expire_room(&self, room: RoomId) -> sqlx::Result<()> {
-        sqlx::query("UPDATE rooms SET state = $1 WHERE id = $2 AND state = $3")
-            .bind(RoomState::Expired.as_str())
-            .bind(room.to_string())
-            .bind(RoomState::Waiting.as_str())
-            .execute(&self.pool)
-            .await?;
+        sqlx::query(&format!(
+            "UPDATE rooms SET state = $1 WHERE id = {} AND state = $3",
+            self.dialect.uuid(2)
+        ))
+        .bind(RoomState::Expired.as_str())
+        .bind(room.to_string())
+        .bind(RoomState::Waiting.as_str())
+        .execute(&self.pool)
+        .await?;
         Ok(())
     }
 }

@@ -312,14 +312,19 @@ async fn write_rows(
     store: &Store,
     appends: &[&Append],
 ) -> sqlx::Result<(sqlx::Transaction<'static, sqlx::Any>, Vec<bool>)> {
+    let d = store.dialect();
     let mut tx = store.pool().begin().await?;
     let moved = fenced_out(&mut tx, appends).await?;
     for (append, _) in appends.iter().zip(&moved).filter(|(_, moved)| !**moved) {
         let seq = i64::try_from(append.seq).unwrap_or(i64::MAX);
-        sqlx::query(
+        sqlx::query(&format!(
             "INSERT INTO match_actions (match_id, seq, seat, client_id, action, events, acted_by, \
-             clock) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
-        )
+             clock) VALUES ({}, $2, $3, $4, {}, {}, $7, {})",
+            d.uuid(1),
+            d.json(5),
+            d.json(6),
+            d.json(8)
+        ))
         .bind(append.match_id.to_string())
         .bind(seq)
         .bind(i64::from(append.seat.0))
@@ -332,17 +337,22 @@ async fn write_rows(
         .await?;
         match &append.finish {
             None => {
-                sqlx::query("UPDATE matches SET action_count = $1 WHERE id = $2")
-                    .bind(seq)
-                    .bind(append.match_id.to_string())
-                    .execute(&mut *tx)
-                    .await?;
+                sqlx::query(&format!(
+                    "UPDATE matches SET action_count = $1 WHERE id = {}",
+                    d.uuid(2)
+                ))
+                .bind(seq)
+                .bind(append.match_id.to_string())
+                .execute(&mut *tx)
+                .await?;
             }
             Some(outcome) => {
-                sqlx::query(
+                sqlx::query(&format!(
                     "UPDATE matches SET action_count = $1, state = $2, winner = $3, reason = $4, \
-                     finished_at = $5 WHERE id = $6",
-                )
+                     finished_at = {} WHERE id = {}",
+                    d.time(5),
+                    d.uuid(6)
+                ))
                 .bind(seq)
                 .bind(MatchState::Finished.as_str())
                 .bind(i64::from(outcome.winner.0))
@@ -351,11 +361,14 @@ async fn write_rows(
                 .bind(append.match_id.to_string())
                 .execute(&mut *tx)
                 .await?;
-                sqlx::query("UPDATE rooms SET state = $1 WHERE id = $2")
-                    .bind(RoomState::Finished.as_str())
-                    .bind(append.room_id.to_string())
-                    .execute(&mut *tx)
-                    .await?;
+                sqlx::query(&format!(
+                    "UPDATE rooms SET state = $1 WHERE id = {}",
+                    d.uuid(2)
+                ))
+                .bind(RoomState::Finished.as_str())
+                .bind(append.room_id.to_string())
+                .execute(&mut *tx)
+                .await?;
             }
         }
     }

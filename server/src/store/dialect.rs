@@ -1,0 +1,125 @@
+//! Where the SQL of the two databases differs, and only that. Both schemas have the same tables
+//! and columns, but PostgreSQL's use its own types (`uuid`, `jsonb`, `timestamptz`, `boolean`;
+//! migration 0006) where SQLite keeps TEXT and BIGINT. The server's queries are written once, with
+//! these helpers at the places a value crosses one of those columns:
+//!
+//! - a bound parameter (always text or an integer on the Rust side) is cast to the column's type:
+//!   [`Dialect::uuid`], [`Dialect::json`], [`Dialect::time`];
+//! - a column read back is turned into what the `Any` driver decodes and the store parses (text,
+//!   Unix milliseconds, 0/1): [`Dialect::text`], [`Dialect::ms`], [`Dialect::flag`].
+//!
+//! On SQLite every helper is the plain parameter or column. Booleans are compared with `TRUE` and
+//! `FALSE`, which both databases accept; binding a Rust `bool` stores 0/1 in SQLite.
+
+/// Which database a pool talks to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dialect {
+    /// TEXT ids and JSON, BIGINT Unix milliseconds and 0/1 flags.
+    Sqlite,
+    /// `uuid`, `jsonb`, `timestamptz`, `boolean`.
+    Postgres,
+}
+
+impl Dialect {
+    /// The dialect of a database URL (`sqlite:…`, else PostgreSQL).
+    pub fn of_url(url: &str) -> Dialect {
+        if url.starts_with("sqlite:") {
+            Dialect::Sqlite
+        } else {
+            Dialect::Postgres
+        }
+    }
+
+    /// Parameter `$n`, a UUID as text, as an id column's value.
+    pub fn uuid(self, n: u8) -> String {
+        match self {
+            Dialect::Sqlite => format!("${n}"),
+            Dialect::Postgres => format!("${n}::uuid"),
+        }
+    }
+
+    /// Parameter `$n`, JSON text, as a JSON column's value.
+    pub fn json(self, n: u8) -> String {
+        match self {
+            Dialect::Sqlite => format!("${n}"),
+            Dialect::Postgres => format!("${n}::jsonb"),
+        }
+    }
+
+    /// Parameter `$n`, Unix milliseconds, as a time column's value.
+    pub fn time(self, n: u8) -> String {
+        match self {
+            Dialect::Sqlite => format!("${n}"),
+            // Exact to the microsecond: the product stays far below 2^53 microseconds.
+            Dialect::Postgres => format!("('epoch'::timestamptz + ${n} * interval '1 ms')"),
+        }
+    }
+
+    /// An id or JSON column read as text, named `alias`.
+    pub fn text(self, column: &str, alias: &str) -> String {
+        match self {
+            Dialect::Sqlite => format!("{column} AS {alias}"),
+            Dialect::Postgres => format!("{column}::text AS {alias}"),
+        }
+    }
+
+    /// A time column read as Unix milliseconds, named `alias` (NULL stays NULL).
+    pub fn ms(self, column: &str, alias: &str) -> String {
+        match self {
+            Dialect::Sqlite => format!("{column} AS {alias}"),
+            // `extract` gives a numeric (exact) since PostgreSQL 14, and the microseconds of a
+            // time stored from milliseconds are whole thousands.
+            Dialect::Postgres => {
+                format!("(extract(epoch FROM {column}) * 1000)::bigint AS {alias}")
+            }
+        }
+    }
+
+    /// A flag column read as 0 or 1, named `alias`.
+    pub fn flag(self, column: &str, alias: &str) -> String {
+        match self {
+            Dialect::Sqlite => format!("{column} AS {alias}"),
+            Dialect::Postgres => format!("{column}::int AS {alias}"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Dialect;
+
+    #[test]
+    fn sqlite_uses_plain_parameters_and_columns() {
+        let d = Dialect::Sqlite;
+        assert_eq!(d.uuid(1), "$1");
+        assert_eq!(d.json(2), "$2");
+        assert_eq!(d.time(3), "$3");
+        assert_eq!(d.text("m.id", "id"), "m.id AS id");
+        assert_eq!(
+            d.ms("m.started_at", "started_at"),
+            "m.started_at AS started_at"
+        );
+        assert_eq!(d.flag("private", "private"), "private AS private");
+    }
+
+    #[test]
+    fn postgres_casts_to_and_from_the_native_types() {
+        let d = Dialect::Postgres;
+        assert_eq!(d.uuid(1), "$1::uuid");
+        assert_eq!(d.json(2), "$2::jsonb");
+        assert_eq!(d.time(3), "('epoch'::timestamptz + $3 * interval '1 ms')");
+        assert_eq!(d.text("m.id", "id"), "m.id::text AS id");
+        assert_eq!(
+            d.ms("m.started_at", "started_at"),
+            "(extract(epoch FROM m.started_at) * 1000)::bigint AS started_at"
+        );
+        assert_eq!(d.flag("private", "private"), "private::int AS private");
+    }
+
+    #[test]
+    fn the_url_names_the_dialect() {
+        assert_eq!(Dialect::of_url("sqlite://x.db?mode=rwc"), Dialect::Sqlite);
+        assert_eq!(Dialect::of_url("sqlite::memory:"), Dialect::Sqlite);
+        assert_eq!(Dialect::of_url("postgres://u@h/db"), Dialect::Postgres);
+    }
+}
