@@ -120,6 +120,13 @@ async fn measure(
                 // The older name of `--max-spectators-per-room`: older servers know it too.
                 "--max-connections-per-room".to_owned(),
                 "100000".to_owned(),
+                // Every client comes from 127.0.0.1: the per-address limits would refuse most.
+                "--max-sockets-per-ip".to_owned(),
+                "1000000".to_owned(),
+                "--guests-per-ip-per-minute".to_owned(),
+                "1000000".to_owned(),
+                "--rooms-per-ip-per-minute".to_owned(),
+                "1000000".to_owned(),
             ];
             argv.extend(args.server_args.iter().cloned());
             db = Some(fresh);

@@ -164,7 +164,10 @@ async fn serve_connection(socket: WebSocket, state: AppState, id: ConnId) {
             Some(Ok(Message::Text(text))) => {
                 metrics.ws_messages_received.inc();
                 metrics.ws_bytes_received.add(text.len() as u64);
-                connection.on_text(text.as_str()).await;
+                // Boxed: handling a message awaits rooms, the store and the registry, and that
+                // future is large (7 KB); inline it would be part of every idle connection's
+                // task, boxed it exists only while a message is being handled.
+                Box::pin(connection.on_text(text.as_str())).await;
             }
             Some(Ok(Message::Binary(_))) => connection.refuse(
                 codes::BINARY_NOT_SUPPORTED,
