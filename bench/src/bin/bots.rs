@@ -15,7 +15,8 @@
 //!
 //! Every bot decision is timed (wall clock and this thread's CPU time around `bot_action`, which
 //! lists the legal actions itself); the run reports p50, p99 and the maximum per ruleset and
-//! level, with the load average before and after. `BOTS_BENCH_GAMES` sets the matches per match-up (default 200) and
+//! level, with the load average before and after. `BOTS_BENCH_GAMES` sets the matches per match-up (default 200),
+//! `BOTS_BENCH_FIRST_SEED` the first seed (default 0; the seeds are consecutive) and
 //! `BOTS_BENCH_ONLY` (hexdice, capitals or classic) runs one ruleset. A match that runs past its
 //! action limit counts as not won and is reported.
 
@@ -129,10 +130,11 @@ struct MatchUp<'a, R: Bot> {
     max_actions: u64,
 }
 
-fn run<R: Bot>(m: &MatchUp<'_, R>, games: u64, timings: &mut Timings) {
+fn run<R: Bot>(m: &MatchUp<'_, R>, seeds: std::ops::Range<u64>, timings: &mut Timings) {
     let start = Instant::now();
+    let games = seeds.end - seeds.start;
     let (mut wins, mut unfinished, mut actions) = (0u64, 0u64, 0u64);
-    for game in 0..games {
+    for game in seeds {
         let measured_seat = (game % m.seats as u64) as usize;
         let players: Vec<Player> = (0..m.seats)
             .map(|s| {
@@ -204,6 +206,11 @@ fn main() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(200);
+    let first: u64 = std::env::var("BOTS_BENCH_FIRST_SEED")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0);
+    let seeds = first..first + games;
     let only = std::env::var("BOTS_BENCH_ONLY").ok();
     let wanted = |name: &str| only.as_deref().is_none_or(|o| o == name);
     println!("load average before: {}", load_average());
@@ -237,7 +244,7 @@ fn main() {
                 others,
                 max_actions: 10_000,
             };
-            run(&m, games, &mut hexdice);
+            run(&m, seeds.clone(), &mut hexdice);
         }
     }
     if wanted("capitals") {
@@ -258,7 +265,7 @@ fn main() {
                 others,
                 max_actions: 50_000,
             };
-            run(&m, games, &mut capitals);
+            run(&m, seeds.clone(), &mut capitals);
         }
     }
     if wanted("classic") {
@@ -279,7 +286,7 @@ fn main() {
                 others,
                 max_actions: 100_000,
             };
-            run(&m, games, &mut classic);
+            run(&m, seeds.clone(), &mut classic);
         }
     }
     println!();

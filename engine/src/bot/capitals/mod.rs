@@ -10,9 +10,14 @@
 //! - A transport is worth the units it brings nearer the front (areas next to land that is not
 //!   ours) and nearer the live enemy capitals, and whatever danger it takes off our capital.
 //! - The danger on our capital is the chance that some enemy area within three steps takes it
-//!   with everything it has (after its production), each attack weighed by the exact odds. Only
-//!   the danger above [`ACCEPTED_DANGER`] is weighed, so a safe enough capital sends its units
-//!   out to expand; the danger is remembered per number of units left, which bounds the cost.
+//!   with everything it has (after its production), each attack weighed by the exact odds with
+//!   the dice caps of its best path (C-DEEP-1: a deep attack enters the capital through one of
+//!   its factories, capped once more when we hold it). An area that borders no other player's
+//!   area and none of our capital's factories cannot attack deep and is no threat: counting it
+//!   kept the bot sitting in its capital while random players grew (bench/RESULTS.md). Only
+//!   the danger above a small accepted chance is weighed, and that chance rises slowly after
+//!   [`PATIENT_ROUNDS`] so that bots facing bots reach an end. The danger is remembered per
+//!   number of units left, which bounds the cost.
 //! - `hard` weighs more: the enemy's pooled attacks on our capital, the risk of losing the area
 //!   an attack is launched from, and what a won area will face on the next turn.
 //! - Out of our capital the bot also weighs sending every other number of units (checked by the
@@ -24,6 +29,8 @@ mod odds;
 use std::cell::RefCell;
 
 use crate::bot::{BotLevel, BotRng, pick_best, random_legal};
+#[cfg(test)]
+use crate::capitals::AreaState;
 use crate::capitals::map::AreaId;
 use crate::capitals::{Action, AreaKind, Capitals, Selection, Units, production};
 use crate::core::{Ruleset, Seat};
@@ -45,10 +52,13 @@ const NEUTRAL_KILL: f64 = 0.3;
 /// Steps within which enemy areas threaten our capital (deep attacks reach 3).
 const THREAT_RANGE: u16 = 3;
 /// The chance of losing our capital next turn that the bot accepts in order to expand: only the
-/// danger above it is weighed. Sitting in the capital while random or slow players grow lost
-/// most of the matches the bot lost (bench/RESULTS.md, 200 matches: 75% won with 0, 94.5% with
-/// 0.5 among random players).
-const ACCEPTED_DANGER: f64 = 0.5;
+/// danger above it is weighed. Among random players 0 to 0.25 do equally well (bench/RESULTS.md);
+/// above it the bot loses its capital more often.
+const ACCEPTED_DANGER: f64 = 0.1;
+/// Rounds after which the accepted danger starts rising, by how much per round, and up to what.
+const PATIENT_ROUNDS: u32 = 20;
+const DANGER_STEP: f64 = 0.02;
+const LATE_DANGER: f64 = 0.9;
 
 /// The order (or end of turn) the bot of `level` gives for the seat to act.
 pub(crate) fn choose(state: &Capitals, level: BotLevel, rng: &mut BotRng) -> Option<Action> {
@@ -130,6 +140,8 @@ struct Planner<'a> {
     danger_seen: RefCell<Vec<(Units, f64)>>,
     /// Enemy seats still playing.
     live_enemies: usize,
+    /// The danger on our capital the bot accepts to expand ([`accepted_danger`]).
+    accepted_danger: f64,
 }
 
 impl<'a> Planner<'a> {
@@ -163,6 +175,7 @@ impl<'a> Planner<'a> {
             danger_now: 0.0,
             danger_seen: RefCell::new(Vec::new()),
             live_enemies: enemy_capitals.len(),
+            accepted_danger: accepted_danger(state.round()),
         };
         if let Some(capital) = capital {
             planner.threats = planner.threats_on(capital);
@@ -306,8 +319,8 @@ impl<'a> Planner<'a> {
         risk
     }
 
-    /// The chance our capital falls next turn if it holds `units`, less the chance the bot
-    /// accepts ([`ACCEPTED_DANGER`]); remembered per number of units, as many orders leave the same.
+    /// The chance our capital falls next turn if it holds `units`; remembered per number of
+    /// units, as many orders leave the same.
     fn danger(&self, units: Units) -> f64 {
         if let Some(&(_, d)) = self.danger_seen.borrow().iter().find(|(u, _)| *u == units) {
             return d;
@@ -319,7 +332,7 @@ impl<'a> Planner<'a> {
         if self.pooled.total() > 0 {
             holds = f64::min(holds, 1.0 - odds(self.pooled, 0, units).win);
         }
-        let d = (1.0 - holds - ACCEPTED_DANGER).max(0.0);
+        let d = (1.0 - holds - self.accepted_danger).max(0.0);
         self.danger_seen.borrow_mut().push((units, d));
         d
     }
@@ -339,11 +352,55 @@ impl<'a> Planner<'a> {
             units.clear_used();
             units.produce(production(map.areas[area].kind));
             let attack = attackers_of(units);
-            if attack.total() > 0 {
-                threats.push((attack, u8::from(d > 1)));
+            if attack.total() == 0 {
+                continue;
+            }
+            let hostile = if d == 1 {
+                Some(0)
+            } else {
+                self.deep_hostile(area as AreaId, owner, capital)
+            };
+            if let Some(hostile) = hostile {
+                threats.push((attack, hostile));
             }
         }
         threats
+    }
+
+    /// The fewest areas of players other than `owner` (the target included) on a deep attack
+    /// from `source` on `capital` (C-DEEP-1): every path of 2 or 3 steps enters the capital
+    /// through one of its factories (C-MAP-2), which counts when we (or a third player) hold it.
+    /// `None` when no such path exists, or when `source` cannot attack deep: it borders no area
+    /// of another player and none of our capital's factories (whose taking would make it border
+    /// ours).
+    fn deep_hostile(&self, source: AreaId, owner: Seat, capital: AreaId) -> Option<u8> {
+        let map = self.state.map();
+        let hostile = |a: AreaId| {
+            u8::from(matches!(self.state.area(a).and_then(|s| s.owner), Some(o) if o != owner))
+        };
+        let borders = &map.areas[usize::from(source)].borders;
+        let gates = &map.areas[usize::from(capital)].borders;
+        if !borders
+            .iter()
+            .any(|&b| hostile(b) == 1 || gates.contains(&b))
+        {
+            return None;
+        }
+        let mut fewest: Option<u8> = None;
+        let mut path = |h: u8| fewest = Some(fewest.map_or(h, |f| f.min(h)));
+        for &gate in gates.iter().filter(|&&gate| gate != source) {
+            let through_gate = 1 + hostile(gate);
+            if borders.contains(&gate) {
+                path(through_gate);
+                continue;
+            }
+            for &step in borders {
+                if step != capital && step != gate && map.borders(step, gate) {
+                    path(through_gate + hostile(step));
+                }
+            }
+        }
+        fewest
     }
 
     fn units(&self, area: AreaId) -> Units {
@@ -364,6 +421,14 @@ impl<'a> Planner<'a> {
     fn is_enemy(&self, area: AreaId) -> bool {
         matches!(self.state.area(area).and_then(|a| a.owner), Some(o) if o != self.me)
     }
+}
+
+/// The chance of losing our capital next turn that the bot accepts in order to expand in round
+/// `round`: only the danger above it is weighed. It rises slowly in a long match, so that bots
+/// facing each other's growing stacks do not both sit at home for ever.
+fn accepted_danger(round: u32) -> f64 {
+    let late = f64::from(round.saturating_sub(PATIENT_ROUNDS)) * DANGER_STEP;
+    (ACCEPTED_DANGER + late).min(LATE_DANGER)
 }
 
 /// Everything an area could attack with: all its units but one (a d6 stays if there is one).
@@ -409,4 +474,40 @@ fn distances(state: &Capitals, goal: impl Fn(usize) -> bool) -> Vec<u16> {
         }
     }
     dist
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::capitals::Options;
+    use crate::rng::Seed;
+
+    #[test]
+    fn c_deep_1_a_deep_threat_through_a_factory_we_hold_is_capped_twice() {
+        // Seat 0 holds its capital and every factory of it; a seat 1 area of 6 d6 borders one
+        // of those factories. Its deep attack on the capital crosses our factory and the
+        // capital: each attacking die is capped twice (a d6 counts at most 4).
+        let (mut game, _) = Capitals::new(&Options::default(), 2, Seed::from_u64(3)).unwrap();
+        for area in &mut game.areas {
+            area.owner = None;
+            area.units = Units::d6(1);
+        }
+        let capital = game.map.capitals[0];
+        let gates = game.map.areas[usize::from(capital)].borders.clone();
+        game.areas[usize::from(capital)].owner = Some(Seat(0));
+        for &gate in &gates {
+            game.areas[usize::from(gate)].owner = Some(Seat(0));
+        }
+        let distance = game.map.distances_from(capital);
+        let enemy = (0..game.map.len())
+            .find(|&a| distance[a] == 2)
+            .expect("an area two steps away");
+        game.areas[enemy] = AreaState {
+            owner: Some(Seat(1)),
+            units: Units::d6(6),
+        };
+        game.current = Seat(0);
+        let planner = Planner::new(&game, Seat(0), BotLevel::Normal);
+        assert_eq!(planner.threats, vec![(Selection::new(6, 0), 2)]);
+    }
 }

@@ -151,3 +151,33 @@ fn the_bot_expands_out_of_a_capital_that_is_safe_enough() {
         }
     }
 }
+
+#[test]
+fn c_deep_1_the_bot_expands_past_a_strong_area_that_cannot_attack_deep() {
+    // Our capital (10 d6) borders its three neutral factories. Three steps away stands an enemy
+    // stack of 10 d6 bordering only neutral land and its own: it cannot attack deep (C-DEEP-1:
+    // the source must border another player's area) and none of our factories borders it, so it
+    // is no threat next turn. The bot sends at least four units out over its turn instead of
+    // sitting at home.
+    for level in [BotLevel::Normal, BotLevel::Hard] {
+        for seed in 0..4 {
+            let mut game = quiet_match();
+            let capital = game.map.capitals[0];
+            set(&mut game, capital, Some(0), Units::d6(10));
+            let distance = game.map.distances_from(capital);
+            let far = (0..game.map.len() as AreaId)
+                .find(|&a| {
+                    distance[usize::from(a)] == 3
+                        && game.map.areas[usize::from(a)].kind != AreaKind::Capital
+                })
+                .expect("an area three steps away");
+            set(&mut game, far, Some(1), Units::d6(10));
+            let orders = bot_turn(&mut game, level, seed);
+            let left = game.areas[usize::from(capital)].units.total();
+            assert!(
+                left <= 6,
+                "{level:?} kept {left} units in the capital: {orders:?}"
+            );
+        }
+    }
+}
