@@ -15,11 +15,12 @@
 //! - Move-in and fortify: units go where the enemies are.
 //! - `hard` also keeps its held continents' borders covered before attacking on, and attacks
 //!   only from territories whose emptying does not open one of its continents.
-//! - `easy` plays a uniformly random listed action one time in three.
+//! - `easy` plays a uniformly random listed action one time in three, never one that ends the
+//!   turn (end turn, fortify) while anything else is listed.
 
 mod odds;
 
-use crate::bot::{BotLevel, BotRng, pick_best, random_legal};
+use crate::bot::{BotLevel, BotRng, pick_best};
 use crate::classic::map::{self, ADJACENCY, Continent, TERRITORIES, TerritoryId};
 use crate::classic::{Action, Classic, Phase, max_attack_dice};
 use crate::core::Ruleset;
@@ -42,7 +43,17 @@ pub(crate) fn choose(state: &Classic, level: BotLevel, rng: &mut BotRng) -> Opti
         return legal.pop();
     }
     if level == BotLevel::Easy && rng.below(3) == 0 {
-        return random_legal(state, rng);
+        // A random move never ends the turn: easy bots ending turns at random in the middle of
+        // an assault never finish off the stacks that card trades grow in a long match, so a
+        // match of easy bots only went on for ever.
+        let going_on: Vec<Action> = legal
+            .iter()
+            .filter(|a| !matches!(a, Action::EndTurn | Action::Fortify { .. }))
+            .copied()
+            .collect();
+        if !going_on.is_empty() {
+            return going_on.get(rng.below(going_on.len())).copied();
+        }
     }
     let planner = Planner::new(state, level);
     let scores: Vec<i64> = legal
