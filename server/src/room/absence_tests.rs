@@ -77,8 +77,13 @@ fn record(bot_delay_ms: u32, clock: Option<ClockSettings>) -> RoomRecord {
 impl Table {
     /// The match starts now; nobody follows the room yet.
     fn start(bot_delay_ms: u32) -> Table {
+        Table::start_with(bot_delay_ms, None)
+    }
+
+    /// The same, with a match clock.
+    fn start_with(bot_delay_ms: u32, clock: Option<ClockSettings>) -> Table {
         let now = Instant::now();
-        let record = record(bot_delay_ms, None);
+        let record = record(bot_delay_ms, clock);
         let rules = rules(record.ruleset).unwrap();
         let mut core = RoomCore::new(record, rules, None, 10).with_wall_clock(now, 0);
         core.prepare_start(Seed::from_u64(7), MatchId::random(), 0)
@@ -207,11 +212,22 @@ async fn play_until(
     what: &str,
     wanted: impl Fn(&Value) -> bool,
 ) -> Value {
+    play_seat_until(table, person, Seat(0), what, wanted).await
+}
+
+/// Plays `person`'s turns (of `seat`) with its last listed action until `wanted` is seen.
+async fn play_seat_until(
+    table: &Table,
+    person: &mut Person,
+    seat: Seat,
+    what: &str,
+    wanted: impl Fn(&Value) -> bool,
+) -> Value {
     let mut acted_at = None;
     loop {
         let to_play = person
             .last_match_message()
-            .filter(|last| last["to_act"] == 0 && acted_at != Some(last["seq"].clone()))
+            .filter(|last| last["to_act"] == seat.0 && acted_at != Some(last["seq"].clone()))
             .and_then(|last| {
                 Some((
                     last["seq"].clone(),
@@ -221,7 +237,7 @@ async fn play_until(
         if person.inbox.is_empty()
             && let Some((seq, legal)) = to_play
         {
-            let id = format!("p0-{seq}");
+            let id = format!("p{}-{seq}", seat.0);
             table
                 .act(person, &id, legal.last().unwrap().clone())
                 .await
@@ -401,6 +417,90 @@ async fn a_match_nobody_plays_any_more_is_played_to_its_end_by_the_bots_and_leav
         .collect();
     assert!(!actions.is_empty() && actions.iter().all(|m| m["by"] == "bot"));
     assert_eq!(table.summary.borrow().state, RoomState::Finished);
+}
+
+#[tokio::test(start_paused = true)]
+async fn two_turns_in_a_row_lost_to_the_clock_hand_the_seat_to_the_bot_until_back() {
+    // Turns of 1 s, no bank. Both players follow the room; the first to act never plays, the
+    // other plays its turns in time.
+    let clock = ClockSettings {
+        turn_seconds: 1,
+        bank_seconds: 0,
+    };
+    let table = Table::start_with(0, Some(clock));
+    let mut seat_0 = table.join(1, Some(0)).await;
+    let seat_1 = table.join(2, Some(1)).await;
+    seat_0.read_arrived();
+    let first = seat_0.last_match_message().unwrap()["to_act"]
+        .as_u64()
+        .unwrap();
+    let (sleeper, mut player, other) = if first == 0 {
+        (seat_0, seat_1, Seat(1))
+    } else {
+        (seat_1, seat_0, Seat(0))
+    };
+    let first = Seat(u8::try_from(first).unwrap());
+    let started = Instant::now();
+    let taken = play_seat_until(&table, &mut player, other, "the takeover", |m| {
+        m["type"] == "room" && !takeover_of(m, first.index()).is_null()
+    })
+    .await;
+    assert_eq!(takeover_of(&taken, first.index()), "timed_out", "{taken}");
+    assert!(
+        takeover_of(&taken, other.index()).is_null(),
+        "the seat that plays in time is not taken over: {taken}"
+    );
+    assert!(
+        taken["room"]["seats"][first.index()]["connected"] == true,
+        "taken over although connected: {taken}"
+    );
+    let timeouts: Vec<&Value> = player
+        .seen
+        .iter()
+        .filter(|m| m["type"] == "applied" && m["by"] == "clock")
+        .collect();
+    assert!(
+        timeouts.iter().all(|m| m["seat"] == first.0),
+        "only the sleeper's turns ran out: {timeouts:?}"
+    );
+    // Two whole turns of 1 s each, the other seat's turn between them played at once.
+    let waited = Instant::now() - started;
+    assert!(
+        waited >= Duration::from_secs(2) && waited < Duration::from_secs(4),
+        "{waited:?}"
+    );
+    // The bot now plays the sleeper's seat, through the log (`by: bot`).
+    let by_bot = play_seat_until(&table, &mut player, other, "a bot move", |m| {
+        m["type"] == "applied" && m["seat"] == first.0
+    })
+    .await;
+    assert_eq!(by_bot["by"], "bot", "{by_bot}");
+    // Its player says `back`: the seat is theirs again, and the bot plays it no more (the clock
+    // plays its next turn, as for anyone who does not play in time).
+    let mut sleeper = sleeper;
+    sleeper.read_arrived();
+    table.back(&sleeper).await.unwrap();
+    let given_back = sleeper
+        .until("the seat given back", |m| m["type"] == "room")
+        .await;
+    assert!(
+        takeover_of(&given_back, first.index()).is_null(),
+        "{given_back}"
+    );
+    let next = play_seat_until(&table, &mut player, other, "the sleeper's next move", |m| {
+        m["type"] == "applied" && m["seat"] == first.0
+    })
+    .await;
+    assert_eq!(next["by"], "clock", "not the bot's any more: {next}");
+    assert!(
+        player
+            .seen
+            .iter()
+            .rev()
+            .find(|m| m["type"] == "room")
+            .is_some_and(|m| takeover_of(m, first.index()).is_null()),
+        "one turn lost after `back` is no streak"
+    );
 }
 
 /// Commits whatever the core queued (as the loop would) until nothing is left to store,
