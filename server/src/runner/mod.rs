@@ -5,6 +5,7 @@
 //! and implemented once, generically, for every `R: Ruleset` ([`engine::Engine`]); [`rules`]
 //! picks the implementation with a `match` on [`RulesetId`], so enabling a ruleset is one line.
 
+mod dynamic_view;
 mod engine;
 mod runner_impl;
 

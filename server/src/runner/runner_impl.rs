@@ -7,6 +7,7 @@ use warroom_engine::{
 use warroom_protocol::played::{Played, resign_action};
 use warroom_protocol::{ActedBy, codes};
 
+use super::dynamic_view::without_static_parts;
 use super::engine::{from_json, to_json};
 use super::{Accepted, BotJob, MatchRunner, SeenAction};
 use crate::error::ApiError;
@@ -89,7 +90,7 @@ impl<R: Ruleset> Runner<R> {
                 .iter()
                 .map(|event| to_json(&R::redact_event(event, viewer)))
                 .collect(),
-            view: without_static_parts(to_json(&state.rules.view(viewer))),
+            view: without_static_parts(&state.rules.view(viewer)),
             to_act: state.to_act(),
             outcome: state.outcome(),
         })
@@ -271,22 +272,6 @@ fn refuse_unknown_fields(sent: &Value, parsed: &Value, ruleset: &str) -> Result<
         )),
         None => Ok(()),
     }
-}
-
-/// The parts of a view that never change during a match: the board (every ruleset), and in
-/// classic the borders and the continents.
-const STATIC_VIEW_FIELDS: [&str; 3] = ["board", "borders", "continents"];
-
-/// A view as an `applied` message carries it: without its static parts, which the client keeps
-/// from the match's `snapshot` (sent once per match, not with every action: they are most of a
-/// classic view's bytes).
-fn without_static_parts(mut view: Value) -> Value {
-    if let Value::Object(fields) = &mut view {
-        for field in STATIC_VIEW_FIELDS {
-            fields.remove(field);
-        }
-    }
-    view
 }
 
 #[cfg(test)]
