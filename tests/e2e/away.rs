@@ -17,7 +17,11 @@ on_both_databases! {
 }
 
 /// Plays `me`'s turns (its last listed action) until a message matches `wanted`.
-async fn play_until(me: &mut Participant, what: &str, wanted: impl Fn(&Value) -> bool) -> Value {
+pub(crate) async fn play_until(
+    me: &mut Participant,
+    what: &str,
+    wanted: impl Fn(&Value) -> bool,
+) -> Value {
     let mut acted_at = None;
     loop {
         if me.to_act.is_some()

@@ -1,7 +1,8 @@
 //! End to end: turn clocks through the real server. A turn that runs out gets the ruleset's
 //! timeout actions, marked `by: clock` in `applied` and in the replay, which `warroom verify`
 //! accepts; the clock state rides on every match message; a clock running when the server is
-//! killed (SIGKILL) resumes with the time that was left when the last action was stored.
+//! killed (SIGKILL) resumes with the time that was left when the last action was stored; a seat
+//! taken over for losing two turns in a row to the clock is still taken over after a SIGKILL.
 
 use crate::common;
 
@@ -9,14 +10,16 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
+use crate::away::play_until;
 use crate::durability::ServerProcess;
 use crate::play::verify;
-use common::play::seat_players;
+use common::play::{participant, seat_players};
 use common::{Client, Http, TestDb, TestServer};
 
 on_both_databases! {
     a_turn_that_runs_out_gets_timeout_actions_recorded_and_verified => a_turn_that_runs_out_gets_timeout_actions_recorded_and_verified;
     a_clock_running_at_a_sigkill_resumes_with_the_time_left => a_clock_running_at_a_sigkill_resumes_with_the_time_left;
+    a_seat_taken_over_for_timing_out_stays_taken_over_after_a_sigkill => a_seat_taken_over_for_timing_out_stays_taken_over_after_a_sigkill;
 }
 
 /// Opens a 2-seat hexdice room with `clock` and seats two new guests; returns the room id and
@@ -155,5 +158,67 @@ async fn a_clock_running_at_a_sigkill_resumes_with_the_time_left(db: TestDb) {
         "the time before the kill is not lost: {resumed} vs {stored_left}"
     );
     client.close().await;
+    second.sigkill();
+}
+
+fn takeover(room: &Value, seat: usize) -> &Value {
+    &room["room"]["seats"][seat]["takeover"]
+}
+
+async fn a_seat_taken_over_for_timing_out_stays_taken_over_after_a_sigkill(db: TestDb) {
+    let first = ServerProcess::start(&db.url);
+    let http = Http { addr: first.addr };
+    let mut tokens = Vec::new();
+    for n in 0..2 {
+        tokens.push(http.guest(&format!("sleepy {n}")).await.1);
+    }
+    let clock = json!({"turn_seconds": 1, "bank_seconds": 0});
+    let room = http
+        .room(
+            &tokens[0],
+            &json!({"ruleset": "hexdice", "clock": clock, "bot_delay_ms": 0}),
+        )
+        .await;
+    let id = room["id"].as_str().unwrap().to_owned();
+    let mut players = seat_players(first.addr, &id, None, &tokens).await;
+    // The first seat to act never plays; the other plays its turns at once.
+    let sleeper = players[0].to_act.unwrap() as usize;
+    let mut awake = players.remove(1 - sleeper);
+    let taken = play_until(&mut awake, "the takeover", |m| {
+        m["type"] == "room" && !takeover(m, sleeper).is_null()
+    })
+    .await;
+    assert_eq!(takeover(&taken, sleeper), "timed_out", "{taken}");
+    let by_bot = play_until(&mut awake, "a bot move", |m| {
+        m["type"] == "applied" && m["seat"] == sleeper
+    })
+    .await;
+    assert_eq!(by_bot["by"], "bot", "{by_bot}");
+    drop(players);
+    drop(awake);
+    first.sigkill();
+
+    // After the restart the log says the seat was taken over: the bot still plays it.
+    let second = ServerProcess::start(&db.url);
+    let awake_seat = 1 - sleeper;
+    let mut client = Client::connect(second.addr).await;
+    client.hello(Some(&tokens[awake_seat])).await;
+    let joined = client.join(&id, None).await;
+    assert_eq!(joined["type"], "room", "{joined}");
+    assert_eq!(takeover(&joined, sleeper), "timed_out", "{joined}");
+    assert!(takeover(&joined, awake_seat).is_null(), "{joined}");
+    let mut awake = participant(
+        client,
+        Some(awake_seat as u64),
+        Some(tokens[awake_seat].clone()),
+        &id,
+    );
+    awake.until("snapshot", |m| m["type"] == "snapshot").await;
+    let by_bot = play_until(&mut awake, "a bot move after the restart", |m| {
+        m["type"] == "applied" && m["seat"] == sleeper
+    })
+    .await;
+    assert_eq!(by_bot["by"], "bot", "{by_bot}");
+    awake.client.close().await;
     second.sigkill();
 }

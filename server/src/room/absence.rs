@@ -5,14 +5,17 @@
 //! resigned one, until its player comes back: `back`, or any action of theirs, gives it back at
 //! once. Reconnecting alone stops the grace countdown but does not give the seat back.
 //!
-//! Unlike a resignation (in the match's log, for good) this is not stored: a restarted room
-//! counts the grace period again from its start for every player who has not reconnected.
+//! Unlike a resignation (in the match's log, for good) this is not stored. A restarted room
+//! counts the grace period again from its start for every player who has not reconnected, and
+//! finds the seats taken over for timing out in the log ([`timed_out_in_log`]: the actions the
+//! clock took, `acted_by` = `clock`); a `back` not followed by an action of its player is not in
+//! the log, so such a seat is taken over again after a restart.
 
 use std::time::Duration;
 
 use tokio::time::Instant;
 use warroom_engine::Seat;
-use warroom_protocol::{Takeover, codes};
+use warroom_protocol::{ActedBy, Takeover, codes};
 
 use super::ConnId;
 use super::core::RoomCore;
@@ -107,7 +110,67 @@ impl Absences {
     }
 }
 
+/// The seats a bot plays for timing out, as the match's log (each action's seat and who took
+/// it, in order) shows it, with `to_act` the seat to act after it: the same rule as while the
+/// room runs. A turn is a run of actions of one seat; it is lost to the clock when the clock took
+/// one of them; [`TIMEOUTS_BEFORE_TAKEOVER`] finished turns lost in a row take the seat over,
+/// and an action of its player gives a taken seat back and forgives the streak.
+pub fn timed_out_in_log(
+    log: impl IntoIterator<Item = (Seat, ActedBy)>,
+    to_act: Option<Seat>,
+    seats: usize,
+) -> Vec<Seat> {
+    let mut streak = vec![0u8; seats];
+    let mut taken = vec![false; seats];
+    // The seat whose turn is running, and whether the clock took one of its actions.
+    let mut turn: Option<(Seat, bool)> = None;
+    let end_turn = |turn: Option<(Seat, bool)>, streak: &mut Vec<u8>, taken: &mut Vec<bool>| {
+        let Some((seat, lost)) = turn else { return };
+        let Some(count) = streak.get_mut(seat.index()) else {
+            return;
+        };
+        *count = if lost { count.saturating_add(1) } else { 0 };
+        if *count >= TIMEOUTS_BEFORE_TAKEOVER {
+            taken[seat.index()] = true;
+        }
+    };
+    for (seat, by) in log {
+        if seat.index() >= seats {
+            continue;
+        }
+        if turn.is_some_and(|(running, _)| running != seat) {
+            end_turn(turn.take(), &mut streak, &mut taken);
+        }
+        if by == ActedBy::Player && taken[seat.index()] {
+            taken[seat.index()] = false;
+            streak[seat.index()] = 0;
+        }
+        let lost = turn.is_some_and(|(_, lost)| lost) || by == ActedBy::Clock;
+        turn = Some((seat, lost));
+    }
+    if turn.is_some_and(|(running, _)| Some(running) != to_act) {
+        end_turn(turn, &mut streak, &mut taken);
+    }
+    (0..seats)
+        .filter(|&index| taken[index])
+        .filter_map(|index| u8::try_from(index).ok().map(Seat))
+        .collect()
+}
+
 impl RoomCore {
+    /// A rebuilt match: `seats` (found by [`timed_out_in_log`]) are played by the bot again
+    /// (`timed_out`), unless a bot holds them or their player resigned.
+    pub fn with_timed_out(mut self, seats: &[Seat]) -> RoomCore {
+        if self.match_running() {
+            for &seat in seats {
+                if self.takeover(seat).is_none() && self.bot_for(seat).is_none() {
+                    self.absences.take(seat, Takeover::TimedOut);
+                }
+            }
+        }
+        self
+    }
+
     /// True while the match runs (started, not over).
     fn match_running(&self) -> bool {
         self.game.as_ref().is_some_and(|game| !game.is_over())
@@ -236,6 +299,44 @@ impl RoomCore {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_log_shows_the_seats_taken_over_for_timing_out() {
+        let (a, b) = (Seat(0), Seat(1));
+        let (player, clock, bot) = (ActedBy::Player, ActedBy::Clock, ActedBy::Bot);
+        let found = |log: &[(Seat, ActedBy)], to_act| timed_out_in_log(log.to_vec(), to_act, 2);
+        // Two turns of seat 0 lost to the clock (the second after an action of its player):
+        // taken over, and the bot's turns since do not give it back.
+        let twice = [
+            (a, clock),
+            (b, player),
+            (a, player),
+            (a, clock),
+            (b, player),
+        ];
+        assert_eq!(found(&twice, Some(a)), vec![a]);
+        let then_bot = [&twice[..], &[(a, bot), (a, bot), (b, player)]].concat();
+        assert_eq!(found(&then_bot, Some(a)), vec![a]);
+        // An action of its player gives it back.
+        let back = [&then_bot[..], &[(a, player)]].concat();
+        assert_eq!(found(&back, Some(a)), vec![]);
+        // One turn lost, one played: no streak.
+        let once = [
+            (a, clock),
+            (b, player),
+            (a, player),
+            (b, clock),
+            (a, clock),
+            (b, player),
+        ];
+        assert_eq!(found(&once, Some(a)), vec![]);
+        // The second lapse counts only once its turn is over: the clock is still acting for
+        // seat 0 here.
+        let running = [(a, clock), (b, player), (a, clock)];
+        assert_eq!(found(&running, Some(a)), vec![]);
+        assert_eq!(found(&running, Some(b)), vec![a]);
+        assert_eq!(found(&[], Some(a)), vec![]);
+    }
 
     #[test]
     fn a_seat_away_for_the_grace_period_is_taken_over_once_and_a_visit_stops_the_countdown() {

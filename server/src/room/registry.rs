@@ -16,6 +16,7 @@ use warroom_engine::Seed;
 use warroom_protocol::{Room, RoomId, RoomState};
 
 use super::RoomHandle;
+use super::absence::timed_out_in_log;
 use super::chat::Chat;
 use super::clock::{Clock, StoredClock};
 use super::core::RoomCore;
@@ -272,6 +273,7 @@ impl Rooms {
                 record.ruleset
             )
         })?;
+        let mut timed_out = Vec::new();
         let game = match record.match_id {
             None => None,
             Some(match_id) => {
@@ -288,6 +290,11 @@ impl Rooms {
                         anyhow::anyhow!("match {match_id} cannot be rebuilt: {error}")
                     })?;
                 let clock = resumed_clock(&record, &*runner, &actions);
+                timed_out = timed_out_in_log(
+                    actions.iter().map(|action| (action.seat, action.by)),
+                    runner.to_act(),
+                    stored.seats.len(),
+                );
                 let client_ids = actions
                     .into_iter()
                     .map(|action| ((action.seat, action.client_id), action.seq))
@@ -306,6 +313,7 @@ impl Rooms {
         );
         Ok(
             RoomCore::new(record, rules, game, self.limits.max_spectators_per_room)
+                .with_timed_out(&timed_out)
                 .with_social(social, Instant::now())
                 .with_wall_clock(Instant::now(), now_ms())
                 .with_outgoing_queue(self.limits.outgoing_queue),
