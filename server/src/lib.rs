@@ -38,6 +38,8 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 use warroom_protocol::Health;
 
+use crate::cluster::leasing::Leasing;
+use crate::cluster::node::ClusterNode;
 use crate::config::Config;
 use crate::metrics::Metrics;
 use crate::room::Rooms;
@@ -101,11 +103,8 @@ pub async fn run(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> anyhow::Result<()> {
     let url = config.database_url();
-    if config.cluster.enabled() {
-        if !url.starts_with("postgres") {
-            anyhow::bail!("--nats-url (cluster mode) needs a PostgreSQL --database-url");
-        }
-        anyhow::bail!("--nats-url: the node mode is not built yet (docs/SCALING.md)");
+    if config.cluster.enabled() && !url.starts_with("postgres") {
+        anyhow::bail!("--nats-url (cluster mode) needs a PostgreSQL --database-url");
     }
     if config.database_url.is_none() {
         std::fs::create_dir_all(&config.data_dir)?;
@@ -121,7 +120,43 @@ pub async fn run(
         stop_writer.clone(),
     );
     let writer_health = writer.health();
-    let rooms = Arc::new(Rooms::new(store.clone(), writer, config.limits.clone()));
+    let mut rooms = Rooms::new(store.clone(), writer, config.limits.clone());
+    let leasing = match &config.cluster.nats_url {
+        None => None,
+        Some(_) => {
+            let node = config
+                .cluster
+                .node_id
+                .clone()
+                .unwrap_or_else(cluster::random_node_id);
+            if !cluster::wire::valid_node_id(&node) {
+                anyhow::bail!("--node-id is 1 to 64 letters, digits, '-' or '_'");
+            }
+            let leasing = Leasing::new(store.clone(), node.into(), config.cluster.lease());
+            leasing.renew().await?;
+            rooms = rooms.with_leasing(leasing.clone());
+            Some(leasing)
+        }
+    };
+    let rooms = Arc::new(rooms);
+    let stop_leases = CancellationToken::new();
+    let cluster = match (&config.cluster.nats_url, &leasing) {
+        (Some(url), Some(leasing)) => {
+            tokio::spawn(leasing.clone().renew_until(stop_leases.clone()));
+            let node = ClusterNode::start(
+                url,
+                leasing.node.clone(),
+                rooms.clone(),
+                store.clone(),
+                config.limits.clone(),
+                config.cluster.lease(),
+            )
+            .await?;
+            tracing::info!(node = %leasing.node, "cluster node up");
+            Some(node)
+        }
+        _ => None,
+    };
     let rebuilt = rooms.load_unfinished().await?;
     tracing::info!("rebuilt {rebuilt} unfinished rooms");
     let stop = CancellationToken::new();
@@ -132,7 +167,8 @@ pub async fn run(
         stop.clone(),
         metrics,
         writer_health,
-    );
+    )
+    .with_cluster(cluster.clone());
     let signal = stop.clone();
     tokio::spawn(async move {
         shutdown.await;
@@ -146,8 +182,19 @@ pub async fn run(
     )
     .await;
     // Sockets close themselves on `stop`; rooms finish the command in hand (an action being
-    // stored is acknowledged), then the writer commits whatever is still queued.
+    // stored is acknowledged), then the writer commits whatever is still queued. In cluster
+    // mode the node first stops taking rooms, and each room hands its lease over as it stops
+    // (its followers on other nodes join again where it is served next).
+    if let Some(leasing) = &leasing {
+        leasing.draining.cancel();
+        let _ = leasing.renew().await;
+    }
     rooms.stop_all().await;
+    if let (Some(cluster), Some(leasing)) = (&cluster, &leasing) {
+        cluster.shutdown().await;
+        stop_leases.cancel();
+        let _ = store.node_gone(&leasing.node).await;
+    }
     stop_writer.cancel();
     let _ = writer_task.await;
     store.close().await;

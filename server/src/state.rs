@@ -6,8 +6,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use axum::http::HeaderMap;
 use tokio_util::sync::CancellationToken;
-use warroom_protocol::Identity;
+use warroom_protocol::{Identity, Room, RoomId};
 
+use crate::cluster::node::ClusterNode;
 use crate::config::Limits;
 use crate::error::ApiError;
 use crate::identity::{bearer_token, token_hash};
@@ -40,6 +41,8 @@ pub struct AppState {
     pub writer_health: Arc<WriterHealth>,
     /// Source of connection ids.
     next_conn: Arc<AtomicU64>,
+    /// Cluster mode: this node (rooms served elsewhere, placement).
+    pub cluster: Option<Arc<ClusterNode>>,
 }
 
 impl AppState {
@@ -63,6 +66,30 @@ impl AppState {
             metrics,
             writer_health,
             next_conn: Arc::new(AtomicU64::new(1)),
+            cluster: None,
+        }
+    }
+
+    /// Cluster mode: this node.
+    pub fn with_cluster(mut self, cluster: Option<Arc<ClusterNode>>) -> Self {
+        self.cluster = cluster;
+        self
+    }
+
+    /// Opens a new room (stored already): here, or in cluster mode on the live node with the
+    /// fewest leases. The room as it runs.
+    pub async fn open_room(&self, record: crate::store::RoomRecord) -> Result<Room, ApiError> {
+        match &self.cluster {
+            Some(cluster) => cluster.place(record).await,
+            None => Ok(self.rooms.open(record).await?.summary()),
+        }
+    }
+
+    /// The room as the lobby shows it, from the node serving it.
+    pub async fn room_summary(&self, id: RoomId) -> Result<Room, ApiError> {
+        match &self.cluster {
+            Some(cluster) => cluster.summary(id).await,
+            None => Ok(self.rooms.get(id).await?.summary()),
         }
     }
 

@@ -10,6 +10,7 @@ mod bots;
 mod catch_up;
 mod chat;
 mod clocks;
+mod cluster;
 mod contract;
 mod durability;
 mod errors;

@@ -184,8 +184,7 @@ pub(super) async fn open_room(
         }
     }
     let invite_code = record.invite_code.clone();
-    let handle = state.rooms.open(record).await?;
-    let mut room = handle.summary();
+    let mut room = state.open_room(record).await?;
     room.invite_code = Some(invite_code);
     Ok(room)
 }
@@ -301,8 +300,7 @@ pub async fn show(
 ) -> Result<Json<Room>, ApiError> {
     let viewer = state.optional_identity(&headers).await?;
     let id: RoomId = path_id(&id, ApiError::room_not_found)?;
-    let handle = state.rooms.get(id).await?;
-    let mut room = handle.summary();
+    let mut room = state.room_summary(id).await?;
     if let Some(viewer) = viewer {
         let seated = room
             .seats

@@ -1,5 +1,18 @@
 //! Cluster mode (`--nats-url`, docs/SCALING.md): several nodes over one PostgreSQL, each room
-//! served by the one node holding its lease. `leasing.rs` is this node's side of the leases
-//! (`store/leases.rs` the SQL, `store/writer.rs` the fenced append).
+//! served by the one node holding its lease, NATS carrying commands and messages between them.
+//! `leasing.rs` this node's leases (`store/leases.rs` the SQL, `store/writer.rs` the fenced
+//! append); `wire.rs` what nodes say to each other and the one way a command reaches a room;
+//! `node.rs` this node on NATS (serving rooms to other nodes' connections, forwarding its own
+//! connections' commands, placement, summaries); `takeover.rs` taking over the rooms of nodes
+//! that died or stopped.
 
 pub mod leasing;
+pub mod node;
+pub mod takeover;
+pub mod wire;
+
+/// A random node id (`--node-id` not given): `n` and 8 hex digits.
+pub fn random_node_id() -> String {
+    let bytes = crate::identity::random_bytes().unwrap_or([0; 32]);
+    format!("n{}", hex::encode(&bytes[..4]))
+}

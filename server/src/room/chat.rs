@@ -36,6 +36,16 @@ impl Mutes {
         Mutes(Arc::new(RwLock::new(muted.into_iter().collect())))
     }
 
+    /// The muted identities, sorted.
+    pub fn list(&self) -> Vec<IdentityId> {
+        sorted(
+            &self
+                .0
+                .read()
+                .unwrap_or_else(std::sync::PoisonError::into_inner),
+        )
+    }
+
     /// True when `speaker` is muted.
     pub fn mutes(&self, speaker: IdentityId) -> bool {
         self.0

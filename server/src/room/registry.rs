@@ -241,6 +241,11 @@ impl Rooms {
         self.evictions.load(Ordering::Relaxed)
     }
 
+    /// The room with this id if it runs here now (never loads it).
+    pub fn running(&self, id: RoomId) -> Option<RoomHandle> {
+        self.running_handle(id)
+    }
+
     /// The handle of a running room; a room whose task stopped is forgotten.
     fn running_handle(&self, id: RoomId) -> Option<RoomHandle> {
         let mut running = self.lock();

@@ -227,6 +227,16 @@ impl Store {
         Ok(())
     }
 
+    /// The nodes alive now (stopping ones included).
+    pub async fn live_nodes(&self) -> sqlx::Result<Vec<String>> {
+        let rows = sqlx::query(
+            "SELECT node_id FROM cluster_nodes WHERE expires_at > clock_timestamp() ORDER BY node_id",
+        )
+        .fetch_all(self.pool())
+        .await?;
+        rows.iter().map(|row| row.try_get(0)).collect()
+    }
+
     /// The live leases each live node holds, fewest first (ties by node id); draining nodes
     /// are left out. What placement reads: a new room goes to the first.
     pub async fn lease_counts(&self) -> sqlx::Result<Vec<(String, i64)>> {

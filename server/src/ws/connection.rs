@@ -9,15 +9,18 @@ use std::time::{Duration, Instant};
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, close_code};
 use futures_util::SinkExt;
 use futures_util::stream::{SplitSink, StreamExt};
-use tokio::sync::{mpsc, oneshot};
+use serde_json::Value;
+use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
 use warroom_protocol::{ClientMsg, ErrorBody, Identity, IdentityId, RoomId, ServerMsg, codes};
 
 use super::rate::RateLimiter;
+use crate::cluster::node::Forwarded;
+use crate::cluster::wire::{Command, ask_here};
 use crate::error::ApiError;
 use crate::metrics::Metrics;
-use crate::room::{ConnId, Kick, Mutes, Outbox, RoomCmd, RoomHandle};
+use crate::room::{ConnId, Kick, Located as Followed, Mutes, Outbox, RoomCmd};
 use crate::state::AppState;
 
 /// How long closing a socket may take (the close frame, then the TCP shutdown): a client that
@@ -279,8 +282,8 @@ struct Connection {
     identity: Option<Identity>,
     /// True once it said `hello` (with a valid token or none).
     said_hello: bool,
-    /// The rooms it follows.
-    rooms: HashMap<RoomId, RoomHandle>,
+    /// The rooms it follows, here or on other nodes.
+    rooms: HashMap<RoomId, Followed>,
     /// Its outgoing queue.
     outbox: Outbox,
     /// Its message budget.
@@ -350,44 +353,23 @@ impl Connection {
                 }
             }
             ClientMsg::TakeSeat { room, seat } => {
-                let result = match self.followed(room) {
-                    Ok(handle) => {
-                        let conn = self.id;
-                        self.ask_room(&handle, |reply| RoomCmd::TakeSeat { conn, seat, reply })
-                            .await
-                            .map(|_| ())
-                    }
-                    Err(error) => Err(error),
-                };
-                self.report(room, None, result);
+                let result = self.ask(room, Command::TakeSeat { seat }).await;
+                self.report(room, None, result.map(|_| ()));
             }
             ClientMsg::LeaveSeat { room } => {
-                let result = match self.followed(room) {
-                    Ok(handle) => {
-                        let conn = self.id;
-                        self.ask_room(&handle, |reply| RoomCmd::LeaveSeat { conn, reply })
-                            .await
-                    }
-                    Err(error) => Err(error),
-                };
-                self.report(room, None, result);
+                let result = self.ask(room, Command::LeaveSeat).await;
+                self.report(room, None, result.map(|_| ()));
             }
             ClientMsg::Action { room, id, action } => {
                 let started = Instant::now();
-                let result = match self.followed(room) {
-                    Ok(handle) => {
-                        let conn = self.id;
-                        let client_id = id.clone();
-                        self.ask_room(&handle, |reply| RoomCmd::Action {
-                            conn,
-                            client_id,
-                            action,
-                            reply,
-                        })
-                        .await
-                    }
-                    Err(error) => Err(error),
-                };
+                let client_id = id.clone();
+                let result = self
+                    .ask(room, Command::Action { client_id, action })
+                    .await
+                    .and_then(|seq| {
+                        seq.as_u64()
+                            .ok_or_else(|| ApiError::internal("an action answered without a seq"))
+                    });
                 let metrics = &self.state.metrics;
                 metrics.action_seconds.observe_duration(started.elapsed());
                 match result {
@@ -402,64 +384,71 @@ impl Connection {
                 }
             }
             ClientMsg::Leave { room } => {
-                if let Some(handle) = self.rooms.remove(&room) {
-                    handle.tell(RoomCmd::Leave { conn: self.id }).await;
+                if let Some(followed) = self.rooms.remove(&room) {
+                    self.leave(room, followed).await;
                 }
             }
             ClientMsg::Chat { room, text } => {
-                let result = match self.followed(room) {
-                    Ok(handle) => {
-                        let conn = self.id;
-                        self.ask_room(&handle, |reply| RoomCmd::Chat { conn, text, reply })
-                            .await
-                    }
-                    Err(error) => Err(error),
-                };
-                self.report(room, None, result);
+                let result = self.ask(room, Command::Chat { text }).await;
+                self.report(room, None, result.map(|_| ()));
             }
             ClientMsg::Resign { room } => {
-                let result = match self.followed(room) {
-                    Ok(handle) => {
-                        let conn = self.id;
-                        handle
-                            .ask(|reply| RoomCmd::Resign { conn, reply })
-                            .await
-                            .map(|_| ())
-                    }
-                    Err(error) => Err(error),
-                };
-                self.report(room, None, result);
+                let result = self.ask(room, Command::Resign).await;
+                self.report(room, None, result.map(|_| ()));
             }
             ClientMsg::Back { room } => {
-                let result = match self.followed(room) {
-                    Ok(handle) => {
-                        let conn = self.id;
-                        self.ask_room(&handle, |reply| RoomCmd::Back { conn, reply })
-                            .await
-                    }
-                    Err(error) => Err(error),
-                };
-                self.report(room, None, result);
+                let result = self.ask(room, Command::Back).await;
+                self.report(room, None, result.map(|_| ()));
             }
             ClientMsg::Rematch { room, accept } => {
-                let result = match self.followed(room) {
-                    Ok(handle) => {
-                        let conn = self.id;
-                        self.ask_room(&handle, |reply| RoomCmd::Rematch {
-                            conn,
-                            accept,
-                            reply,
-                        })
-                        .await
-                    }
-                    Err(error) => Err(error),
-                };
-                self.report(room, None, result);
+                let result = self.ask(room, Command::Rematch { accept }).await;
+                self.report(room, None, result.map(|_| ()));
             }
             ClientMsg::Mute { player, muted } => match self.mute(player, muted).await {
                 Ok(players) => self.send(&ServerMsg::Muted { players }),
                 Err(error) => self.send(&ServerMsg::error(None, None, error.body())),
             },
+        }
+    }
+
+    /// Asks a room this connection follows, here or on the node serving it (cluster mode),
+    /// waiting at most the answer timeout: a room waits for the database before it answers an
+    /// action, and a database that does not answer must not hold the client (`unavailable`;
+    /// an action sent again with the same id is answered from the log).
+    async fn ask(&self, room: RoomId, command: Command) -> Result<Value, ApiError> {
+        let limit = self.state.limits.answer_timeout();
+        match self.rooms.get(&room) {
+            None => Err(ApiError::bad_request(
+                codes::NOT_JOINED,
+                "join the room first",
+            )),
+            // A followed room whose task stopped moved to another node (idle rooms leave
+            // memory only once nobody follows them): the client joins it again.
+            Some(Followed::Here(handle)) if handle.is_closed() => Err(ApiError::room_moved()),
+            Some(Followed::Here(handle)) => {
+                ask_here(handle, self.id, &self.outbox, &self.mutes, command, limit).await
+            }
+            Some(Followed::There(owner)) => match &self.state.cluster {
+                Some(cluster) => cluster
+                    .forward(owner, room, self.id, &self.outbox, command)
+                    .await
+                    .map_err(ApiError::from),
+                None => Err(ApiError::room_moved()),
+            },
+        }
+    }
+
+    /// Stops following a room.
+    async fn leave(&self, room: RoomId, followed: Followed) {
+        match followed {
+            Followed::Here(handle) => handle.tell(RoomCmd::Leave { conn: self.id }).await,
+            Followed::There(owner) => {
+                if let Some(cluster) = &self.state.cluster {
+                    let _ = cluster
+                        .forward(&owner, room, self.id, &self.outbox, Command::Leave)
+                        .await;
+                }
+            }
         }
     }
 
@@ -502,16 +491,18 @@ impl Connection {
         }
         if let Some(room) = room {
             span.record("room", tracing::field::display(room));
-            let seat =
-                self.rooms
-                    .get(&room)
-                    .zip(self.identity.as_ref())
-                    .and_then(|(handle, identity)| {
-                        handle.summary().seats.iter().find_map(|info| {
-                            (info.player.as_ref().map(|player| player.id) == Some(identity.id))
-                                .then_some(info.seat.0)
-                        })
-                    });
+            let here = match self.rooms.get(&room) {
+                Some(Followed::Here(handle)) => Some(handle),
+                _ => None,
+            };
+            let seat = here
+                .zip(self.identity.as_ref())
+                .and_then(|(handle, identity)| {
+                    handle.summary().seats.iter().find_map(|info| {
+                        (info.player.as_ref().map(|player| player.id) == Some(identity.id))
+                            .then_some(info.seat.0)
+                    })
+                });
             if let Some(seat) = seat {
                 span.record("seat", seat);
             }
@@ -519,41 +510,9 @@ impl Connection {
         span
     }
 
-    /// Asks a room, waiting at most the answer timeout: a room waits for the database before
-    /// it answers an action, and a database that does not answer must not hold the client
-    /// (`unavailable`; an action sent again with the same id is answered from the log).
-    async fn ask_room<T>(
-        &self,
-        handle: &RoomHandle,
-        command: impl FnOnce(oneshot::Sender<Result<T, ApiError>>) -> RoomCmd,
-    ) -> Result<T, ApiError> {
-        let limit = self.state.limits.answer_timeout();
-        match tokio::time::timeout(limit, handle.ask(command)).await {
-            Ok(answer) => answer,
-            Err(_) => Err(ApiError::unavailable(format!(
-                "room {} did not answer within {limit:?}",
-                handle.id
-            ))),
-        }
-    }
-
     fn report(&self, room: RoomId, id: Option<String>, result: Result<(), ApiError>) {
         if let Err(error) = result {
             self.send(&ServerMsg::error(Some(room), id, error.body()));
-        }
-    }
-
-    /// The handle of a room this connection follows. A followed room whose task stopped moved
-    /// to another node (idle rooms leave memory only once nobody follows them): `room_moved`,
-    /// the client joins it again.
-    fn followed(&self, room: RoomId) -> Result<RoomHandle, ApiError> {
-        match self.rooms.get(&room) {
-            Some(handle) if handle.is_closed() => Err(ApiError::room_moved()),
-            Some(handle) => Ok(handle.clone()),
-            None => Err(ApiError::bad_request(
-                codes::NOT_JOINED,
-                "join the room first",
-            )),
         }
     }
 
@@ -591,46 +550,84 @@ impl Connection {
         }
     }
 
+    /// Follows a room: here, or on the node serving it (cluster mode). A room that left memory
+    /// (idle) as it was asked is rebuilt and asked again, once; a node that does not answer
+    /// (it died) is asked again until its lease expires and the room is served here.
     async fn join(
         &mut self,
         room: RoomId,
         invite: Option<String>,
         last_seq: Option<u64>,
     ) -> Result<(), ApiError> {
-        let conn = self.id;
-        // A room that left memory (idle) as it was asked is rebuilt and asked again, once.
+        let limit = self.state.limits.answer_timeout();
+        let command = Command::Join {
+            identity: self.identity.clone(),
+            invite,
+            last_seq,
+            mutes: self.mutes.list(),
+        };
+        let patience = self
+            .state
+            .cluster
+            .as_ref()
+            .map_or(Duration::ZERO, |cluster| cluster.lease_wait());
+        let until = Instant::now() + patience;
         let mut again = true;
         loop {
-            let handle = self.state.rooms.get(room).await?;
-            let identity = self.identity.clone();
-            let outbox = self.outbox.clone();
-            let mutes = self.mutes.clone();
-            let invite = invite.clone();
-            let joined = self
-                .ask_room(&handle, |reply| RoomCmd::Join {
-                    conn,
-                    identity,
-                    outbox,
-                    mutes,
-                    invite,
-                    last_seq,
-                    reply,
-                })
-                .await;
-            match joined {
-                Err(_) if again && handle.is_closed() => again = false,
-                Err(error) => return Err(error),
-                Ok(()) => {
-                    self.rooms.insert(room, handle);
-                    return Ok(());
+            match self.state.rooms.locate(room).await? {
+                Followed::Here(handle) => {
+                    let joined = ask_here(
+                        &handle,
+                        self.id,
+                        &self.outbox,
+                        &self.mutes,
+                        command.clone(),
+                        limit,
+                    )
+                    .await;
+                    match joined {
+                        Err(_) if again && handle.is_closed() => again = false,
+                        Err(error) => return Err(error),
+                        Ok(_) => {
+                            self.rooms.insert(room, Followed::Here(handle));
+                            return Ok(());
+                        }
+                    }
+                }
+                Followed::There(owner) => {
+                    let Some(cluster) = self.state.cluster.clone() else {
+                        return Err(ApiError::room_moved());
+                    };
+                    match cluster
+                        .forward(&owner, room, self.id, &self.outbox, command.clone())
+                        .await
+                    {
+                        Ok(_) => {
+                            self.rooms.insert(room, Followed::There(owner));
+                            return Ok(());
+                        }
+                        Err(Forwarded::Unreachable) if Instant::now() < until => {
+                            tokio::time::sleep(Duration::from_millis(250)).await;
+                        }
+                        Err(Forwarded::Refused(error))
+                            if error.code == codes::ROOM_MOVED && again =>
+                        {
+                            again = false;
+                        }
+                        Err(error) => return Err(error.into()),
+                    }
                 }
             }
         }
     }
 
     async fn leave_all(&mut self) {
-        for (_, handle) in self.rooms.drain() {
-            handle.tell(RoomCmd::Leave { conn: self.id }).await;
+        let rooms: Vec<(RoomId, Followed)> = self.rooms.drain().collect();
+        for (room, followed) in rooms {
+            self.leave(room, followed).await;
+        }
+        if let Some(cluster) = &self.state.cluster {
+            cluster.forget(self.id);
         }
     }
 }

@@ -1,0 +1,629 @@
+//! This node on NATS: it answers other nodes' requests for the rooms it serves (their
+//! connections follow those rooms through a forwarder per connection, so every message is
+//! still cut per viewer by the room itself), forwards its own connections' commands for rooms
+//! served elsewhere, delivers what those rooms send them, and tells them `room_moved` when the
+//! node serving a room they follow died (its lease expired or moved on without a word).
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::Duration;
+
+use async_nats::{HeaderMap, Request, RequestErrorKind};
+use axum::extract::ws::Utf8Bytes;
+use futures_util::StreamExt;
+use serde_json::Value;
+use tokio::sync::{mpsc, watch};
+use tokio_util::sync::CancellationToken;
+use tokio_util::task::TaskTracker;
+use warroom_protocol::{Room, RoomId, ServerMsg, codes};
+
+use super::wire::{
+    Answer, Ask, CLOSE, CONN, Command, FROM, N, RemoteError, ask_here, ask_subject, out_subject,
+};
+use crate::config::Limits;
+use crate::error::ApiError;
+use crate::room::{ConnId, Kick, Located, Mutes, Outbox, Rooms};
+use crate::store::{RoomRecord, Store};
+
+/// Ids this node gives the connections of other nodes (far from its own sockets' ids).
+const FIRST_REMOTE_CONN: u64 = 1 << 48;
+
+/// How long a forwarded answer waits for the messages sent before it.
+const ORDER_WAIT: Duration = Duration::from_secs(2);
+
+/// Why a forwarded command has no answer.
+#[derive(Debug)]
+pub enum Forwarded {
+    /// Nobody answers for that node (it died or stopped): its rooms are taken over once
+    /// their leases expire.
+    Unreachable,
+    /// The node answered with an error (or did not answer in time: `unavailable`).
+    Refused(ApiError),
+}
+
+impl From<Forwarded> for ApiError {
+    fn from(error: Forwarded) -> Self {
+        match error {
+            Forwarded::Unreachable => {
+                ApiError::unavailable("the node serving the room does not answer")
+            }
+            Forwarded::Refused(error) => error,
+        }
+    }
+}
+
+/// A connection of another node following a room of this node.
+struct Served {
+    /// Its id here.
+    id: ConnId,
+    /// Drained into the other node's `out` subject.
+    outbox: Outbox,
+    /// Messages queued into `outbox`.
+    queued: Arc<AtomicU64>,
+    /// Its mutes, as its node said at its last join.
+    mutes: Mutes,
+    /// The rooms here it follows.
+    rooms: Vec<RoomId>,
+}
+
+/// A connection of this node following rooms served elsewhere.
+struct Local {
+    outbox: Outbox,
+    /// Per node: how many of its messages were delivered.
+    delivered: HashMap<String, watch::Sender<u64>>,
+    /// The rooms it follows elsewhere, and the node serving each.
+    rooms: HashMap<RoomId, String>,
+}
+
+/// This node of the cluster.
+pub struct ClusterNode {
+    /// Its id.
+    pub node: Arc<str>,
+    nats: async_nats::Client,
+    rooms: Arc<Rooms>,
+    store: Store,
+    limits: Limits,
+    lease: Duration,
+    next_conn: AtomicU64,
+    served: Mutex<HashMap<(String, ConnId), Served>>,
+    local: Mutex<HashMap<ConnId, Local>>,
+    /// The forwarders, flushed at shutdown.
+    forwarders: TaskTracker,
+    stop: CancellationToken,
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+impl ClusterNode {
+    /// Connects to NATS as `node` and starts answering requests and delivering messages.
+    pub async fn start(
+        url: &str,
+        node: Arc<str>,
+        rooms: Arc<Rooms>,
+        store: Store,
+        limits: Limits,
+        lease: Duration,
+    ) -> anyhow::Result<Arc<ClusterNode>> {
+        let nats = async_nats::ConnectOptions::new()
+            .name(format!("warroom {node}"))
+            .connect(url)
+            .await?;
+        let asks = nats.subscribe(ask_subject(&node)).await?;
+        let outs = nats.subscribe(out_subject(&node)).await?;
+        let this = Arc::new(ClusterNode {
+            node,
+            nats,
+            rooms,
+            store,
+            limits,
+            lease,
+            next_conn: AtomicU64::new(FIRST_REMOTE_CONN),
+            served: Mutex::new(HashMap::new()),
+            local: Mutex::new(HashMap::new()),
+            forwarders: TaskTracker::new(),
+            stop: CancellationToken::new(),
+        });
+        tokio::spawn(this.clone().answer_asks(asks));
+        tokio::spawn(this.clone().deliver_outs(outs));
+        tokio::spawn(this.clone().watch_owners());
+        tokio::spawn(super::takeover::take_over_until(
+            this.rooms.clone(),
+            this.store.clone(),
+            lease,
+            this.stop.clone(),
+        ));
+        Ok(this)
+    }
+
+    /// Stops the loops and lets the forwarders send what rooms told them (after the rooms
+    /// stopped), then flushes NATS.
+    pub async fn shutdown(&self) {
+        self.stop.cancel();
+        lock(&self.served).clear();
+        self.forwarders.close();
+        let _ = tokio::time::timeout(Duration::from_secs(2), self.forwarders.wait()).await;
+        let _ = self.nats.flush().await;
+    }
+
+    /// How long a join waits for a node that does not answer (it died) before its lease
+    /// expires and the room can be served elsewhere.
+    pub fn lease_wait(&self) -> Duration {
+        self.lease + self.lease / 3 + Duration::from_secs(2)
+    }
+
+    // ---- this node serving rooms to other nodes' connections ----
+
+    async fn answer_asks(self: Arc<Self>, mut asks: async_nats::Subscriber) {
+        loop {
+            let message = tokio::select! {
+                () = self.stop.cancelled() => return,
+                message = asks.next() => match message {
+                    Some(message) => message,
+                    None => return,
+                },
+            };
+            let this = self.clone();
+            tokio::spawn(async move {
+                let answer = match serde_json::from_slice::<Ask>(&message.payload) {
+                    Ok(ask) => this.answer(ask).await,
+                    Err(error) => Answer {
+                        result: Err(ApiError::internal(format!("a bad request: {error}")).into()),
+                        after: 0,
+                    },
+                };
+                if let Some(reply) = message.reply {
+                    let body = serde_json::to_vec(&answer).unwrap_or_default();
+                    if let Err(error) = this.nats.publish(reply, body.into()).await {
+                        tracing::warn!("cannot answer a node: {error}");
+                    }
+                }
+            });
+        }
+    }
+
+    async fn answer(&self, ask: Ask) -> Answer {
+        match ask {
+            Ask::Room {
+                room,
+                from,
+                conn,
+                command,
+            } => self.serve_command(room, from, conn, command).await,
+            Ask::Adopt { room } => Answer {
+                result: match self.rooms.locate(room).await {
+                    Ok(Located::Here(handle)) => Ok(summary_value(&handle.summary())),
+                    Ok(Located::There(_)) => Err(ApiError::room_moved().into()),
+                    Err(error) => Err(error.into()),
+                },
+                after: 0,
+            },
+            Ask::Summary { room } => Answer {
+                result: self
+                    .rooms
+                    .running(room)
+                    .map(|handle| summary_value(&handle.summary()))
+                    .ok_or_else(|| ApiError::room_moved().into()),
+                after: 0,
+            },
+        }
+    }
+
+    async fn serve_command(
+        &self,
+        room: RoomId,
+        from: String,
+        conn: ConnId,
+        command: Command,
+    ) -> Answer {
+        let key = (from.clone(), conn);
+        let handle = match self.rooms.locate(room).await {
+            Ok(Located::Here(handle)) => handle,
+            Ok(Located::There(_)) => return refused(ApiError::room_moved()),
+            Err(error) => return refused(error),
+        };
+        let joining = matches!(command, Command::Join { .. });
+        let leaving = matches!(command, Command::Leave);
+        let entry = {
+            let mut served = lock(&self.served);
+            if joining && !served.contains_key(&key) {
+                let follower = self.follower(&from, conn);
+                served.insert(key.clone(), follower);
+            }
+            match served.get_mut(&key) {
+                Some(served) => {
+                    if let Command::Join { mutes, .. } = &command {
+                        served.mutes.replace(mutes.clone());
+                        if !served.rooms.contains(&room) {
+                            served.rooms.push(room);
+                        }
+                    }
+                    Some((
+                        served.id,
+                        served.outbox.clone(),
+                        served.mutes.clone(),
+                        served.queued.clone(),
+                    ))
+                }
+                None => None,
+            }
+        };
+        let Some((id, outbox, mutes, queued)) = entry else {
+            if leaving {
+                return Answer {
+                    result: Ok(Value::Null),
+                    after: 0,
+                };
+            }
+            return refused(ApiError::bad_request(
+                codes::NOT_JOINED,
+                "join the room first",
+            ));
+        };
+        let result = ask_here(
+            &handle,
+            id,
+            &outbox,
+            &mutes,
+            command,
+            self.limits.answer_timeout(),
+        )
+        .await;
+        drop(outbox);
+        if leaving || (joining && result.is_err()) {
+            let mut served = lock(&self.served);
+            if let Some(entry) = served.get_mut(&key) {
+                entry.rooms.retain(|followed| *followed != room);
+                if entry.rooms.is_empty() {
+                    served.remove(&key);
+                }
+            }
+        }
+        Answer {
+            result: result.map_err(RemoteError::from),
+            after: queued.load(Ordering::Acquire),
+        }
+    }
+
+    /// A follower for connection `conn` of node `from`: an outbox drained into that node's
+    /// `out` subject, in order, each message numbered.
+    fn follower(&self, from: &str, conn: ConnId) -> Served {
+        let (queue, mut inbox) = mpsc::channel::<Utf8Bytes>(self.limits.outgoing_queue.max(1));
+        let kick = CancellationToken::new();
+        let why = Arc::new(OnceLock::new());
+        let queued = Arc::new(AtomicU64::new(0));
+        let outbox = Outbox::telling(queue, kick.clone(), why.clone()).counted(queued.clone());
+        let nats = self.nats.clone();
+        let subject = out_subject(from);
+        let me = self.node.to_string();
+        let id = self.next_conn.fetch_add(1, Ordering::Relaxed);
+        self.forwarders.spawn(async move {
+            let mut sent = 0u64;
+            let headers = |sent: u64| {
+                let mut headers = HeaderMap::new();
+                headers.insert(CONN, conn.to_string().as_str());
+                headers.insert(FROM, me.as_str());
+                headers.insert(N, sent.to_string().as_str());
+                headers
+            };
+            loop {
+                let text = tokio::select! {
+                    biased;
+                    text = inbox.recv() => text,
+                    () = kick.cancelled() => None,
+                };
+                match text {
+                    Some(text) => {
+                        sent += 1;
+                        let body = bytes::Bytes::copy_from_slice(text.as_bytes());
+                        if nats
+                            .publish_with_headers(subject.clone(), headers(sent), body)
+                            .await
+                            .is_err()
+                        {
+                            return;
+                        }
+                    }
+                    None => break,
+                }
+            }
+            if kick.is_cancelled() {
+                // What was queued before the kick still goes, then the close.
+                while let Ok(text) = inbox.try_recv() {
+                    sent += 1;
+                    let body = bytes::Bytes::copy_from_slice(text.as_bytes());
+                    let _ = nats
+                        .publish_with_headers(subject.clone(), headers(sent), body)
+                        .await;
+                }
+                let reason = match why.get() {
+                    Some(Kick::Moved) => codes::ROOM_MOVED,
+                    _ => codes::SLOW_CONSUMER,
+                };
+                let mut close = headers(sent);
+                close.insert(CLOSE, reason);
+                let _ = nats
+                    .publish_with_headers(subject, close, bytes::Bytes::new())
+                    .await;
+            }
+        });
+        Served {
+            id,
+            outbox,
+            queued,
+            mutes: Mutes::default(),
+            rooms: Vec::new(),
+        }
+    }
+
+    // ---- this node's connections following rooms elsewhere ----
+
+    /// Sends a command of this node's connection `conn` to the room `room` served by `owner`,
+    /// and answers it once every message the room sent the connection before answering has
+    /// been delivered to it.
+    pub async fn forward(
+        &self,
+        owner: &str,
+        room: RoomId,
+        conn: ConnId,
+        outbox: &Outbox,
+        command: Command,
+    ) -> Result<Value, Forwarded> {
+        let joining = matches!(command, Command::Join { .. });
+        let leaving = matches!(command, Command::Leave);
+        let delivered = {
+            let mut local = lock(&self.local);
+            let entry = local.entry(conn).or_insert_with(|| Local {
+                outbox: outbox.clone(),
+                delivered: HashMap::new(),
+                rooms: HashMap::new(),
+            });
+            let follows_there = entry.rooms.values().any(|node| node == owner);
+            let delivered = entry
+                .delivered
+                .entry(owner.to_owned())
+                .or_insert_with(|| watch::Sender::new(0));
+            if joining && !follows_there {
+                // The owner counts this connection's messages afresh from its first join.
+                delivered.send_replace(0);
+            }
+            delivered.subscribe()
+        };
+        let ask = Ask::Room {
+            room,
+            from: self.node.to_string(),
+            conn,
+            command,
+        };
+        let body =
+            serde_json::to_vec(&ask).map_err(|e| Forwarded::Refused(ApiError::internal(e)))?;
+        let request = Request::new()
+            .payload(body.into())
+            .timeout(Some(self.limits.answer_timeout()));
+        let message = match self.nats.send_request(ask_subject(owner), request).await {
+            Ok(message) => message,
+            Err(error) => {
+                return Err(match error.kind() {
+                    RequestErrorKind::NoResponders => Forwarded::Unreachable,
+                    RequestErrorKind::TimedOut => Forwarded::Refused(ApiError::unavailable(
+                        format!("node {owner} did not answer in time"),
+                    )),
+                    _ => Forwarded::Refused(ApiError::unavailable(error)),
+                });
+            }
+        };
+        let answer: Answer = serde_json::from_slice(&message.payload)
+            .map_err(|e| Forwarded::Refused(ApiError::internal(e)))?;
+        let mut delivered = delivered;
+        let after = answer.after;
+        let _ = tokio::time::timeout(ORDER_WAIT, delivered.wait_for(|seen| *seen >= after)).await;
+        {
+            let mut local = lock(&self.local);
+            if let Some(entry) = local.get_mut(&conn) {
+                if joining && answer.result.is_ok() {
+                    entry.rooms.insert(room, owner.to_owned());
+                }
+                if leaving {
+                    entry.rooms.remove(&room);
+                }
+            }
+        }
+        answer
+            .result
+            .map_err(|error| Forwarded::Refused(error.into()))
+    }
+
+    /// Connection `conn` closed: it follows nothing elsewhere any more.
+    pub fn forget(&self, conn: ConnId) {
+        lock(&self.local).remove(&conn);
+    }
+
+    async fn deliver_outs(self: Arc<Self>, mut outs: async_nats::Subscriber) {
+        loop {
+            let message = tokio::select! {
+                () = self.stop.cancelled() => return,
+                message = outs.next() => match message {
+                    Some(message) => message,
+                    None => return,
+                },
+            };
+            let Some(headers) = &message.headers else {
+                continue;
+            };
+            let header = |name: &str| headers.get(name).map(|value| value.as_str().to_owned());
+            let (Some(conn), Some(from), Some(n)) = (
+                header(CONN).and_then(|c| c.parse::<ConnId>().ok()),
+                header(FROM),
+                header(N).and_then(|n| n.parse::<u64>().ok()),
+            ) else {
+                continue;
+            };
+            let local = lock(&self.local);
+            let Some(entry) = local.get(&conn) else {
+                continue;
+            };
+            if let Some(reason) = header(CLOSE) {
+                entry.outbox.kick(if reason == codes::ROOM_MOVED {
+                    Kick::Moved
+                } else {
+                    Kick::Slow
+                });
+            } else if let Ok(text) = std::str::from_utf8(&message.payload) {
+                let _ = entry.outbox.send_text(Utf8Bytes::from(text.to_owned()));
+            }
+            if let Some(delivered) = entry.delivered.get(&from) {
+                delivered.send_replace(n);
+            }
+        }
+    }
+
+    /// Every third of the lease: a room followed from here whose lease is no longer held by
+    /// the node serving it (it died: the lease expired; or it moved on without a word) is
+    /// `room_moved` for its followers here, who are disconnected and join again.
+    async fn watch_owners(self: Arc<Self>) {
+        loop {
+            tokio::select! {
+                () = self.stop.cancelled() => return,
+                () = tokio::time::sleep(self.lease / 3) => {}
+            }
+            self.drop_followers_of_dead_nodes().await;
+            let followed: HashMap<RoomId, String> = lock(&self.local)
+                .values()
+                .flat_map(|entry| entry.rooms.iter().map(|(r, o)| (*r, o.clone())))
+                .collect();
+            for (room, owner) in followed {
+                let holder = match self.store.lease_holder(room).await {
+                    Ok(holder) => holder,
+                    Err(error) => {
+                        tracing::warn!("cannot read the lease of room {room}: {error}");
+                        continue;
+                    }
+                };
+                if holder.is_some_and(|h| h.live && h.owner == owner) {
+                    continue;
+                }
+                tracing::info!(
+                    "room {room} is no longer served by {owner}: its followers here join again"
+                );
+                let message = ServerMsg::error(Some(room), None, ApiError::room_moved().body());
+                let mut local = lock(&self.local);
+                for entry in local.values_mut() {
+                    if entry.rooms.get(&room) == Some(&owner) {
+                        entry.rooms.remove(&room);
+                        let _ = entry.outbox.send(&message);
+                        entry.outbox.kick(Kick::Moved);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The followers here of connections on nodes that died leave their rooms (so presence
+    /// and the seats' absence countdowns see them gone).
+    async fn drop_followers_of_dead_nodes(&self) {
+        let live = match self.store.live_nodes().await {
+            Ok(live) => live,
+            Err(error) => {
+                tracing::warn!("cannot list the live nodes: {error}");
+                return;
+            }
+        };
+        let gone: Vec<(ConnId, Vec<RoomId>)> = {
+            let mut served = lock(&self.served);
+            let dead: Vec<(String, ConnId)> = served
+                .keys()
+                .filter(|(from, _)| !live.contains(from))
+                .cloned()
+                .collect();
+            dead.iter()
+                .filter_map(|key| served.remove(key))
+                .map(|entry| (entry.id, entry.rooms))
+                .collect()
+        };
+        for (conn, rooms) in gone {
+            for room in rooms {
+                if let Some(handle) = self.rooms.running(room) {
+                    handle.tell(crate::room::RoomCmd::Leave { conn }).await;
+                }
+            }
+        }
+    }
+
+    // ---- placement and summaries ----
+
+    /// Opens a new room (stored already) on the live node with the fewest leases: here, or
+    /// there through `adopt` (here when that node does not answer). The room as it runs.
+    pub async fn place(&self, record: RoomRecord) -> Result<Room, ApiError> {
+        let target = match self.store.lease_counts().await {
+            Ok(counts) => counts.into_iter().next().map(|(node, _)| node),
+            Err(error) => {
+                tracing::warn!("cannot count the leases: {error}");
+                None
+            }
+        };
+        if let Some(target) = target.filter(|target| **target != *self.node) {
+            let ask = Ask::Adopt { room: record.id };
+            if let Ok(Ok(room)) = self.ask_node(&target, &ask).await.map(|a| a.result)
+                && let Ok(room) = serde_json::from_value::<Room>(room)
+            {
+                return Ok(room);
+            }
+            tracing::warn!(
+                "node {target} did not adopt room {}: opened here",
+                record.id
+            );
+        }
+        let handle = self.rooms.open(record).await?;
+        Ok(handle.summary())
+    }
+
+    /// The room as the lobby shows it, from the node serving it (with presence), else from
+    /// the database with nobody connected.
+    pub async fn summary(&self, id: RoomId) -> Result<Room, ApiError> {
+        match self.rooms.locate(id).await? {
+            Located::Here(handle) => Ok(handle.summary()),
+            Located::There(owner) => {
+                let ask = Ask::Summary { room: id };
+                if let Ok(Ok(room)) = self.ask_node(&owner, &ask).await.map(|a| a.result)
+                    && let Ok(room) = serde_json::from_value::<Room>(room)
+                {
+                    return Ok(room);
+                }
+                let record = self
+                    .store
+                    .room(id)
+                    .await?
+                    .ok_or_else(ApiError::room_not_found)?;
+                Ok(self.rooms.lobby_summary(&record))
+            }
+        }
+    }
+
+    async fn ask_node(&self, node: &str, ask: &Ask) -> Result<Answer, ApiError> {
+        let body = serde_json::to_vec(ask).map_err(ApiError::internal)?;
+        let request = Request::new()
+            .payload(body.into())
+            .timeout(Some(self.limits.answer_timeout()));
+        let message = self
+            .nats
+            .send_request(ask_subject(node), request)
+            .await
+            .map_err(ApiError::unavailable)?;
+        serde_json::from_slice(&message.payload).map_err(ApiError::internal)
+    }
+}
+
+fn refused(error: ApiError) -> Answer {
+    Answer {
+        result: Err(error.into()),
+        after: 0,
+    }
+}
+
+fn summary_value(room: &Room) -> Value {
+    serde_json::to_value(room).unwrap_or(Value::Null)
+}

@@ -1,0 +1,764 @@
+//! End to end, cluster mode (docs/SCALING.md): real `warroom` processes on loopback over one
+//! real PostgreSQL and a real NATS server. Matches of mixed rulesets are played by WebSocket
+//! clients connected to random nodes, watched by spectators on other nodes; one node is killed
+//! with SIGKILL mid-play, and every match still finishes with every acknowledged action in its
+//! log, no seq skipped or repeated, and `verify` passing. A node frozen with SIGSTOP past its
+//! lease cannot append to a room that moved (its clients get `room_moved` and go on with the
+//! new owner).
+//!
+//! These tests run when `WARROOM_TEST_POSTGRES_URL` is set; they then need NATS at
+//! `WARROOM_TEST_NATS_URL` (default `nats://127.0.0.1:4222`) and fail, never skip, without it.
+
+use crate::common;
+
+use std::collections::HashMap;
+use std::io::{BufRead, BufReader};
+use std::net::SocketAddr;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+use sqlx::Connection;
+use sqlx::postgres::PgConnection;
+
+use common::play::{Chooser, Participant, participant};
+use common::{Client, Http, TestDb};
+
+/// The NATS server the nodes use: `WARROOM_TEST_NATS_URL`, or the local default; the test
+/// fails when it does not answer.
+async fn nats_url() -> String {
+    let url = std::env::var("WARROOM_TEST_NATS_URL")
+        .unwrap_or_else(|_| "nats://127.0.0.1:4222".to_owned());
+    let authority = url
+        .split_once("://")
+        .map_or(url.as_str(), |(_, rest)| rest)
+        .trim_end_matches('/')
+        .to_owned();
+    let answers = tokio::time::timeout(
+        Duration::from_secs(3),
+        tokio::net::TcpStream::connect(authority.replace("localhost", "127.0.0.1")),
+    )
+    .await;
+    assert!(
+        matches!(answers, Ok(Ok(_))),
+        "WARROOM_TEST_POSTGRES_URL is set, so the cluster tests run, but NATS does not answer at \
+         {url} (set WARROOM_TEST_NATS_URL, or start `nats-server -a 127.0.0.1 -p 4222`)"
+    );
+    url
+}
+
+/// A `warroom` node as a child process.
+struct Node {
+    id: String,
+    child: Child,
+    addr: SocketAddr,
+}
+
+impl Node {
+    fn start(db: &TestDb, nats: &str, id: &str, lease_seconds: u64) -> Node {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_warroom"))
+            .args(["--bind", "127.0.0.1:0", "--database-url", &db.url])
+            .args(["--nats-url", nats, "--node-id", id])
+            .args(["--lease-seconds", &lease_seconds.to_string()])
+            .args([
+                "--messages-per-second",
+                "100000",
+                "--message-burst",
+                "100000",
+            ])
+            .args(["--rooms-per-ip-per-minute", "100000"])
+            .args(["--guests-per-ip-per-minute", "100000"])
+            .args(["--max-sockets-per-ip", "100000"])
+            .env("RUST_LOG", "warn")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("start warroom");
+        let stdout = child.stdout.take().expect("stdout");
+        let mut line = String::new();
+        BufReader::new(stdout)
+            .read_line(&mut line)
+            .expect("the listening line");
+        let addr = line
+            .trim()
+            .rsplit("http://")
+            .next()
+            .and_then(|a| a.parse().ok())
+            .unwrap_or_else(|| panic!("unexpected first line {line:?}"));
+        Node {
+            id: id.to_owned(),
+            child,
+            addr,
+        }
+    }
+
+    fn signal(&self, signal: &str) {
+        let done = Command::new("kill")
+            .args([&format!("-{signal}"), &self.child.id().to_string()])
+            .status()
+            .expect("kill");
+        assert!(done.success());
+    }
+
+    fn sigkill(mut self) {
+        self.child.kill().expect("kill");
+        self.child.wait().expect("reap");
+    }
+}
+
+impl Drop for Node {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Waits until every node answers `/healthz` and has said it is alive in the database.
+async fn cluster_up(db: &TestDb, nodes: &[Node]) {
+    for node in nodes {
+        let http = Http { addr: node.addr };
+        for _ in 0..200 {
+            if http.try_get("/healthz").await.is_some() {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(25)).await;
+        }
+    }
+    let mut conn = PgConnection::connect(&db.url).await.unwrap();
+    for _ in 0..100 {
+        let alive: i64 = sqlx::query_scalar("SELECT count(*) FROM cluster_nodes")
+            .fetch_one(&mut conn)
+            .await
+            .unwrap();
+        if alive as usize >= nodes.len() {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("the nodes did not all register");
+}
+
+/// The node holding each room's live lease.
+async fn owners(db: &TestDb) -> HashMap<String, String> {
+    let mut conn = PgConnection::connect(&db.url).await.unwrap();
+    let rows: Vec<(String, String)> = sqlx::query_as(
+        "SELECT room_id::text, owner FROM room_leases WHERE expires_at > clock_timestamp()",
+    )
+    .fetch_all(&mut conn)
+    .await
+    .unwrap();
+    rows.into_iter().collect()
+}
+
+/// One player or spectator, reconnecting to a live node whenever its socket closes or the room
+/// moves.
+struct Seat {
+    p: Participant,
+    /// Which node it is connected to.
+    node: usize,
+}
+
+/// A match played across the cluster.
+struct Game {
+    room: String,
+    ruleset: &'static str,
+    players: Vec<Seat>,
+    spectator: Seat,
+    chooser: Chooser,
+    /// Every acknowledged action: seq → (seat, action).
+    acked: HashMap<u64, (u64, Value)>,
+    /// Longest time between two acknowledgements (the stall of a moved room).
+    longest_gap: Duration,
+    last_ack: Instant,
+    /// The node serving the room before the kill, to time acks from it and from other nodes.
+    owner: Option<usize>,
+    /// Ack times of actions sent through the serving node, and through another node.
+    local_acks: Vec<Duration>,
+    remote_acks: Vec<Duration>,
+}
+
+/// The live nodes' addresses, by index (None: killed).
+type Live = Vec<Option<SocketAddr>>;
+
+fn pick_node(live: &Live, avoid: Option<usize>, n: u64) -> usize {
+    let alive: Vec<usize> = (0..live.len())
+        .filter(|i| live[*i].is_some() && Some(*i) != avoid)
+        .collect();
+    let alive = if alive.is_empty() {
+        (0..live.len()).filter(|i| live[*i].is_some()).collect()
+    } else {
+        alive
+    };
+    alive[(n as usize) % alive.len()]
+}
+
+/// Connects `token` to node `node` and joins `room` from `last_seq`; `None` when the socket
+/// closed or the join was refused (the caller tries again).
+async fn connect(
+    addr: SocketAddr,
+    token: Option<&str>,
+    room: &str,
+    last_seq: Option<u64>,
+) -> Option<Client> {
+    let attempt = async {
+        let mut client = Client::connect(addr).await;
+        client.send(&json!({"type": "hello", "token": token})).await;
+        loop {
+            let message = client.next().await?;
+            if message["type"] == "welcome" {
+                break;
+            }
+        }
+        client
+            .send(&json!({"type": "join", "room": room, "last_seq": last_seq}))
+            .await;
+        loop {
+            let message = client.next().await?;
+            if message["type"] == "room" {
+                return Some(client);
+            }
+            if message["type"] == "error" {
+                return None;
+            }
+        }
+    };
+    tokio::time::timeout(Duration::from_secs(15), attempt)
+        .await
+        .ok()
+        .flatten()
+}
+
+impl Seat {
+    /// Reconnects (to a live node, another one than before when it can) until joined again
+    /// with its last seq; a snapshot or the missed actions follow.
+    async fn reconnect(&mut self, live: &Live, salt: u64) {
+        for attempt in 0..200u64 {
+            let node = pick_node(live, Some(self.node), salt + attempt);
+            let addr = live[node].unwrap();
+            if let Some(client) = connect(
+                addr,
+                self.p.token.as_deref(),
+                &self.p.room,
+                Some(self.p.seq),
+            )
+            .await
+            {
+                self.p.client = client;
+                self.node = node;
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        panic!("could not reconnect to room {}", self.p.room);
+    }
+
+    /// Reads until it has seen `seq`, reconnecting when needed.
+    async fn reach(&mut self, seq: u64, live: &Live, salt: u64) {
+        while self.p.seq < seq && self.p.outcome.is_none() {
+            let next = tokio::time::timeout(Duration::from_secs(15), self.p.client.next()).await;
+            match next {
+                Ok(Some(message)) => {
+                    self.p.absorb(&message);
+                    if message["type"] == "error" && message["code"] == "room_moved" {
+                        self.reconnect(live, salt).await;
+                    }
+                }
+                _ => self.reconnect(live, salt).await,
+            }
+        }
+    }
+
+    /// Sends an action and waits for its ack, reconnecting and resending with the same id
+    /// (answered from the log if it was stored) until acknowledged. The ack's seq.
+    async fn act(
+        &mut self,
+        id: &str,
+        action: &Value,
+        live: &Live,
+        salt: u64,
+    ) -> Result<u64, Value> {
+        let room = self.p.room.clone();
+        loop {
+            let sent = self
+                .p
+                .client
+                .try_send(&json!({"type": "action", "room": room, "id": id, "action": action}))
+                .await;
+            let answer = if sent {
+                let wait = async {
+                    loop {
+                        let message = self.p.client.next().await?;
+                        self.p.absorb(&message);
+                        if (message["type"] == "ack" || message["type"] == "error")
+                            && message["id"] == json!(id)
+                        {
+                            return Some(message);
+                        }
+                        if message["type"] == "error" && message["code"] == "room_moved" {
+                            return None;
+                        }
+                    }
+                };
+                tokio::time::timeout(Duration::from_secs(15), wait)
+                    .await
+                    .ok()
+                    .flatten()
+            } else {
+                None
+            };
+            match answer {
+                Some(ack) if ack["type"] == "ack" => return Ok(ack["seq"].as_u64().unwrap()),
+                Some(error) if error["code"] != "room_moved" && error["code"] != "unavailable" => {
+                    return Err(error);
+                }
+                _ => self.reconnect(live, salt).await,
+            }
+        }
+    }
+}
+
+impl Game {
+    /// Opens a room of `ruleset` with `people` seats played by clients and `bots` by the
+    /// server's bots (no delay), on a random node, each client on a random node.
+    async fn open(nodes: &Live, n: u64, ruleset: &'static str, people: u64, bots: u64) -> Game {
+        let creator_node = pick_node(nodes, None, n);
+        let http = Http {
+            addr: nodes[creator_node].unwrap(),
+        };
+        let mut tokens = Vec::new();
+        for seat in 0..people {
+            tokens.push(http.guest(&format!("c{n} p{seat}")).await.1);
+        }
+        let bot_seats: Vec<Value> = (people..people + bots)
+            .map(|seat| json!({"seat": seat, "level": "easy"}))
+            .collect();
+        let room = http
+            .room(
+                &tokens[0],
+                &json!({"ruleset": ruleset, "seats": people + bots, "bots": bot_seats,
+                        "bot_delay_ms": 0}),
+            )
+            .await;
+        let room = room["id"].as_str().expect("room id").to_owned();
+        let mut players = Vec::new();
+        for (seat, token) in tokens.iter().enumerate() {
+            // Rooms are placed round robin from node 0, so seat 0 mostly plays through the
+            // node serving its room and seat 1 through another.
+            let node = pick_node(nodes, None, 7 * n + 5 * seat as u64 + 3);
+            let mut client = connect(nodes[node].unwrap(), Some(token), &room, None)
+                .await
+                .expect("join");
+            client
+                .send(&json!({"type": "take_seat", "room": room, "seat": seat}))
+                .await;
+            players.push(Seat {
+                p: participant(client, Some(seat as u64), Some(token.clone()), &room),
+                node,
+            });
+        }
+        // The spectator watches from another node than the first player.
+        let node = pick_node(nodes, Some(players[0].node), n + 7);
+        let client = connect(nodes[node].unwrap(), None, &room, None)
+            .await
+            .expect("spectator joins");
+        let spectator = Seat {
+            p: participant(client, None, None, &room),
+            node,
+        };
+        let mut game = Game {
+            room,
+            ruleset,
+            players,
+            spectator,
+            chooser: Chooser(1000 + n),
+            acked: HashMap::new(),
+            longest_gap: Duration::ZERO,
+            last_ack: Instant::now(),
+            owner: None,
+            local_acks: Vec::new(),
+            remote_acks: Vec::new(),
+        };
+        for seat in &mut game.players {
+            seat.p.until("snapshot", |m| m["type"] == "snapshot").await;
+        }
+        game.spectator
+            .p
+            .until("snapshot", |m| m["type"] == "snapshot")
+            .await;
+        game
+    }
+
+    fn over(&self) -> bool {
+        self.players.iter().any(|p| p.p.outcome.is_some())
+    }
+
+    /// Plays one action of the seat to act (as its freshest player sees it), and brings the
+    /// others and the spectator up to it.
+    async fn step(&mut self, live: &Live, salt: u64) {
+        let freshest = self
+            .players
+            .iter()
+            .max_by_key(|p| p.p.seq)
+            .map(|p| p.p.seq)
+            .unwrap();
+        for seat in &mut self.players {
+            seat.reach(freshest, live, salt).await;
+        }
+        if self.over() {
+            return;
+        }
+        let to_act = self.players[0].p.to_act.expect("someone is to act");
+        // Classic between a random player and bots can last for ever: after some actions the
+        // player resigns (G-RESIGN-1) and a bot plays the seat to the end. Said again on each
+        // of its turns, in case a reconnect lost it (`already_resigned` then).
+        let resigned = self.ruleset == "classic" && self.acked.len() >= RESIGN_AFTER;
+        if resigned && self.players[0].p.seat == Some(to_act) {
+            let room = self.room.clone();
+            self.players[0]
+                .p
+                .client
+                .try_send(&json!({"type": "resign", "room": room}))
+                .await;
+        }
+        let actor = self
+            .players
+            .iter_mut()
+            .find(|p| p.p.seat == Some(to_act))
+            .filter(|_| !resigned);
+        let Some(actor) = actor else {
+            // A bot's turn: the server plays it.
+            let next = self.players[0].p.seq + 1;
+            self.players[0].reach(next, live, salt).await;
+            let seen = self.players[0].p.seq;
+            self.spectator.reach(seen, live, salt).await;
+            return;
+        };
+        let pick = self.chooser.below(actor.p.legal.len());
+        let action = actor.p.legal[pick].clone();
+        let seq_before = actor.p.seq;
+        let id = format!("s{to_act}-{}", seq_before + 1);
+        let through = actor.node;
+        let sent_at = Instant::now();
+        match actor.act(&id, &action, live, salt).await {
+            Ok(seq) => {
+                let took = sent_at.elapsed();
+                match self.owner {
+                    Some(owner) if owner == through => self.local_acks.push(took),
+                    Some(_) => self.remote_acks.push(took),
+                    None => {}
+                }
+                assert_eq!(seq, seq_before + 1, "{}: acks are in order", self.room);
+                let previous = self.acked.insert(seq, (to_act, action));
+                assert!(
+                    previous.is_none(),
+                    "{}: seq {seq} acknowledged twice",
+                    self.room
+                );
+                let now = Instant::now();
+                self.longest_gap = self.longest_gap.max(now - self.last_ack);
+                self.last_ack = now;
+                for seat in &mut self.players {
+                    seat.reach(seq, live, salt).await;
+                }
+                self.spectator.reach(seq, live, salt).await;
+            }
+            Err(error) => {
+                eprintln!(
+                    "{} ({}): seq {} seat {to_act}: refused {error}",
+                    self.room, self.ruleset, seq_before
+                );
+                // A state that moved on under the actor (it was told a stale legal list while
+                // its room moved): it reads on and acts again.
+                assert!(
+                    error["code"] != "internal",
+                    "{}: an action was refused with {error}",
+                    self.room
+                );
+            }
+        }
+    }
+}
+
+/// Checks a finished match: each acknowledged action is in the replay at its seq, seqs run
+/// from 1 without a gap, and `warroom verify` recomputes it.
+async fn check_finished(http: &Http, game: &mut Game) {
+    let (_, shown) = http.get(&format!("/api/rooms/{}", game.room), None).await;
+    assert_eq!(shown["state"], "finished", "{shown}");
+    let match_id = shown["match_id"]
+        .as_str()
+        .map(str::to_owned)
+        .unwrap_or_else(|| panic!("the room names its match: {shown}"));
+    let (status, replay) = http
+        .get(&format!("/api/matches/{match_id}/replay"), None)
+        .await;
+    assert_eq!(status, 200, "{replay}");
+    let actions = replay["actions"].as_array().unwrap();
+    for (i, action) in actions.iter().enumerate() {
+        assert_eq!(action["seq"].as_u64(), Some(i as u64 + 1), "no seq skipped");
+    }
+    for (seq, (seat, action)) in &game.acked {
+        let stored = &actions[(*seq - 1) as usize];
+        assert_eq!(
+            stored["seat"].as_u64(),
+            Some(*seat),
+            "{}: seq {seq}",
+            game.room
+        );
+        assert_eq!(&stored["action"], action, "{}: seq {seq}", game.room);
+    }
+    let path = std::env::temp_dir().join(format!("warroom-replay-{}.json", uuid::Uuid::new_v4()));
+    std::fs::write(&path, replay.to_string()).unwrap();
+    let verified = Command::new(env!("CARGO_BIN_EXE_warroom"))
+        .arg("verify")
+        .arg(&path)
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_file(&path);
+    assert!(
+        verified.status.success(),
+        "{} ({}): {}",
+        game.room,
+        game.ruleset,
+        String::from_utf8_lossy(&verified.stdout)
+    );
+    // The spectator saw every seq once, in order (a catch-up snapshot may skip ahead).
+    let seqs = &game.spectator.p.applied_seqs;
+    assert!(
+        seqs.windows(2).all(|w| w[0] < w[1]),
+        "{}: the spectator saw a seq twice or out of order: {seqs:?}",
+        game.room
+    );
+}
+
+/// Actions a classic player plays before resigning.
+const RESIGN_AFTER: usize = 20;
+
+/// How many matches the SIGKILL test plays (`WARROOM_CLUSTER_MATCHES`, 60 by default).
+fn match_count() -> u64 {
+    std::env::var("WARROOM_CLUSTER_MATCHES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(60)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn three_nodes_one_killed_mid_play_every_match_finishes_with_its_log_intact() {
+    let Some(db) = TestDb::postgres().await else {
+        println!("cluster: skipped (WARROOM_TEST_POSTGRES_URL is not set)");
+        return;
+    };
+    let nats = nats_url().await;
+    let prefix = &uuid::Uuid::new_v4().simple().to_string()[..6];
+    let nodes = vec![
+        Node::start(&db, &nats, &format!("k{prefix}a"), 5),
+        Node::start(&db, &nats, &format!("k{prefix}b"), 5),
+        Node::start(&db, &nats, &format!("k{prefix}c"), 5),
+    ];
+    cluster_up(&db, &nodes).await;
+    let mut live: Live = nodes.iter().map(|n| Some(n.addr)).collect();
+    // Hexdice between two clients; capitals and classic, one client against bots.
+    let rulesets = [("hexdice", 2, 0), ("capitals", 1, 1), ("classic", 1, 2)];
+    let count = match_count();
+    let mut games = Vec::new();
+    for n in 0..count {
+        let (ruleset, people, bots) = rulesets[(n as usize) % rulesets.len()];
+        games.push(Game::open(&live, n, ruleset, people, bots).await);
+    }
+    // Rooms spread over the nodes (least loaded first).
+    let owned = owners(&db).await;
+    let mut per_node: HashMap<&str, usize> = HashMap::new();
+    for game in &games {
+        let owner = owned.get(&game.room).expect("every room has a live lease");
+        *per_node.entry(owner.as_str()).or_default() += 1;
+    }
+    println!("rooms per node: {per_node:?}");
+    assert_eq!(per_node.len(), 3, "every node serves rooms: {per_node:?}");
+
+    // A few actions everywhere, timing acks through the serving node and through another
+    // one, then the node serving the most rooms dies.
+    for game in &mut games {
+        let owner = &owned[&game.room];
+        game.owner = nodes.iter().position(|node| &node.id == owner);
+    }
+    for round in 0..6u64 {
+        for (i, game) in games.iter_mut().enumerate() {
+            game.step(&live, round * 1000 + i as u64).await;
+        }
+    }
+    let median = |mut times: Vec<Duration>| {
+        times.sort();
+        (
+            times.len(),
+            times.get(times.len() / 2).copied().unwrap_or_default(),
+        )
+    };
+    let local = median(games.iter().flat_map(|g| g.local_acks.clone()).collect());
+    let remote = median(games.iter().flat_map(|g| g.remote_acks.clone()).collect());
+    println!(
+        "ack median through the serving node {:?} ({} acks), through another node {:?} ({} acks)",
+        local.1, local.0, remote.1, remote.0
+    );
+    for game in &mut games {
+        game.owner = None;
+    }
+    let (victim, _) = nodes
+        .iter()
+        .enumerate()
+        .max_by_key(|(_, node)| per_node.get(node.id.as_str()).copied().unwrap_or(0))
+        .unwrap();
+    let moved: Vec<usize> = games
+        .iter()
+        .enumerate()
+        .filter(|(_, g)| owned.get(&g.room) == Some(&nodes[victim].id))
+        .map(|(i, _)| i)
+        .collect();
+    let mut nodes = nodes;
+    let killed = nodes.remove(victim);
+    live[victim] = None;
+    let killed_at = Instant::now();
+    killed.sigkill();
+    for game in &mut games {
+        game.last_ack = killed_at.max(game.last_ack);
+    }
+
+    // Every match goes on to its end.
+    let mut stalls = Vec::new();
+    let mut round = 3u64;
+    while games.iter().any(|g| !g.over()) {
+        for (i, game) in games.iter_mut().enumerate() {
+            if !game.over() {
+                game.step(&live, round * 1000 + i as u64).await;
+            }
+        }
+        round += 1;
+        if round.is_multiple_of(500) {
+            for game in games.iter().filter(|g| !g.over()) {
+                let p = &game.players[0].p;
+                eprintln!(
+                    "round {round}: {} ({}) at seq {}, to act {:?}, legal {}",
+                    game.room,
+                    game.ruleset,
+                    p.seq,
+                    p.to_act,
+                    p.legal.len()
+                );
+            }
+        }
+        assert!(round < 20_000, "the matches end");
+    }
+    for &i in &moved {
+        stalls.push(games[i].longest_gap);
+    }
+    let worst = stalls.iter().max().copied().unwrap_or_default();
+    println!(
+        "{} matches finished; {} rooms moved off the killed node; longest stall of a moved room {:?} (after the kill: {:?})",
+        games.len(),
+        moved.len(),
+        worst,
+        killed_at.elapsed()
+    );
+    let http = Http {
+        addr: live.iter().flatten().next().copied().unwrap(),
+    };
+    for game in &mut games {
+        check_finished(&http, game).await;
+    }
+    assert!(
+        worst < Duration::from_secs(10),
+        "play stalled {worst:?} for a moved room (target < 10 s)"
+    );
+    drop(nodes);
+    db.cleanup().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_node_frozen_past_its_lease_cannot_append_to_a_room_that_moved() {
+    let Some(db) = TestDb::postgres().await else {
+        println!("cluster fencing: skipped (WARROOM_TEST_POSTGRES_URL is not set)");
+        return;
+    };
+    let nats = nats_url().await;
+    let prefix = &uuid::Uuid::new_v4().simple().to_string()[..6];
+    let lease = 2;
+    let frozen = Node::start(&db, &nats, &format!("f{prefix}a"), lease);
+    cluster_up(&db, std::slice::from_ref(&frozen)).await;
+    let live: Live = vec![Some(frozen.addr)];
+    // The room is opened while the frozen node is alone, so it serves it.
+    let mut game = Game::open(&live, 1, "hexdice", 2, 0).await;
+    game.step(&live, 1).await;
+    assert_eq!(owners(&db).await.get(&game.room), Some(&frozen.id));
+
+    let other = Node::start(&db, &nats, &format!("f{prefix}b"), lease);
+    cluster_up(&db, std::slice::from_ref(&other)).await;
+    frozen.signal("STOP");
+    // Past its lease, the other node takes the room over (it serves a running match).
+    let mut taken = false;
+    for _ in 0..100 {
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        if owners(&db).await.get(&game.room) == Some(&other.id) {
+            taken = true;
+            break;
+        }
+    }
+    assert!(taken, "the other node took the room over");
+    // A player still connected to the frozen node acts, and the node wakes up believing it
+    // owns the room. Whether its renewal notices first or the append meets the fence, the
+    // player is told `room_moved` (or its socket closes with it), never `ack`.
+    let to_act = game.players[0].p.to_act.unwrap();
+    let actor = game
+        .players
+        .iter_mut()
+        .find(|p| p.p.seat == Some(to_act))
+        .unwrap();
+    assert_eq!(actor.node, 0, "the actor is connected to the frozen node");
+    let action = actor.p.legal[0].clone();
+    let seq_before = actor.p.seq;
+    let id = format!("frozen-{}", seq_before + 1);
+    let room = game.room.clone();
+    let sent = actor
+        .p
+        .client
+        .try_send(&json!({"type": "action", "room": room, "id": id, "action": action}))
+        .await;
+    frozen.signal("CONT");
+    let mut told_moved = !sent;
+    let answer = tokio::time::timeout(Duration::from_secs(15), async {
+        while let Some(message) = actor.p.client.next().await {
+            if message["type"] == "ack" && message["id"] == json!(id) {
+                return Some(message);
+            }
+            if message["type"] == "error" && message["code"] == "room_moved" {
+                told_moved = true;
+            }
+        }
+        None
+    })
+    .await
+    .expect("an answer or a close in time");
+    assert!(
+        answer.is_none(),
+        "the frozen node acknowledged an action: {answer:?}"
+    );
+    assert!(
+        told_moved || actor.p.client.closed.as_deref() == Some("room_moved"),
+        "the client is told the room moved (closed: {:?})",
+        actor.p.client.closed
+    );
+    // The client reconnects to the new owner and the match goes on there.
+    let live: Live = vec![None, Some(other.addr)];
+    for seat in &mut game.players {
+        seat.reconnect(&live, 5).await;
+    }
+    for round in 0..10_000u64 {
+        if game.over() {
+            break;
+        }
+        game.step(&live, round).await;
+    }
+    assert!(game.over());
+    let http = Http { addr: other.addr };
+    check_finished(&http, &mut game).await;
+    drop(frozen);
+    drop(other);
+    db.cleanup().await;
+}
