@@ -12,7 +12,6 @@
 use crate::common;
 
 use std::collections::HashMap;
-use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -74,17 +73,7 @@ impl Node {
             .stderr(Stdio::inherit())
             .spawn()
             .expect("start warroom");
-        let stdout = child.stdout.take().expect("stdout");
-        let mut line = String::new();
-        BufReader::new(stdout)
-            .read_line(&mut line)
-            .expect("the listening line");
-        let addr = line
-            .trim()
-            .rsplit("http://")
-            .next()
-            .and_then(|a| a.parse().ok())
-            .unwrap_or_else(|| panic!("unexpected first line {line:?}"));
+        let addr = common::listening_address(&mut child);
         Node {
             id: id.to_owned(),
             child,

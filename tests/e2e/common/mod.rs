@@ -133,3 +133,19 @@ macro_rules! on_both_databases {
         )*
     };
 }
+
+/// The address a `warroom` process started with `--bind 127.0.0.1:0` and a piped stdout listens
+/// on: its first line says `warroom listening on http://<address>`.
+pub fn listening_address(child: &mut std::process::Child) -> SocketAddr {
+    use std::io::{BufRead, BufReader};
+    let stdout = child.stdout.take().expect("stdout");
+    let mut line = String::new();
+    BufReader::new(stdout)
+        .read_line(&mut line)
+        .expect("the listening line");
+    line.trim()
+        .rsplit("http://")
+        .next()
+        .and_then(|a| a.parse().ok())
+        .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
+}
