@@ -751,3 +751,155 @@ async fn a_node_frozen_past_its_lease_cannot_append_to_a_room_that_moved() {
     drop(other);
     db.cleanup().await;
 }
+
+/// The lease of the SIGTERM test's nodes: long, so that rooms served again within a fraction of
+/// it cannot have waited for it to expire.
+const HAND_OVER_LEASE_SECONDS: u64 = 10;
+
+/// Actions acknowledged in each room after the SIGTERM before its match is ended by a
+/// resignation.
+const ACKS_AFTER_SIGTERM: usize = 3;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_node_stopped_with_sigterm_hands_its_rooms_over_without_waiting_for_their_leases() {
+    let Some(db) = TestDb::postgres().await else {
+        println!("cluster hand-over: skipped (WARROOM_TEST_POSTGRES_URL is not set)");
+        return;
+    };
+    let nats = nats_url().await;
+    let prefix = &uuid::Uuid::new_v4().simple().to_string()[..6];
+    let lease = HAND_OVER_LEASE_SECONDS;
+    let stopping = Node::start(&db, &nats, &format!("t{prefix}a"), lease);
+    cluster_up(&db, std::slice::from_ref(&stopping)).await;
+    // The rooms are opened while the stopping node is alone, so it serves every one of them.
+    let alone: Live = vec![Some(stopping.addr)];
+    let rulesets = [("hexdice", 2, 0), ("capitals", 1, 1)];
+    let mut games = Vec::new();
+    for n in 0..6u64 {
+        let (ruleset, people, bots) = rulesets[(n as usize) % rulesets.len()];
+        games.push(Game::open(&alone, n, ruleset, people, bots).await);
+    }
+    let other = Node::start(&db, &nats, &format!("t{prefix}b"), lease);
+    let nodes = vec![stopping, other];
+    cluster_up(&db, &nodes).await;
+    let mut live: Live = nodes.iter().map(|node| Some(node.addr)).collect();
+    // The spectators, and the second player of each hexdice match, follow through the other
+    // node (commands forwarded, messages relayed over NATS); the first players stay on the
+    // stopping node.
+    for (i, game) in games.iter_mut().enumerate() {
+        game.spectator.reconnect(&live, i as u64).await;
+        if game.players.len() > 1 {
+            game.players[1].reconnect(&live, i as u64).await;
+        }
+        assert_eq!(game.spectator.node, 1);
+    }
+    for round in 0..3u64 {
+        for (i, game) in games.iter_mut().enumerate() {
+            game.step(&live, round * 100 + i as u64).await;
+        }
+    }
+    let owned = owners(&db).await;
+    for game in &games {
+        assert_eq!(owned.get(&game.room), Some(&nodes[0].id), "{}", game.room);
+    }
+
+    // SIGTERM: every room is handed over to the other node while play goes on, each match in a
+    // task of its own so that one room's wait is not counted in another's.
+    let mut nodes = nodes;
+    let mut stopping = nodes.remove(0);
+    let other = nodes.remove(0);
+    stopping.signal("TERM");
+    let stopped_at = Instant::now();
+    live[0] = None;
+    let mut tasks = Vec::new();
+    for (i, mut game) in games.into_iter().enumerate() {
+        let live = live.clone();
+        tasks.push(tokio::spawn(async move {
+            let acked_before = game.acked.len();
+            let mut first_ack = None;
+            let mut round = 0u64;
+            while !game.over() && game.acked.len() < acked_before + ACKS_AFTER_SIGTERM {
+                game.step(&live, 10_000 + round * 100 + i as u64).await;
+                if first_ack.is_none() && game.acked.len() > acked_before {
+                    first_ack = Some(stopped_at.elapsed());
+                }
+                round += 1;
+                assert!(round < 1_000, "{}: play goes on", game.room);
+            }
+            (game, first_ack)
+        }));
+    }
+    let mut games = Vec::new();
+    let mut stalls = Vec::new();
+    for task in tasks {
+        let (game, first_ack) = task.await.expect("a match task");
+        stalls.push(
+            first_ack.unwrap_or_else(|| panic!("{}: no action acked after SIGTERM", game.room)),
+        );
+        games.push(game);
+    }
+    // The stopped node exits by itself, cleanly.
+    let exited = loop {
+        if let Some(status) = stopping.child.try_wait().expect("wait") {
+            break status;
+        }
+        assert!(
+            stopped_at.elapsed() < Duration::from_secs(30),
+            "the node stops within 30 s of SIGTERM"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    assert!(exited.success(), "the node stopped cleanly: {exited}");
+    let exit_took = stopped_at.elapsed();
+    let owned = owners(&db).await;
+    for game in &games {
+        assert_eq!(owned.get(&game.room), Some(&other.id), "{}", game.room);
+    }
+
+    // Each match ends (a player resigns: two seats, so the other side wins at once), with every
+    // acknowledged action in its log and `verify` passing.
+    for (i, game) in games.iter_mut().enumerate() {
+        let room = game.room.clone();
+        let resigning = &mut game.players[0];
+        for attempt in 0..5u64 {
+            let resign = json!({"type": "resign", "room": room});
+            if resigning.p.client.try_send(&resign).await {
+                let told = tokio::time::timeout(Duration::from_secs(5), async {
+                    while resigning.p.outcome.is_none() {
+                        let message = resigning.p.client.next().await?;
+                        resigning.p.absorb(&message);
+                    }
+                    Some(())
+                })
+                .await;
+                if matches!(told, Ok(Some(()))) {
+                    break;
+                }
+            }
+            resigning
+                .reconnect(&live, 20_000 + attempt * 100 + i as u64)
+                .await;
+        }
+        assert!(
+            game.over(),
+            "{}: the resignation ended the match",
+            game.room
+        );
+    }
+    let http = Http { addr: other.addr };
+    for game in &mut games {
+        check_finished(&http, game).await;
+    }
+    let worst = stalls.iter().max().copied().unwrap_or_default();
+    println!(
+        "SIGTERM hand-over: {} rooms moved; first ack after SIGTERM per room {stalls:?}, \
+         longest {worst:?}; the stopped node exited after {exit_took:?}; lease {lease} s",
+        games.len()
+    );
+    assert!(
+        worst < Duration::from_secs(lease) / 2,
+        "play stalled {worst:?} after SIGTERM: the rooms waited for their lease ({lease} s)"
+    );
+    drop(other);
+    db.cleanup().await;
+}
