@@ -44,8 +44,8 @@ use crate::config::Config;
 use crate::metrics::Metrics;
 use crate::room::Rooms;
 use crate::state::AppState;
-use crate::store::Store;
 use crate::store::writer::Writer;
+use crate::store::{SessionLimits, Store};
 
 /// Every route but the web client's files, each with its OpenAPI description.
 fn described_routes() -> OpenApiRouter<AppState> {
@@ -109,7 +109,13 @@ pub async fn run(
     if config.database_url.is_none() {
         std::fs::create_dir_all(&config.data_dir)?;
     }
-    let store = Store::connect(&url, config.limits.database_timeout()).await?;
+    // A cluster node's connections carry time limits, so that a frozen node cannot hold the
+    // locks of its transaction past its leases (docs/SCALING.md).
+    let limits = config
+        .cluster
+        .enabled()
+        .then(|| SessionLimits::for_lease(config.cluster.lease()));
+    let store = Store::connect_with(&url, config.limits.database_timeout(), limits).await?;
     let metrics = Arc::new(Metrics::default());
     let stop_writer = CancellationToken::new();
     let (writer, writer_task) = Writer::spawn(

@@ -18,7 +18,7 @@ use warroom_protocol::{
 use warroom_server::metrics::Metrics;
 use warroom_server::store::leases::Fence;
 use warroom_server::store::writer::{Append, AppendError, Writer};
-use warroom_server::store::{MatchRecord, RoomRecord, Store};
+use warroom_server::store::{MatchRecord, RoomRecord, SessionLimits, Store};
 
 /// A lease short enough to watch it expire.
 const SHORT: Duration = Duration::from_millis(400);
@@ -332,5 +332,43 @@ async fn running_matches_nobody_serves_are_listed_for_takeover_but_dormant_ones_
         Some(2),
         "a dormant lease is acquired by whoever is asked for the room"
     );
+    db.cleanup().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cluster_nodes_connections_end_idle_transactions_and_bound_statements() {
+    let Some(db) = TestDb::postgres().await else {
+        println!("session limits: skipped (WARROOM_TEST_POSTGRES_URL is not set)");
+        return;
+    };
+    // Without limits (a single process), PostgreSQL's defaults: none.
+    let plain = Store::connect(&db.url, Duration::from_secs(5))
+        .await
+        .unwrap();
+    assert_eq!(
+        plain
+            .setting("idle_in_transaction_session_timeout")
+            .await
+            .unwrap(),
+        "0"
+    );
+    plain.close().await;
+    // A node with a 5 s lease: a transaction left idle is ended after the lease, a statement
+    // after 30 s, on every connection of the pool (several held at once, so several opened).
+    let limits = SessionLimits::for_lease(Duration::from_secs(5));
+    assert_eq!(limits.idle_in_transaction, Duration::from_secs(5));
+    assert_eq!(limits.statement, Duration::from_secs(30));
+    let store = Store::connect_with(&db.url, Duration::from_secs(5), Some(limits))
+        .await
+        .unwrap();
+    let reads = (0..4).map(|_| async {
+        let idle = store.setting("idle_in_transaction_session_timeout");
+        let statement = store.setting("statement_timeout");
+        (idle.await.unwrap(), statement.await.unwrap())
+    });
+    for (idle, statement) in futures_util::future::join_all(reads).await {
+        assert_eq!((idle.as_str(), statement.as_str()), ("5s", "30s"));
+    }
+    store.close().await;
     db.cleanup().await;
 }

@@ -35,26 +35,94 @@ pub struct Store {
     dialect: Dialect,
 }
 
+/// What PostgreSQL enforces on each connection of a cluster node's pool (docs/SCALING.md), so
+/// that a node frozen or cut off in the middle of a transaction cannot hold its locks for ever:
+/// the lease rows an append locks (`FOR SHARE`) would otherwise keep every other node from
+/// taking its rooms over, lease expired or not.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SessionLimits {
+    /// `idle_in_transaction_session_timeout`: the database ends a session whose transaction sat
+    /// idle (its client frozen between two statements) this long, rolling it back and releasing
+    /// its locks. Nothing the server does waits between the statements of a transaction.
+    pub idle_in_transaction: Duration,
+    /// `statement_timeout`: the longest any one statement may run (the queries of a node take
+    /// milliseconds; this only bounds a runaway). Migrations run on a connection without it.
+    pub statement: Duration,
+}
+
+impl SessionLimits {
+    /// The limits of a node whose leases last `lease`: a frozen node's transaction is ended
+    /// once its leases have expired (at least a second after it went idle), and a statement
+    /// may take 30 s or two leases, whichever is longer.
+    pub fn for_lease(lease: Duration) -> SessionLimits {
+        SessionLimits {
+            idle_in_transaction: lease.max(Duration::from_secs(1)),
+            statement: (lease * 2).max(Duration::from_secs(30)),
+        }
+    }
+
+    /// The `SET` statements that apply them to a session.
+    fn statements(self) -> [String; 2] {
+        [
+            format!(
+                "SET idle_in_transaction_session_timeout = {}",
+                self.idle_in_transaction.as_millis()
+            ),
+            format!("SET statement_timeout = {}", self.statement.as_millis()),
+        ]
+    }
+}
+
 impl Store {
     /// Connects to `url` (`postgres://…` or `sqlite://…`) and runs the backend's migrations;
     /// later, a connection not handed out within `timeout` is an error (`unavailable`).
     pub async fn connect(url: &str, timeout: Duration) -> anyhow::Result<Store> {
+        Store::connect_with(url, timeout, None).await
+    }
+
+    /// [`Store::connect`], with `limits` set on every connection of the pool (PostgreSQL; cluster
+    /// nodes, [`SessionLimits`]).
+    pub async fn connect_with(
+        url: &str,
+        timeout: Duration,
+        limits: Option<SessionLimits>,
+    ) -> anyhow::Result<Store> {
         sqlx::any::install_default_drivers();
         let dialect = Dialect::of_url(url);
         let sqlite = dialect == Dialect::Sqlite;
-        let pool = AnyPoolOptions::new()
+        if !sqlite {
+            // On a connection of their own, before the pool: a migration that rewrites every row
+            // may run longer than the pool's statement timeout.
+            let migrating = AnyPoolOptions::new()
+                .max_connections(1)
+                .acquire_timeout(timeout)
+                .connect(url)
+                .await?;
+            sqlx::migrate!("../migrations/postgres")
+                .run(&migrating)
+                .await?;
+            migrating.close().await;
+        }
+        let mut options = AnyPoolOptions::new()
             .max_connections(if sqlite { 4 } else { 8 })
-            .acquire_timeout(timeout)
-            .connect(url)
-            .await?;
+            .acquire_timeout(timeout);
+        if let (Some(limits), false) = (limits, sqlite) {
+            options = options.after_connect(move |connection, _| {
+                Box::pin(async move {
+                    for set in limits.statements() {
+                        sqlx::query(&set).execute(&mut *connection).await?;
+                    }
+                    Ok(())
+                })
+            });
+        }
+        let pool = options.connect(url).await?;
         if sqlite {
             // WAL lets readers run beside the writer; it is a property of the file, set once.
             sqlx::query("PRAGMA journal_mode = WAL")
                 .execute(&pool)
                 .await?;
             sqlx::migrate!("../migrations/sqlite").run(&pool).await?;
-        } else {
-            sqlx::migrate!("../migrations/postgres").run(&pool).await?;
         }
         let store = Store { pool, dialect };
         let renamed = store.key_unkeyed_names().await?;
@@ -62,6 +130,16 @@ impl Store {
             tracing::warn!("{renamed} identities shared a name and were given a suffix");
         }
         Ok(store)
+    }
+
+    /// A run-time setting as one of the pool's connections has it (PostgreSQL's
+    /// `current_setting`, e.g. `idle_in_transaction_session_timeout`): what an operator, or a
+    /// test, checks the connections run with.
+    pub async fn setting(&self, name: &str) -> sqlx::Result<String> {
+        sqlx::query_scalar("SELECT current_setting($1)")
+            .bind(name)
+            .fetch_one(&self.pool)
+            .await
     }
 
     /// A store over a database never connected to (for room loop tests that store nothing
