@@ -3,7 +3,9 @@
 //! Messages are named by direction ([`ClientMsg`] from the browser, [`ServerMsg`] to it). Every
 //! error a user can cause is sent as [`ErrorBody`]: a stable snake_case `code` and a readable
 //! `message`; the codes the server itself uses are listed in [`codes`]. Ruleset-specific JSON
-//! (options, actions, events, views) travels as [`serde_json::Value`]: the engine decides its shape.
+//! (options, actions, events, views) travels as [`serde_json::Value`], or in the messages a room
+//! sends to every follower as [`RawJson`] (written once, straight from the engine's types): the
+//! engine decides its shape.
 //! docs/PROTOCOL.md documents every message with an example.
 
 mod chat;
@@ -14,6 +16,7 @@ pub mod fuzz;
 mod ids;
 pub mod played;
 mod players;
+mod raw;
 mod rest;
 pub mod verify;
 mod ws;
@@ -30,6 +33,7 @@ pub use players::{
     MatchPage, MatchResult, Me, PlayerMatch, PlayerProfile, QuickPlay, QuickPlayRoom, Recover,
     RecoveryCode, Rename, RulesetRecord,
 };
+pub use raw::RawJson;
 pub use rest::{
     GuestCreated, Health, Identity, MatchSeat, MatchState, MatchSummary, NewGuest, NewRoom, Replay,
     ReplayAction, Room, RoomPage, RoomState, RulesetInfo, SeatInfo, SeatRange,

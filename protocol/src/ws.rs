@@ -10,6 +10,7 @@ use crate::chat::{ChatLine, Rematch};
 use crate::codes;
 use crate::control::{ActedBy, ClockState};
 use crate::ids::{IdentityId, RoomId};
+use crate::raw::RawJson;
 use crate::rest::{Identity, Room};
 
 /// A message from a client.
@@ -144,7 +145,7 @@ pub enum ServerMsg {
         seat: Option<Seat>,
         /// The ruleset's view for this connection.
         #[cfg_attr(test, ts(type = "any"))]
-        view: Value,
+        view: RawJson,
         /// Whose decision the match waits for.
         #[cfg_attr(test, ts(type = "number | null"))]
         to_act: Option<Seat>,
@@ -161,7 +162,7 @@ pub enum ServerMsg {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[cfg_attr(test, ts(optional))]
         #[cfg_attr(test, ts(type = "Array<any>"))]
-        legal_actions: Option<Vec<Value>>,
+        legal_actions: Option<RawJson>,
         /// The clock as of this message, when the room has one.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[cfg_attr(test, ts(optional))]
@@ -182,13 +183,13 @@ pub enum ServerMsg {
         by: ActedBy,
         /// The ruleset's action JSON, or `{"type": "resign"}`.
         #[cfg_attr(test, ts(type = "any"))]
-        action: Value,
+        action: RawJson,
         /// The events it caused, redacted for this connection.
         #[cfg_attr(test, ts(type = "Array<any>"))]
-        events: Vec<Value>,
+        events: RawJson,
         /// The view after it, for this connection.
         #[cfg_attr(test, ts(type = "any"))]
-        view: Value,
+        view: RawJson,
         /// Whose decision the match waits for now.
         #[cfg_attr(test, ts(type = "number | null"))]
         to_act: Option<Seat>,
@@ -199,7 +200,7 @@ pub enum ServerMsg {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[cfg_attr(test, ts(optional))]
         #[cfg_attr(test, ts(type = "Array<any>"))]
-        legal_actions: Option<Vec<Value>>,
+        legal_actions: Option<RawJson>,
         /// The clock as of this message, when the room has one.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[cfg_attr(test, ts(optional))]

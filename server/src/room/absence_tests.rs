@@ -587,7 +587,9 @@ fn a_seat_timed_out_on_two_turns_in_a_row_is_played_by_the_bot_until_back() {
             .unwrap()
             .runner
             .legal_actions_for(warroom_engine::Viewer::Seat(other))
-            .unwrap();
+            .unwrap()
+            .to_value();
+        let legal = legal.as_array().unwrap();
         core.action(other_conn, format!("o{played}"), legal.last().unwrap(), now)
             .unwrap();
         played += 1;

@@ -9,10 +9,9 @@
 //! [`VIEW_BURST`]); beyond either, the joiner gets a snapshot. Snapshots are built once per
 //! viewer and seq and kept until the next action, so a flood of joins costs a copy each.
 
-use serde_json::Value;
 use tokio::time::Instant;
 use warroom_engine::Viewer;
-use warroom_protocol::{ClockState, RoomId, ServerMsg};
+use warroom_protocol::{ClockState, RawJson, RoomId, ServerMsg};
 
 use super::game::Game;
 use super::messages;
@@ -38,7 +37,7 @@ pub struct CatchUps {
     /// The seq the cached snapshots are of.
     cached_seq: Option<u64>,
     /// Per viewer, its view and legal actions at `cached_seq`.
-    cached: Vec<(Viewer, Value, Option<Vec<Value>>)>,
+    cached: Vec<(Viewer, RawJson, Option<RawJson>)>,
 }
 
 impl Default for CatchUps {

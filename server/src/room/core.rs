@@ -574,8 +574,8 @@ impl RoomCore {
             seat,
             by,
             client_id: client_id.clone(),
-            action: accepted.action.to_string(),
-            events: Value::Array(accepted.events).to_string(),
+            action: accepted.action,
+            events: accepted.events,
             clock,
             finish: game.runner.outcome(),
             // The loop sets the room's lease in cluster mode.

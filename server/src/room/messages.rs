@@ -1,9 +1,8 @@
 //! The match messages a room sends, built for one viewer: the whole visible state (`snapshot`)
 //! and one accepted action (`applied`).
 
-use serde_json::Value;
 use warroom_engine::Viewer;
-use warroom_protocol::{ClockState, RoomId, ServerMsg};
+use warroom_protocol::{ClockState, RawJson, RoomId, ServerMsg};
 
 use super::game::Game;
 use crate::runner::SeenAction;
@@ -21,8 +20,8 @@ pub fn snapshot_of(
     room: RoomId,
     game: &Game,
     viewer: Viewer,
-    view: Value,
-    legal_actions: Option<Vec<Value>>,
+    view: RawJson,
+    legal_actions: Option<RawJson>,
     clock: Option<ClockState>,
 ) -> ServerMsg {
     let outcome = game.runner.outcome();
@@ -47,7 +46,7 @@ pub fn snapshot_of(
 pub fn applied(
     room: RoomId,
     seen: SeenAction,
-    legal_actions: Option<Vec<Value>>,
+    legal_actions: Option<RawJson>,
     clock: Option<ClockState>,
 ) -> ServerMsg {
     ServerMsg::Applied {

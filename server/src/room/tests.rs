@@ -101,7 +101,7 @@ fn next_move(core: &mut RoomCore) -> (ConnId, Value) {
                 },
         } = output
         {
-            return (to[0], legal[0].clone());
+            return (to[0], legal.to_value()[0].clone());
         }
     }
     panic!("no seat is told its legal actions");
@@ -426,7 +426,10 @@ fn a_turn_that_runs_out_gets_its_timeout_actions_marked_clock_and_the_next_seat_
     core.tick(t0 + 15 * second);
     let stored = store_all(&mut core, t0 + 15 * second);
     assert!(!stored.is_empty(), "the clock acts");
-    assert_eq!(stored[0].action, expected.to_string());
+    assert_eq!(
+        serde_json::from_str::<Value>(&stored[0].action).unwrap(),
+        expected
+    );
     assert!(
         stored
             .iter()

@@ -4,173 +4,145 @@
 //! thrown away (it was a sixth of the server's instructions per hexdice action).
 
 use serde::Serialize;
-use serde::ser::{Impossible, SerializeStruct, Serializer};
-use serde_json::Value;
-use serde_json::value::Serializer as ValueSerializer;
+use serde::ser::{SerializeStruct, Serializer};
+use warroom_protocol::RawJson;
 
 /// The parts of a view that never change during a match.
 pub const STATIC_VIEW_FIELDS: [&str; 3] = ["board", "borders", "continents"];
 
-/// `view` as JSON without its [`STATIC_VIEW_FIELDS`] (a view that is not a struct is written
-/// whole).
-pub fn without_static_parts<V: Serialize>(view: &V) -> Value {
-    match view.serialize(TopLevelFilter) {
-        Ok(value) => value,
-        Err(NotAStruct) => super::engine::to_json(view),
+/// `view` as JSON text without its [`STATIC_VIEW_FIELDS`] (a view that is not a struct is
+/// written whole).
+pub fn without_static_parts<V: Serialize>(view: &V) -> RawJson {
+    RawJson::of(&WithoutStaticParts(view))
+}
+
+/// Serialises the view it holds through [`TopLevel`], so any serializer (JSON text, or a
+/// `Value` in tests) gets it without the static fields.
+struct WithoutStaticParts<'a, V>(&'a V);
+
+impl<V: Serialize> Serialize for WithoutStaticParts<'_, V> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(TopLevel(serializer))
     }
 }
 
-/// The view was not a struct: the filter does not apply.
-#[derive(Debug)]
-struct NotAStruct;
+/// Passes everything on to the serializer it wraps, except that a top-level struct skips the
+/// static fields (nested values are written by the wrapped serializer itself, unfiltered).
+struct TopLevel<S>(S);
 
-impl std::fmt::Display for NotAStruct {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("a view is a struct")
-    }
-}
+/// The top-level struct being written, field by field.
+struct Fields<T>(T);
 
-impl std::error::Error for NotAStruct {}
+impl<T: SerializeStruct> SerializeStruct for Fields<T> {
+    type Ok = T::Ok;
+    type Error = T::Error;
 
-impl serde::ser::Error for NotAStruct {
-    fn custom<T: std::fmt::Display>(_: T) -> Self {
-        NotAStruct
-    }
-}
-
-/// Serialises a top-level struct into a [`Value`], skipping the static fields; anything else
-/// is refused with [`NotAStruct`] (and then written whole by the caller).
-struct TopLevelFilter;
-
-/// The struct being written, field by field.
-struct Fields(<ValueSerializer as Serializer>::SerializeStruct);
-
-impl SerializeStruct for Fields {
-    type Ok = Value;
-    type Error = NotAStruct;
-
-    fn serialize_field<T: ?Sized + Serialize>(
+    fn serialize_field<F: ?Sized + Serialize>(
         &mut self,
         key: &'static str,
-        value: &T,
-    ) -> Result<(), NotAStruct> {
+        value: &F,
+    ) -> Result<(), T::Error> {
         if STATIC_VIEW_FIELDS.contains(&key) {
-            return Ok(());
+            return self.0.skip_field(key);
         }
-        self.0.serialize_field(key, value).map_err(|_| NotAStruct)
+        self.0.serialize_field(key, value)
     }
 
-    fn end(self) -> Result<Value, NotAStruct> {
-        self.0.end().map_err(|_| NotAStruct)
+    fn end(self) -> Result<T::Ok, T::Error> {
+        self.0.end()
     }
 }
 
-/// Every shape but a struct is refused.
-macro_rules! refuse {
-    ($($name:ident($($arg:ty),*);)*) => {
-        $(fn $name(self, $(_: $arg),*) -> Result<Value, NotAStruct> { Err(NotAStruct) })*
+/// Passes calls of the listed methods on unchanged.
+macro_rules! pass {
+    ($($name:ident($($arg:ident: $ty:ty),*) -> $ret:ty;)*) => {
+        $(fn $name(self, $($arg: $ty),*) -> Result<$ret, S::Error> { self.0.$name($($arg),*) })*
     };
 }
 
-impl Serializer for TopLevelFilter {
-    type Ok = Value;
-    type Error = NotAStruct;
-    type SerializeSeq = Impossible<Value, NotAStruct>;
-    type SerializeTuple = Impossible<Value, NotAStruct>;
-    type SerializeTupleStruct = Impossible<Value, NotAStruct>;
-    type SerializeTupleVariant = Impossible<Value, NotAStruct>;
-    type SerializeMap = Impossible<Value, NotAStruct>;
-    type SerializeStruct = Fields;
-    type SerializeStructVariant = Impossible<Value, NotAStruct>;
+impl<S: Serializer> Serializer for TopLevel<S> {
+    type Ok = S::Ok;
+    type Error = S::Error;
+    type SerializeSeq = S::SerializeSeq;
+    type SerializeTuple = S::SerializeTuple;
+    type SerializeTupleStruct = S::SerializeTupleStruct;
+    type SerializeTupleVariant = S::SerializeTupleVariant;
+    type SerializeMap = S::SerializeMap;
+    type SerializeStruct = Fields<S::SerializeStruct>;
+    type SerializeStructVariant = S::SerializeStructVariant;
 
-    fn serialize_struct(self, name: &'static str, len: usize) -> Result<Fields, NotAStruct> {
-        ValueSerializer
-            .serialize_struct(name, len)
-            .map(Fields)
-            .map_err(|_| NotAStruct)
+    fn serialize_struct(
+        self,
+        name: &'static str,
+        len: usize,
+    ) -> Result<Fields<S::SerializeStruct>, S::Error> {
+        self.0.serialize_struct(name, len).map(Fields)
     }
 
-    refuse! {
-        serialize_bool(bool);
-        serialize_i8(i8);
-        serialize_i16(i16);
-        serialize_i32(i32);
-        serialize_i64(i64);
-        serialize_u8(u8);
-        serialize_u16(u16);
-        serialize_u32(u32);
-        serialize_u64(u64);
-        serialize_f32(f32);
-        serialize_f64(f64);
-        serialize_char(char);
-        serialize_str(&str);
-        serialize_bytes(&[u8]);
-        serialize_none();
-        serialize_unit();
-        serialize_unit_struct(&'static str);
-        serialize_unit_variant(&'static str, u32, &'static str);
+    pass! {
+        serialize_bool(v: bool) -> S::Ok;
+        serialize_i8(v: i8) -> S::Ok;
+        serialize_i16(v: i16) -> S::Ok;
+        serialize_i32(v: i32) -> S::Ok;
+        serialize_i64(v: i64) -> S::Ok;
+        serialize_i128(v: i128) -> S::Ok;
+        serialize_u8(v: u8) -> S::Ok;
+        serialize_u16(v: u16) -> S::Ok;
+        serialize_u32(v: u32) -> S::Ok;
+        serialize_u64(v: u64) -> S::Ok;
+        serialize_u128(v: u128) -> S::Ok;
+        serialize_f32(v: f32) -> S::Ok;
+        serialize_f64(v: f64) -> S::Ok;
+        serialize_char(v: char) -> S::Ok;
+        serialize_str(v: &str) -> S::Ok;
+        serialize_bytes(v: &[u8]) -> S::Ok;
+        serialize_none() -> S::Ok;
+        serialize_unit() -> S::Ok;
+        serialize_unit_struct(name: &'static str) -> S::Ok;
+        serialize_unit_variant(name: &'static str, index: u32, variant: &'static str) -> S::Ok;
+        serialize_seq(len: Option<usize>) -> S::SerializeSeq;
+        serialize_tuple(len: usize) -> S::SerializeTuple;
+        serialize_tuple_struct(name: &'static str, len: usize) -> S::SerializeTupleStruct;
+        serialize_tuple_variant(
+            name: &'static str,
+            index: u32,
+            variant: &'static str,
+            len: usize
+        ) -> S::SerializeTupleVariant;
+        serialize_map(len: Option<usize>) -> S::SerializeMap;
+        serialize_struct_variant(
+            name: &'static str,
+            index: u32,
+            variant: &'static str,
+            len: usize
+        ) -> S::SerializeStructVariant;
     }
 
-    fn serialize_some<T: ?Sized + Serialize>(self, _: &T) -> Result<Value, NotAStruct> {
-        Err(NotAStruct)
+    fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<S::Ok, S::Error> {
+        self.0.serialize_some(value)
     }
 
     fn serialize_newtype_struct<T: ?Sized + Serialize>(
         self,
-        _: &'static str,
-        _: &T,
-    ) -> Result<Value, NotAStruct> {
-        Err(NotAStruct)
+        name: &'static str,
+        value: &T,
+    ) -> Result<S::Ok, S::Error> {
+        self.0.serialize_newtype_struct(name, value)
     }
 
     fn serialize_newtype_variant<T: ?Sized + Serialize>(
         self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: &T,
-    ) -> Result<Value, NotAStruct> {
-        Err(NotAStruct)
+        name: &'static str,
+        index: u32,
+        variant: &'static str,
+        value: &T,
+    ) -> Result<S::Ok, S::Error> {
+        self.0
+            .serialize_newtype_variant(name, index, variant, value)
     }
 
-    fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq, NotAStruct> {
-        Err(NotAStruct)
-    }
-
-    fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple, NotAStruct> {
-        Err(NotAStruct)
-    }
-
-    fn serialize_tuple_struct(
-        self,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeTupleStruct, NotAStruct> {
-        Err(NotAStruct)
-    }
-
-    fn serialize_tuple_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeTupleVariant, NotAStruct> {
-        Err(NotAStruct)
-    }
-
-    fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap, NotAStruct> {
-        Err(NotAStruct)
-    }
-
-    fn serialize_struct_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeStructVariant, NotAStruct> {
-        Err(NotAStruct)
+    fn is_human_readable(&self) -> bool {
+        self.0.is_human_readable()
     }
 }
 
@@ -184,9 +156,9 @@ mod tests {
     use crate::runner::engine::to_json;
 
     /// The old way: the whole view as JSON, then the static fields removed.
-    fn whole_then_removed<V: Serialize>(view: &V) -> Value {
+    fn whole_then_removed<V: Serialize>(view: &V) -> serde_json::Value {
         let mut value = to_json(view);
-        if let Value::Object(fields) = &mut value {
+        if let serde_json::Value::Object(fields) = &mut value {
             for field in STATIC_VIEW_FIELDS {
                 fields.remove(field);
             }
@@ -202,8 +174,16 @@ mod tests {
             to_json(&view).get("board").is_some(),
             "a hexdice view has a board"
         );
-        assert_eq!(without_static_parts(&view), whole_then_removed(&view));
-        assert!(without_static_parts(&view).get("board").is_none());
+        assert_eq!(
+            without_static_parts(&view).to_value(),
+            whole_then_removed(&view)
+        );
+        assert!(
+            without_static_parts(&view)
+                .to_value()
+                .get("board")
+                .is_none()
+        );
 
         let (classic, _) = Classic::new(&Default::default(), 4, Seed::from_u64(2)).unwrap();
         let view = classic.view(Viewer::Spectator);
@@ -213,13 +193,16 @@ mod tests {
                 "a classic view has {field}"
             );
         }
-        assert_eq!(without_static_parts(&view), whole_then_removed(&view));
+        assert_eq!(
+            without_static_parts(&view).to_value(),
+            whole_then_removed(&view)
+        );
     }
 
     #[test]
     fn a_value_that_is_not_a_struct_is_written_whole() {
         let map = std::collections::BTreeMap::from([("board", 1), ("cells", 2)]);
-        assert_eq!(without_static_parts(&map), to_json(&map));
-        assert_eq!(without_static_parts(&7), Value::from(7));
+        assert_eq!(without_static_parts(&map).to_value(), to_json(&map));
+        assert_eq!(without_static_parts(&7).get(), "7");
     }
 }

@@ -11,7 +11,7 @@ mod runner_impl;
 
 use serde_json::Value;
 use warroom_engine::{BotLevel, Outcome, RulesetId, Seat, Seed, Viewer};
-use warroom_protocol::{ActedBy, Replay, SeatRange};
+use warroom_protocol::{ActedBy, RawJson, Replay, SeatRange};
 
 use crate::error::ApiError;
 use crate::store::{ActionRecord, MatchRecord};
@@ -80,10 +80,10 @@ pub struct Accepted {
     pub seat: Seat,
     /// Who took it.
     pub by: ActedBy,
-    /// The action, re-serialised from its typed form.
-    pub action: Value,
-    /// Its events, unredacted (for the log only).
-    pub events: Vec<Value>,
+    /// The action as JSON text, re-serialised from its typed form (for the log).
+    pub action: String,
+    /// Its events, unredacted, as one JSON array (for the log only).
+    pub events: String,
 }
 
 /// One accepted action as one viewer sees it, with the match right after it.
@@ -96,11 +96,11 @@ pub struct SeenAction {
     /// Who took it.
     pub by: ActedBy,
     /// The action JSON.
-    pub action: Value,
-    /// Its events, redacted for the viewer.
-    pub events: Vec<Value>,
-    /// The viewer's view right after it.
-    pub view: Value,
+    pub action: RawJson,
+    /// Its events, redacted for the viewer, as one JSON array.
+    pub events: RawJson,
+    /// The viewer's view right after it, without its static parts (`dynamic_view.rs`).
+    pub view: RawJson,
     /// Whose decision the match waited for right after it.
     pub to_act: Option<Seat>,
     /// The outcome right after it.
@@ -121,10 +121,10 @@ pub trait MatchRunner: Send {
     fn bot_job(&self, level: BotLevel) -> BotJob;
     /// How it ended, once it has.
     fn outcome(&self) -> Option<Outcome>;
-    /// What `viewer` may see now.
-    fn view(&self, viewer: Viewer) -> Value;
-    /// The legal actions, when `viewer` is the seat to act.
-    fn legal_actions_for(&self, viewer: Viewer) -> Option<Vec<Value>>;
+    /// What `viewer` may see now, whole, written as JSON.
+    fn view(&self, viewer: Viewer) -> RawJson;
+    /// The legal actions as one JSON array, when `viewer` is the seat to act.
+    fn legal_actions_for(&self, viewer: Viewer) -> Option<RawJson>;
     /// Applies a ruleset action of `seat`, taken `by` its player, a bot or the clock. On `Err`
     /// nothing changed. On `Ok` [`MatchRunner::undo`] can still take it back (until the next
     /// call) if it cannot be stored.

@@ -5,7 +5,7 @@ use warroom_engine::{
     Bot, BotLevel, BotRng, Outcome, RuleError, Ruleset, Seat, Seed, SetupError, Viewer,
 };
 use warroom_protocol::played::{Played, resign_action};
-use warroom_protocol::{ActedBy, codes};
+use warroom_protocol::{ActedBy, RawJson, codes};
 
 use super::dynamic_view::without_static_parts;
 use super::engine::{from_json, to_json};
@@ -78,18 +78,19 @@ impl<R: Ruleset> Runner<R> {
     ) -> Option<SeenAction> {
         let entry = self.history.get(index)?;
         let action = match &entry.logged {
-            Logged::Rules(action) => to_json(action),
-            Logged::Resign => resign_action(),
+            Logged::Rules(action) => RawJson::of(action),
+            Logged::Resign => RawJson::of(&resign_action()),
         };
+        let redacted: Vec<R::Event> = events
+            .iter()
+            .map(|event| R::redact_event(event, viewer))
+            .collect();
         Some(SeenAction {
             seq: u64::try_from(index + 1).unwrap_or(u64::MAX),
             seat: entry.seat,
             by: entry.by,
             action,
-            events: events
-                .iter()
-                .map(|event| to_json(&R::redact_event(event, viewer)))
-                .collect(),
+            events: RawJson::of(&redacted),
             view: without_static_parts(&state.rules.view(viewer)),
             to_act: state.to_act(),
             outcome: state.outcome(),
@@ -99,15 +100,15 @@ impl<R: Ruleset> Runner<R> {
     /// Logs an entry already played on the state, with its events.
     fn accept(&mut self, entry: Entry<R>, events: Vec<R::Event>) -> Accepted {
         let action = match &entry.logged {
-            Logged::Rules(action) => to_json(action),
-            Logged::Resign => resign_action(),
+            Logged::Rules(action) => json_text(action),
+            Logged::Resign => resign_action().to_string(),
         };
         let accepted = Accepted {
             seq: u64::try_from(self.history.len() + 1).unwrap_or(u64::MAX),
             seat: entry.seat,
             by: entry.by,
             action,
-            events: events.iter().map(to_json).collect(),
+            events: json_text(&events),
         };
         self.history.push(entry);
         self.last_events = events;
@@ -177,18 +178,18 @@ impl<R: Bot> MatchRunner for Runner<R> {
         self.state.outcome()
     }
 
-    fn view(&self, viewer: Viewer) -> Value {
-        to_json(&self.state.rules.view(viewer))
+    fn view(&self, viewer: Viewer) -> RawJson {
+        RawJson::of(&self.state.rules.view(viewer))
     }
 
-    fn legal_actions_for(&self, viewer: Viewer) -> Option<Vec<Value>> {
+    fn legal_actions_for(&self, viewer: Viewer) -> Option<RawJson> {
         let seat = self.state.to_act()?;
         if viewer != Viewer::Seat(seat) {
             return None;
         }
         let mut actions = Vec::new();
         self.state.legal_actions(&mut actions);
-        Some(actions.iter().map(to_json).collect())
+        Some(RawJson::of(&actions))
     }
 
     fn apply(&mut self, seat: Seat, action: &Value, by: ActedBy) -> Result<Accepted, ApiError> {
@@ -252,6 +253,14 @@ impl<R: Bot> MatchRunner for Runner<R> {
         }
         seen
     }
+}
+
+/// Ruleset values as JSON text; they are plain data, so failure is a server bug.
+fn json_text<T: serde::Serialize + ?Sized>(value: &T) -> String {
+    serde_json::to_string(value).unwrap_or_else(|error| {
+        tracing::error!("cannot serialise a ruleset value: {error}");
+        "null".to_owned()
+    })
 }
 
 /// Refuses fields the action does not have, as every other message's unknown fields are: the
