@@ -35,6 +35,14 @@ pub struct Args {
     /// PostgreSQL admin URL; `--db postgres` creates a fresh database there and drops it after.
     #[arg(long, default_value = "postgres://postgres@127.0.0.1:5432/postgres")]
     pub postgres_url: String,
+    /// Cluster mode (docs/SCALING.md): start `--nodes` warroom nodes over one fresh PostgreSQL
+    /// database (`--db postgres`), talking through the NATS server at this URL. The clients of
+    /// each room are spread over the nodes (seat k of room n on node (n + k) mod nodes).
+    #[arg(long)]
+    pub nats_url: Option<String>,
+    /// Nodes started in cluster mode (`--nats-url`).
+    #[arg(long, default_value_t = 1)]
+    pub nodes: usize,
     /// Extra flag for the started server (repeatable), e.g. `--server-arg=--outgoing-queue=1024`.
     #[arg(long = "server-arg", allow_hyphen_values = true)]
     pub server_args: Vec<String>,

@@ -90,11 +90,12 @@ async fn measure(
     echo_path: Option<&std::path::Path>,
 ) -> anyhow::Result<Measured> {
     let mut db = None;
-    let served = match (target, args.addr) {
+    let mut served = Vec::new();
+    match (target, args.addr) {
         (Target::Echo, _) => {
             let path = echo_path.context("the echo server's path")?;
             let argv = vec!["--bind".to_owned(), "127.0.0.1:0".to_owned()];
-            Some(
+            served.push(
                 Served::start(
                     path,
                     &argv,
@@ -102,10 +103,13 @@ async fn measure(
                     &args.server_log.with_extension("echo.log"),
                 )
                 .await?,
-            )
+            );
         }
-        (Target::Warroom, Some(_)) => None,
+        (Target::Warroom, Some(_)) => {}
         (Target::Warroom, None) => {
+            if args.nats_url.is_some() && args.db != spawn::Database::Postgres {
+                bail!("--nats-url (cluster mode) needs --db postgres");
+            }
             let fresh = FreshDb::create(args.db, &args.postgres_url).await?;
             let mut argv = vec![
                 "--bind".to_owned(),
@@ -130,17 +134,40 @@ async fn measure(
             ];
             argv.extend(args.server_args.iter().cloned());
             db = Some(fresh);
-            Some(Served::start(&args.server, &argv, &[], &args.server_log).await?)
+            match &args.nats_url {
+                None => {
+                    served.push(Served::start(&args.server, &argv, &[], &args.server_log).await?)
+                }
+                Some(nats) => {
+                    // One after the other: the first runs the migrations.
+                    for node in 0..args.nodes.max(1) {
+                        let mut argv = argv.clone();
+                        argv.extend([
+                            "--nats-url".to_owned(),
+                            nats.clone(),
+                            "--node-id".to_owned(),
+                            format!("load{node}"),
+                        ]);
+                        let log = args.server_log.with_extension(format!("node{node}.log"));
+                        served.push(Served::start(&args.server, &argv, &[], &log).await?);
+                    }
+                }
+            }
         }
-    };
-    let (addr, pid) = match &served {
-        Some(served) => (served.addr, Some(served.pid)),
-        None => (args.addr.context("--addr")?, args.server_pid),
-    };
-    let result = drive(args, target, addr, pid).await;
-    if let Some(served) = served {
-        served.stop().await;
     }
+    let (addrs, pids) = if served.is_empty() {
+        (
+            vec![args.addr.context("--addr")?],
+            args.server_pid.into_iter().collect(),
+        )
+    } else {
+        (
+            served.iter().map(|s| s.addr).collect(),
+            served.iter().map(|s| s.pid).collect(),
+        )
+    };
+    let result = drive(args, target, addrs, pids).await;
+    futures_util::future::join_all(served.into_iter().map(Served::stop)).await;
     if let Some(db) = db {
         db.remove().await;
     }
@@ -151,12 +178,14 @@ async fn measure(
 async fn drive(
     args: &Args,
     target: Target,
-    addr: std::net::SocketAddr,
-    pid: Option<u32>,
+    addrs: Vec<std::net::SocketAddr>,
+    pids: Vec<u32>,
 ) -> anyhow::Result<Measured> {
     let recorder = Arc::new(Recorder::default());
+    let addr = addrs[0];
     let ctx = Arc::new(Context {
         addr,
+        addrs,
         recorder: recorder.clone(),
         pacer: args.rate.map(Pacer::new),
         ready: AtomicUsize::new(0),
@@ -177,7 +206,8 @@ async fn drive(
     let seats: usize = plans.iter().map(|p| p.seats).sum();
     let spectators: usize = plans.iter().map(|p| p.spectators).sum();
     let setup_started = Instant::now();
-    let sample = || pid.and_then(procstat::sample);
+    // The server's processes together (every node in cluster mode).
+    let sample = || procstat::sample_all(&pids);
     let mut tasks: Vec<JoinHandle<()>> = Vec::new();
     let spawn = |tasks: &mut Vec<JoinHandle<()>>, future| {
         let recorder = recorder.clone();

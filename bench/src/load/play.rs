@@ -30,8 +30,10 @@ use super::ws::{self, Incoming, Ws};
 /// What every room task of a run shares.
 #[derive(Debug)]
 pub struct Context {
-    /// The server.
+    /// The server (the first node in cluster mode).
     pub addr: SocketAddr,
+    /// Every node (one outside cluster mode); a room's clients are spread over them.
+    pub addrs: Vec<SocketAddr>,
     /// What the run measured.
     pub recorder: Arc<Recorder>,
     /// Spaces actions out when a rate is set.
@@ -119,7 +121,9 @@ struct Seat {
 
 /// Plays room `n` following `plan` until the task is aborted.
 pub async fn room(ctx: Arc<Context>, n: usize, plan: RoomPlan, seed: u64) -> anyhow::Result<()> {
-    let http = Http { addr: ctx.addr };
+    // Seat k of room n (and its spectators after the seats) on node (n + k) mod nodes.
+    let node = |k: usize| ctx.addrs[(n + k) % ctx.addrs.len()];
+    let http = Http { addr: node(0) };
     let mut chooser = Chooser::new(seed);
     let permit = ctx.setup.acquire().await.context("setup semaphore")?;
     let mut tokens = Vec::new();
@@ -129,7 +133,7 @@ pub async fn room(ctx: Arc<Context>, n: usize, plan: RoomPlan, seed: u64) -> any
     let mut seats = Vec::new();
     let mut streams = SelectAll::new();
     for (seat, token) in tokens.iter().enumerate() {
-        let mut socket = ws::connect(ctx.addr, "/ws").await?;
+        let mut socket = ws::connect(node(seat), "/ws").await?;
         ws::hello(&mut socket, Some(token)).await?;
         let (sink, stream) = socket.split();
         streams.push(stream.map(move |frame| (seat, frame)));
@@ -145,8 +149,8 @@ pub async fn room(ctx: Arc<Context>, n: usize, plan: RoomPlan, seed: u64) -> any
     }
     let shared = Arc::new(RoomShared::default());
     let (room_tx, room_rx) = watch::channel(String::new());
-    for _ in 0..plan.spectators {
-        let socket = spectator_socket(ctx.addr).await?;
+    for spectator_n in 0..plan.spectators {
+        let socket = spectator_socket(node(plan.seats + spectator_n)).await?;
         tokio::spawn(spectator(
             ctx.clone(),
             socket,

@@ -26,6 +26,20 @@ pub fn sample(pid: u32) -> Option<ProcSample> {
     })
 }
 
+/// The sum of [`sample`] over `pids` (the nodes of a cluster); `None` when there are none or
+/// one is gone.
+pub fn sample_all(pids: &[u32]) -> Option<ProcSample> {
+    let mut total: Option<ProcSample> = None;
+    for pid in pids {
+        let one = sample(*pid)?;
+        let sum = total.get_or_insert_with(ProcSample::default);
+        sum.cpu_seconds += one.cpu_seconds;
+        sum.rss_kib += one.rss_kib;
+        sum.peak_rss_kib += one.peak_rss_kib;
+    }
+    total
+}
+
 /// utime + stime from a `stat` line (fields 14 and 15, counted after the `(comm)` field, which
 /// may hold spaces).
 fn cpu_seconds(stat: &str) -> Option<f64> {

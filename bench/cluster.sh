@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# Issue 12: the same load against one warroom process and against clusters of 1, 2 and 3 nodes
+# (docs/SCALING.md), appended as a section to bench/RESULTS.md (figures, command, profile,
+# machine, load average). Every run starts real processes over a fresh PostgreSQL database and
+# the NATS server at $NATS_URL; the load generator (bench/src/bin/load.rs, `--nodes`) spreads
+# each room's clients over the nodes (seat k of room n on node (n + k) mod nodes), so with two
+# or more nodes most rooms have clients whose commands are forwarded to the room's owner and
+# whose messages come back over NATS. All processes share this machine: on 2 cores more nodes
+# cannot be faster, and the figures show what forwarding costs, not a speed-up.
+#
+#   bench/cluster.sh                       max throughput and a paced rate; 1 process, 1 2 3 nodes
+#   PROFILE=release bench/cluster.sh       (default: dev, which is optimised: opt-level 1, deps 2)
+#   NODES="1 3" MODES=max DURATION=10 ROOMS=50 RATE=300 NO_BUILD=1 RESULTS=/tmp/x.md bench/cluster.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+profile=${PROFILE:-dev}
+target_dir=${CARGO_TARGET_DIR:-target}
+case $profile in
+dev) bin=$target_dir/debug ;;
+*) bin=$target_dir/$profile ;;
+esac
+nodes_list=(${NODES:-1 2 3})
+modes=(${MODES:-max rate})
+rooms=${ROOMS:-50}
+rate=${RATE:-300}
+duration=${DURATION:-20}
+results=${RESULTS:-bench/RESULTS.md}
+nats_url=${NATS_URL:-nats://127.0.0.1:4222}
+postgres_url=${POSTGRES_URL:-postgres://postgres@127.0.0.1:5432/postgres}
+
+nats_authority=${nats_url#nats://}
+nats_authority=${nats_authority%/}
+if ! timeout 2 bash -c "exec 3<>/dev/tcp/${nats_authority%:*}/${nats_authority##*:}" 2>/dev/null; then
+    echo "NATS does not answer at $nats_url (start nats-server -a 127.0.0.1 -p 4222)" >&2
+    exit 1
+fi
+if [ -z "${NO_BUILD:-}" ]; then
+    nice -n 5 cargo build --profile "$profile" -p warroom-server -p warroom-bench
+fi
+load=$bin/load
+server=$bin/warroom
+
+work=$(mktemp -d)
+jsonl=$work/results.jsonl
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+started=$(date -u +%Y-%m-%dT%H:%MZ)
+
+run() { # label args...
+    local label=$1
+    shift
+    echo "--- $label" >&2
+    "$load" --server "$server" --db postgres --postgres-url "$postgres_url" --label "$label" \
+        --rooms "$rooms" --ruleset hexdice --spectators 1 --duration "$duration" \
+        --json-out "$jsonl" --server-log "$work/$(echo "$label" | tr ' ,/' '___').log" "$@" \
+        >"$work/out" 2>"$work/err" ||
+        echo "- $label failed: $(grep -m1 '^Error' "$work/err")" >>"$work/failed"
+    grep -v '^setting up' "$work/err" >&2 || true
+}
+
+for mode in "${modes[@]}"; do
+    case $mode in
+    max) pace=() ;;
+    rate) pace=(--rate "$rate") ;;
+    *) echo "unknown mode $mode (max rate)" >&2; exit 2 ;;
+    esac
+    name=$mode
+    [ "$mode" = rate ] && name="$rate/s"
+    run "$name, one process" "${pace[@]}"
+    for n in "${nodes_list[@]}"; do
+        run "$name, $n node$([ "$n" -gt 1 ] && echo s)" --nats-url "$nats_url" --nodes "$n" "${pace[@]}"
+    done
+done
+
+load_after=$(cut -d' ' -f1-3 /proc/loadavg)
+{
+    echo
+    echo "### Cluster run $started ($(git rev-parse --short HEAD)$(git diff --quiet HEAD -- server engine protocol bench || echo ', uncommitted changes'))"
+    echo
+    echo "Machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores," \
+        "$(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo) RAM, $(uname -r);" \
+        "load average (1/5/15 min) $load_before before, $load_after after."
+    echo "Command: \`bench/cluster.sh\` (PROFILE=$profile, NODES=\"${nodes_list[*]}\", MODES=\"${modes[*]}\"," \
+        "ROOMS=$rooms, RATE=$rate, DURATION=$duration): $rooms hexdice rooms of 2 seats and 1" \
+        "spectator each, PostgreSQL, NATS at $nats_url; \"one process\" is the server without" \
+        "\`--nats-url\`, \"N nodes\" the cluster, clients spread over its nodes. Server CPU and RSS" \
+        "are the nodes' sums. Everything shares $(nproc) cores: more nodes show the cost of" \
+        "forwarding, not a speed-up."
+    echo
+    "$load" --markdown "$jsonl"
+    if [ -s "$work/failed" ]; then
+        echo
+        echo "Runs that did not complete:"
+        echo
+        cat "$work/failed"
+    fi
+} >>"$results"
+echo "appended to $results; raw JSON lines and logs in $work" >&2
