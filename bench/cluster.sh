@@ -73,9 +73,11 @@ for mode in "${modes[@]}"; do
 done
 
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
+# Read before anything is appended to the results file (it is under bench/ too).
+revision="$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- server engine protocol bench || echo ', uncommitted changes')"
 {
     echo
-    echo "### Cluster run $started ($(git rev-parse --short HEAD)$(git diff --quiet HEAD -- server engine protocol bench || echo ', uncommitted changes'))"
+    echo "### Cluster run $started ($revision)"
     echo
     echo "Machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores," \
         "$(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo) RAM, $(uname -r);" \
