@@ -6,7 +6,10 @@
 //! - An attack wins the target's worth (its production over a few turns, more if it is taken
 //!   from a player, far more for a capital, which eliminates its owner, C-END-1), plus the
 //!   enemy units it is expected to kill, minus the units it is expected to lose, minus the
-//!   danger it brings on our own capital by thinning it out.
+//!   danger it brings on our own capital: by thinning it out, and by the land it takes (an
+//!   enemy area next to it may then attack deep, C-DEEP-1: the source must border another
+//!   player's area; most capitals the bot lost early fell that way, bench/RESULTS.md). The
+//!   danger after a won attack is weighed with the target ours, after a lost one without.
 //! - A transport is worth the units it brings nearer the front (areas next to land that is not
 //!   ours) and nearer the live enemy capitals, and whatever danger it takes off our capital.
 //! - The danger on our capital is the chance that some enemy area within three steps takes it
@@ -17,9 +20,12 @@
 //!   kept the bot sitting in its capital while random players grew (bench/RESULTS.md). Only
 //!   the danger above a small accepted chance is weighed, and that chance rises slowly after
 //!   [`PATIENT_ROUNDS`] so that bots facing bots reach an end. The danger is remembered per
-//!   number of units left, which bounds the cost.
-//! - `hard` weighs more: the enemy's pooled attacks on our capital, the risk of losing the area
-//!   an attack is launched from, and what a won area will face on the next turn.
+//!   number of units left (and area taken), which bounds the cost.
+//! - Once two of the capital's three factories are ours, they feed the expansion and the
+//!   capital keeps a garrison: each unit short of [`GARRISON`] weighs as some danger.
+//! - `hard` weighs more: the threats attacking our capital one after another (each battle the
+//!   capital wins still thins it, C-BATTLE-3), the risk of losing the area an attack is
+//!   launched from, and what a won area will face on the next turn.
 //! - Out of our capital the bot also weighs sending every other number of units (checked by the
 //!   rules), so it can attack or transport with part of the capital and keep the rest home.
 //! - `easy` plays a uniformly random listed action one time in three and never counts danger.
@@ -35,7 +41,7 @@ use crate::capitals::map::AreaId;
 use crate::capitals::{Action, AreaKind, Capitals, Selection, Units, production};
 use crate::core::{Ruleset, Seat};
 
-use self::odds::odds;
+use self::odds::{attack_sums, defence_below, defender_kept, odds};
 
 /// Turns of production an area's worth counts.
 const HORIZON: f64 = 4.0;
@@ -59,6 +65,13 @@ const ACCEPTED_DANGER: f64 = 0.1;
 const PATIENT_ROUNDS: u32 = 20;
 const DANGER_STEP: f64 = 0.02;
 const LATE_DANGER: f64 = 0.9;
+/// Once we hold this many of our capital's three factories, they (4 units a turn between them)
+/// feed the expansion and the capital keeps a garrison of [`GARRISON`] units: each unit short of
+/// it counts as [`GARRISON_DANGER`] of danger (60 points). Kept from the start, the garrison
+/// left the bot too weak to take its factories and it sat at home (bench/RESULTS.md).
+const GARRISON_FROM_FACTORIES: usize = 2;
+const GARRISON: u8 = 5;
+const GARRISON_DANGER: f64 = 0.02;
 
 /// The order (or end of turn) the bot of `level` gives for the seat to act.
 pub(crate) fn choose(state: &Capitals, level: BotLevel, rng: &mut BotRng) -> Option<Action> {
@@ -118,6 +131,15 @@ fn add_capital_shares(state: &Capitals, seat: Seat, capital: AreaId, legal: &mut
     legal.extend(extra);
 }
 
+/// An enemy area that could attack our capital before our next turn.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Threat {
+    /// Everything it could attack with.
+    attack: Selection,
+    /// Areas of other players than its owner on its best path (C-DEEP-1 caps).
+    hostile: u8,
+}
+
 /// What the bot knows about the position, computed once per decision.
 struct Planner<'a> {
     state: &'a Capitals,
@@ -129,19 +151,23 @@ struct Planner<'a> {
     to_enemy_capital: Vec<u16>,
     /// Our capital, while we hold it.
     capital: Option<AreaId>,
-    /// The enemy forces that could attack our capital next turn: (units, hostile areas on the
-    /// way).
-    threats: Vec<(Selection, u8)>,
-    /// `hard`: the pooled strength of the threats next to our capital.
-    pooled: Selection,
+    /// Per area: steps from our capital (empty without one).
+    to_capital: Vec<u16>,
+    /// The enemy forces that could attack our capital before our next turn: (units, hostile
+    /// areas on the way), weakest first.
+    threats: Vec<Threat>,
+    /// The same if we took one more area, per area weighed so far.
+    threats_if_taken: RefCell<Vec<(AreaId, Vec<Threat>)>>,
     /// The danger on our capital as it stands.
     danger_now: f64,
-    /// The danger for each number of units in our capital weighed so far.
-    danger_seen: RefCell<Vec<(Units, f64)>>,
+    /// The danger for each number of units in our capital (and area taken) weighed so far.
+    danger_seen: RefCell<Vec<(Units, Option<AreaId>, f64)>>,
     /// Enemy seats still playing.
     live_enemies: usize,
     /// The danger on our capital the bot accepts to expand ([`accepted_danger`]).
     accepted_danger: f64,
+    /// Whether our capital keeps a garrison ([`GARRISON_FROM_FACTORIES`]).
+    garrison: bool,
 }
 
 impl<'a> Planner<'a> {
@@ -170,25 +196,24 @@ impl<'a> Planner<'a> {
             to_front,
             to_enemy_capital,
             capital,
+            to_capital: capital.map(|c| map.distances_from(c)).unwrap_or_default(),
             threats: Vec::new(),
-            pooled: Selection::default(),
+            threats_if_taken: RefCell::new(Vec::new()),
             danger_now: 0.0,
             danger_seen: RefCell::new(Vec::new()),
             live_enemies: enemy_capitals.len(),
             accepted_danger: accepted_danger(state.round()),
+            garrison: false,
         };
         if let Some(capital) = capital {
-            planner.threats = planner.threats_on(capital);
-            if level == BotLevel::Hard && planner.threats.len() > 1 {
-                // Several enemy areas can strike one after another: weigh their pooled strength.
-                for &(attack, hostile) in &planner.threats {
-                    if hostile == 0 {
-                        planner.pooled.d6 = planner.pooled.d6.saturating_add(attack.d6).min(10);
-                        planner.pooled.d8 = planner.pooled.d8.saturating_add(attack.d8).min(10);
-                    }
-                }
-            }
-            planner.danger_now = planner.danger(planner.units(capital));
+            let factories_held = map.areas[usize::from(capital)]
+                .borders
+                .iter()
+                .filter(|&&factory| is_mine(usize::from(factory)))
+                .count();
+            planner.garrison = factories_held >= GARRISON_FROM_FACTORIES;
+            planner.threats = planner.threats_on(capital, None);
+            planner.danger_now = planner.danger(planner.units(capital), None);
         }
         planner
     }
@@ -225,10 +250,20 @@ impl<'a> Planner<'a> {
         let killed = defence_worth - o.defenders_kept * defence_worth / defence_count.max(1.0);
         let kill_weight = if self.is_enemy(to) { 1.0 } else { NEUTRAL_KILL };
         let mut score = o.win * self.target_worth(to) + kill_weight * killed - lost - ORDER_COST;
-        if Some(from) == self.capital {
-            let mut left = self.units(from);
-            left.take_unused(sent);
-            score -= OWN_CAPITAL * (self.danger(left) - self.danger_now);
+        if let Some(capital) = self.capital {
+            // Thinning the capital, and taking land that lets enemies next to it attack deep
+            // (C-DEEP-1: the source must border another player's area), both bring danger.
+            let mut left = self.units(capital);
+            if from == capital {
+                left.take_unused(sent);
+            }
+            let held = self.danger(left, None);
+            let taken = if self.to_capital[usize::from(to)] <= THREAT_RANGE + 1 {
+                self.danger(left, Some(to))
+            } else {
+                held
+            };
+            score -= OWN_CAPITAL * (o.win * taken + (1.0 - o.win) * held - self.danger_now);
         }
         if self.level == BotLevel::Hard {
             score -= self.exposure_after_attack(from, to, sent, o.win, o.attackers_kept);
@@ -255,7 +290,7 @@ impl<'a> Planner<'a> {
                 } else {
                     units.add_used(sent);
                 }
-                score -= OWN_CAPITAL * (self.danger(units) - self.danger_now);
+                score -= OWN_CAPITAL * (self.danger(units, None) - self.danger_now);
             }
         }
         score
@@ -319,33 +354,53 @@ impl<'a> Planner<'a> {
         risk
     }
 
-    /// The chance our capital falls next turn if it holds `units`; remembered per number of
-    /// units, as many orders leave the same.
-    fn danger(&self, units: Units) -> f64 {
-        if let Some(&(_, d)) = self.danger_seen.borrow().iter().find(|(u, _)| *u == units) {
+    /// The chance our capital falls before our next turn if it holds `units` (and, with
+    /// `taken`, if that area were ours too), less the accepted danger; remembered per case, as
+    /// many orders leave the same.
+    fn danger(&self, units: Units, taken: Option<AreaId>) -> f64 {
+        if let Some(&(_, _, d)) = self
+            .danger_seen
+            .borrow()
+            .iter()
+            .find(|(u, t, _)| *u == units && *t == taken)
+        {
             return d;
         }
-        let mut holds = 1.0;
-        for &(attack, hostile) in &self.threats {
-            holds *= 1.0 - odds(attack, hostile, units).win;
+        let fall = match (taken, self.capital) {
+            (Some(area), Some(capital)) => {
+                let known = self
+                    .threats_if_taken
+                    .borrow()
+                    .iter()
+                    .position(|(a, _)| *a == area);
+                let index = known.unwrap_or_else(|| {
+                    let threats = self.threats_on(capital, Some(area));
+                    let mut cache = self.threats_if_taken.borrow_mut();
+                    cache.push((area, threats));
+                    cache.len() - 1
+                });
+                capital_falls(units, &self.threats_if_taken.borrow()[index].1, self.level)
+            }
+            _ => capital_falls(units, &self.threats, self.level),
+        };
+        let hold = (1.0 - fall + self.accepted_danger).min(1.0);
+        let mut d = 1.0 - hold;
+        if self.garrison {
+            d += GARRISON_DANGER * f64::from(GARRISON.saturating_sub(units.total()));
         }
-        if self.pooled.total() > 0 {
-            holds = f64::min(holds, 1.0 - odds(self.pooled, 0, units).win);
-        }
-        let d = (1.0 - holds - self.accepted_danger).max(0.0);
-        self.danger_seen.borrow_mut().push((units, d));
+        self.danger_seen.borrow_mut().push((units, taken, d));
         d
     }
 
-    /// The enemy areas within reach of `capital` and what each could attack it with.
-    fn threats_on(&self, capital: AreaId) -> Vec<(Selection, u8)> {
+    /// The enemy areas within reach of `capital` (with `taken` ours too) and what each could
+    /// attack it with, weakest first.
+    fn threats_on(&self, capital: AreaId, taken: Option<AreaId>) -> Vec<Threat> {
         let map = self.state.map();
-        let distance = map.distances_from(capital);
         let mut threats = Vec::new();
         for (area, state) in self.state.areas().iter().enumerate() {
             let Some(owner) = state.owner else { continue };
-            let d = distance[area];
-            if owner == self.me || d == 0 || d > THREAT_RANGE {
+            let d = self.to_capital[area];
+            if owner == self.me || d == 0 || d > THREAT_RANGE || taken == Some(area as AreaId) {
                 continue;
             }
             let mut units = state.units;
@@ -356,14 +411,15 @@ impl<'a> Planner<'a> {
                 continue;
             }
             let hostile = if d == 1 {
-                Some(0)
+                Some((0, true))
             } else {
-                self.deep_hostile(area as AreaId, owner, capital)
+                self.deep_hostile(area as AreaId, owner, capital, taken)
             };
-            if let Some(hostile) = hostile {
-                threats.push((attack, hostile));
+            if let Some((hostile, true)) = hostile {
+                threats.push(Threat { attack, hostile });
             }
         }
+        threats.sort_by(|a, b| capped_mean(a).total_cmp(&capped_mean(b)));
         threats
     }
 
@@ -373,19 +429,27 @@ impl<'a> Planner<'a> {
     /// `None` when no such path exists, or when `source` cannot attack deep: it borders no area
     /// of another player and none of our capital's factories (whose taking would make it border
     /// ours).
-    fn deep_hostile(&self, source: AreaId, owner: Seat, capital: AreaId) -> Option<u8> {
+    fn deep_hostile(
+        &self,
+        source: AreaId,
+        owner: Seat,
+        capital: AreaId,
+        taken: Option<AreaId>,
+    ) -> Option<(u8, bool)> {
         let map = self.state.map();
-        let hostile = |a: AreaId| {
-            u8::from(matches!(self.state.area(a).and_then(|s| s.owner), Some(o) if o != owner))
+        let owner_of = |a: AreaId| {
+            if taken == Some(a) {
+                Some(self.me)
+            } else {
+                self.state.area(a).and_then(|s| s.owner)
+            }
         };
+        let hostile = |a: AreaId| u8::from(matches!(owner_of(a), Some(o) if o != owner));
         let borders = &map.areas[usize::from(source)].borders;
         let gates = &map.areas[usize::from(capital)].borders;
-        if !borders
+        let can_now = borders
             .iter()
-            .any(|&b| hostile(b) == 1 || gates.contains(&b))
-        {
-            return None;
-        }
+            .any(|&b| hostile(b) == 1 || gates.contains(&b));
         let mut fewest: Option<u8> = None;
         let mut path = |h: u8| fewest = Some(fewest.map_or(h, |f| f.min(h)));
         for &gate in gates.iter().filter(|&&gate| gate != source) {
@@ -400,7 +464,7 @@ impl<'a> Planner<'a> {
                 }
             }
         }
-        fewest
+        fewest.map(|f| (f, can_now))
     }
 
     fn units(&self, area: AreaId) -> Units {
@@ -429,6 +493,70 @@ impl<'a> Planner<'a> {
 fn accepted_danger(round: u32) -> f64 {
     let late = f64::from(round.saturating_sub(PATIENT_ROUNDS)) * DANGER_STEP;
     (ACCEPTED_DANGER + late).min(LATE_DANGER)
+}
+
+/// The chance that `threats`, each attacking once with everything, take a capital holding
+/// `units`: for `normal` each attack alone against the whole capital; for `hard` one after
+/// another, weakest first ([`capital_falls_in_turn`]).
+fn capital_falls(units: Units, threats: &[Threat], level: BotLevel) -> f64 {
+    if level == BotLevel::Hard {
+        return capital_falls_in_turn(units, threats);
+    }
+    let mut holds = 1.0;
+    for threat in threats {
+        holds *= 1.0 - odds(threat.attack, threat.hostile, units).win;
+    }
+    1.0 - holds
+}
+
+/// The chance that `threats` (weakest first), attacking one after another with everything, take
+/// a capital holding `units`. A defence that wins keeps only some of its units (C-BATTLE-3: its
+/// strongest, one per 4 of margin), so every attack thins it for the next: the chance is carried
+/// over the number of units left. Costlier than weighing each attack alone, and among random
+/// players no stronger; against `normal` it makes `hard` win more (bench/RESULTS.md).
+fn capital_falls_in_turn(units: Units, threats: &[Threat]) -> f64 {
+    let n = usize::from(units.total().min(crate::capitals::AREA_CAP));
+    if threats.is_empty() {
+        return 0.0;
+    }
+    if n == 0 {
+        return 1.0;
+    }
+    let below: Vec<Vec<f64>> = (0..=n)
+        .map(|k| defence_below(units.strongest(k as u8)))
+        .collect();
+    let mut left = [0.0; 11];
+    left[n] = 1.0;
+    let mut fall = 0.0;
+    for threat in threats {
+        let sums = attack_sums(threat.attack, threat.hostile);
+        let mut next = [0.0; 11];
+        for k in 1..=n {
+            let chance = left[k];
+            if chance < 1e-9 {
+                continue;
+            }
+            let kept = defender_kept(&sums, &below[k], k as u8);
+            fall += chance * kept[0];
+            for j in 1..=k {
+                next[j] += chance * kept[j];
+            }
+        }
+        left = next;
+    }
+    fall
+}
+
+/// The mean sum a selection rolls with the caps of `hostile` hostile areas (C-DEEP-1).
+fn capped_mean(
+    &Threat {
+        attack, hostile, ..
+    }: &Threat,
+) -> f64 {
+    const D6: [f64; 4] = [3.5, 20.0 / 6.0, 3.0, 2.5];
+    const D8: [f64; 4] = [4.5, 35.0 / 8.0, 33.0 / 8.0, 30.0 / 8.0];
+    let h = usize::from(hostile.min(3));
+    D6[h] * f64::from(attack.d6) + D8[h] * f64::from(attack.d8)
 }
 
 /// Everything an area could attack with: all its units but one (a d6 stays if there is one).
@@ -508,6 +636,12 @@ mod tests {
         };
         game.current = Seat(0);
         let planner = Planner::new(&game, Seat(0), BotLevel::Normal);
-        assert_eq!(planner.threats, vec![(Selection::new(6, 0), 2)]);
+        assert_eq!(
+            planner.threats,
+            vec![Threat {
+                attack: Selection::new(6, 0),
+                hostile: 2,
+            }]
+        );
     }
 }

@@ -140,6 +140,63 @@ pub(super) fn odds(attack: Selection, hostile: u8, defence: Units) -> Odds {
     odds
 }
 
+/// The chance of each sum of the attacking dice `attack`, capped for `hostile` hostile areas on
+/// the path (C-BATTLE-1, C-DEEP-1).
+pub(super) fn attack_sums(attack: Selection, hostile: u8) -> Vec<f64> {
+    dice_sum(attack.d6, attack.d8, hostile)
+}
+
+/// `below[t]`: the chance that every unit of `defence` (used or not) together rolls less than
+/// `t`, for `t` in `0..=` the highest sum + 1.
+pub(super) fn defence_below(defence: Units) -> Vec<f64> {
+    let d = dice_sum(
+        defence.d6 + defence.d6_used,
+        defence.d8 + defence.d8_used,
+        0,
+    );
+    let mut below = Vec::with_capacity(d.len() + 1);
+    let mut acc = 0.0;
+    below.push(0.0);
+    for &q in &d {
+        acc += q;
+        below.push(acc);
+    }
+    below
+}
+
+/// How a battle of an attack with sums `attack` against a defence of `defenders` units with
+/// `below` (from [`defence_below`]) ends, by what the defender keeps: `[0]` is the chance the
+/// attacker wins, `[k]` the chance the defender wins and keeps exactly `k` units, its strongest
+/// (C-BATTLE-2, C-BATTLE-3: a tie keeps 1, a margin above `4 (k − 1)` keeps at least `k`).
+pub(super) fn defender_kept(attack: &[f64], below: &[f64], defenders: u8) -> [f64; 11] {
+    let n = usize::from(defenders.min(AREA_CAP));
+    let top = below.len() - 1;
+    let lower = |t: usize| below[t.min(top)];
+    let mut at_least = [0.0; 12];
+    let mut fall = 0.0;
+    for (x, &p) in attack.iter().enumerate() {
+        if p == 0.0 {
+            continue;
+        }
+        let lost = lower(x);
+        fall += p * lost;
+        at_least[1] += p * (1.0 - lost);
+        for (k, slot) in at_least.iter_mut().enumerate().take(n + 1).skip(2) {
+            let chance = 1.0 - lower(x + 4 * (k - 1) + 1);
+            if chance <= 0.0 {
+                break;
+            }
+            *slot += p * chance;
+        }
+    }
+    let mut out = [0.0; 11];
+    out[0] = fall;
+    for k in 1..=n {
+        out[k] = (at_least[k] - at_least[k + 1]).max(0.0);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -211,6 +268,41 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    #[test]
+    fn c_battle_3_what_the_defender_keeps_agrees_with_the_odds() {
+        for (attack, hostile, defence) in [
+            (Selection::new(3, 0), 0, Units::d6(4)),
+            (Selection::new(2, 2), 2, Units::d6(7)),
+            (
+                Selection::new(6, 1),
+                1,
+                Units {
+                    d6: 2,
+                    d8: 3,
+                    d6_used: 1,
+                    d8_used: 0,
+                },
+            ),
+            (Selection::new(1, 0), 3, Units::d6(10)),
+        ] {
+            let o = odds(attack, hostile, defence);
+            let kept = defender_kept(
+                &attack_sums(attack, hostile),
+                &defence_below(defence),
+                defence.total(),
+            );
+            let total: f64 = kept.iter().sum();
+            assert!((total - 1.0).abs() < 1e-9, "{total}");
+            assert!((kept[0] - o.win).abs() < 1e-9);
+            let expected: f64 = kept.iter().enumerate().map(|(k, p)| k as f64 * p).sum();
+            assert!(
+                (expected - o.defenders_kept).abs() < 1e-9,
+                "{expected} {}",
+                o.defenders_kept
+            );
         }
     }
 

@@ -181,3 +181,84 @@ fn c_deep_1_the_bot_expands_past_a_strong_area_that_cannot_attack_deep() {
         }
     }
 }
+
+#[test]
+fn c_deep_1_the_bot_does_not_take_land_that_opens_a_deep_path_to_its_thin_capital() {
+    // Our capital holds 2 d6; one of its factories holds 6 d6 and borders a neutral area of
+    // 1 d6, an easy and worthwhile capture (every other neutral area next to our land holds
+    // 10). Beyond that area stands an enemy stack of 10 d6 that
+    // borders no player's area, so today it cannot attack deep (C-DEEP-1). Taking the area
+    // would let it attack the capital through the area and our factory (each die capped at 3:
+    // up to 27 against at most 12). The bot leaves that area alone.
+    let base = quiet_match();
+    let capital = base.map.capitals[0];
+    let gates = base.map.areas[usize::from(capital)].borders.clone();
+    let distance = base.map.distances_from(capital);
+    let borders = |a: AreaId| base.map.areas[usize::from(a)].borders.clone();
+    let setup = gates.iter().find_map(|&factory| {
+        borders(factory)
+            .into_iter()
+            .filter(|&x| distance[usize::from(x)] == 2)
+            .find_map(|x| {
+                borders(x)
+                    .into_iter()
+                    .find(|&e| {
+                        distance[usize::from(e)] == 3
+                            && base.map.areas[usize::from(e)].kind != AreaKind::Capital
+                            && !borders(e).iter().any(|b| gates.contains(b))
+                    })
+                    .map(|enemy| (factory, x, enemy))
+            })
+    });
+    let (factory, opening, enemy) =
+        setup.expect("a factory, an area beyond it, an area beyond that");
+    for level in [BotLevel::Normal, BotLevel::Hard] {
+        for seed in 0..4 {
+            let mut game = base.clone();
+            // Every other area our land borders is a strong neutral: the opening is the one
+            // good capture.
+            for area in [capital, factory] {
+                for b in borders(area) {
+                    if b != opening && b != capital && b != factory {
+                        set(&mut game, b, None, Units::d6(10));
+                    }
+                }
+            }
+            set(&mut game, capital, Some(0), Units::d6(2));
+            set(&mut game, factory, Some(0), Units::d6(6));
+            set(&mut game, enemy, Some(1), Units::d6(10));
+            let orders = bot_turn(&mut game, level, seed);
+            let owner = game.areas[usize::from(opening)].owner;
+            let left = game.areas[usize::from(capital)].units.total();
+            assert!(
+                owner != Some(Seat(0)) || left >= 8,
+                "{level:?} took area {opening} next to the enemy stack and left {left} units \
+                 in the capital: {orders:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn c_map_2_once_it_holds_its_factories_the_bot_keeps_a_garrison_in_its_capital() {
+    // The capital (7 d6) and its three factories (4 d6 each, C-MAP-2) are ours, and the only
+    // enemy is far away. Before, with no threat in sight, the bot sent the capital's units out
+    // to the front; now the factories expand and the capital keeps at least 5 units.
+    for level in [BotLevel::Normal, BotLevel::Hard] {
+        for seed in 0..4 {
+            let mut game = quiet_match();
+            let capital = game.map.capitals[0];
+            set(&mut game, capital, Some(0), Units::d6(7));
+            for factory in factories(&game, 0) {
+                set(&mut game, factory, Some(0), Units::d6(4));
+            }
+            let orders = bot_turn(&mut game, level, seed);
+            let left = game.areas[usize::from(capital)].units.total();
+            assert!(
+                left >= 5,
+                "{level:?} left {left} units in the capital: {orders:?}"
+            );
+            assert!(!orders.is_empty(), "{level:?} did nothing");
+        }
+    }
+}
