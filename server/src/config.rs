@@ -136,6 +136,10 @@ pub struct Limits {
     /// Most appends the writer commits in one transaction.
     #[arg(long, env = "WARROOM_MAX_BATCH", default_value_t = 256)]
     pub max_batch: usize,
+    /// Batches of appends the writer commits at once, each in its own transaction (PostgreSQL;
+    /// SQLite has one writer at a time and always uses 1).
+    #[arg(long, env = "WARROOM_WRITER_LANES", default_value_t = 4)]
+    pub writer_lanes: usize,
     /// Seconds a waiting room may go without any connection before it expires.
     #[arg(long, env = "WARROOM_WAITING_ROOM_EXPIRY", default_value_t = 30 * 60)]
     pub waiting_room_expiry: u64,
@@ -210,6 +214,7 @@ impl Default for Limits {
             max_spectators_per_room: 200,
             outgoing_queue: 256,
             max_batch: 256,
+            writer_lanes: 4,
             waiting_room_expiry: 30 * 60,
             room_idle_eviction: 5 * 60,
             max_body_bytes: 64 * 1024,

@@ -121,6 +121,10 @@ pub async fn run(
     let (writer, writer_task) = Writer::spawn(
         store.clone(),
         config.limits.max_batch,
+        match store.dialect() {
+            store::Dialect::Sqlite => 1,
+            store::Dialect::Postgres => config.limits.writer_lanes,
+        },
         config.limits.database_timeout(),
         metrics.clone(),
         stop_writer.clone(),

@@ -223,6 +223,7 @@ async fn an_append_is_refused_once_another_node_took_the_lease() {
     let (writer, _task) = Writer::spawn(
         store.clone(),
         16,
+        4,
         Duration::from_secs(5),
         Arc::new(Metrics::default()),
         CancellationToken::new(),

@@ -8,6 +8,7 @@
 //! `procstat` (`/proc` readings), `report` (JSON, table, Markdown).
 
 pub mod args;
+pub mod dbstat;
 pub mod echo;
 pub mod http;
 pub mod idle;
@@ -166,7 +167,12 @@ async fn measure(
             served.iter().map(|s| s.pid).collect(),
         )
     };
-    let result = drive(args, target, addrs, pids).await;
+    // The database's counters (cluster mode: the writer's are the first node's).
+    let probe = (target == Target::Warroom).then(|| dbstat::DbProbe {
+        addr: addrs[0],
+        postgres: db.as_ref().and_then(FreshDb::postgres),
+    });
+    let result = drive(args, target, addrs, pids, probe).await;
     futures_util::future::join_all(served.into_iter().map(Served::stop)).await;
     if let Some(db) = db {
         db.remove().await;
@@ -180,6 +186,7 @@ async fn drive(
     target: Target,
     addrs: Vec<std::net::SocketAddr>,
     pids: Vec<u32>,
+    probe: Option<dbstat::DbProbe>,
 ) -> anyhow::Result<Measured> {
     let recorder = Arc::new(Recorder::default());
     let addr = addrs[0];
@@ -266,6 +273,10 @@ async fn drive(
     tokio::time::sleep(Duration::from_secs_f64(args.warmup)).await;
 
     let load_start = procstat::load_average();
+    let db_before = match &probe {
+        Some(probe) => probe.sample().await,
+        None => None,
+    };
     let before = sample();
     let own_before = procstat::own_cpu_seconds();
     recorder.set_measuring(true);
@@ -294,8 +305,18 @@ async fn drive(
     let errors = recorder.errors();
     let elapsed = started.elapsed().as_secs_f64();
     let after = sample();
+    let db_after = match &probe {
+        Some(probe) => probe.sample().await,
+        None => None,
+    };
     let own_after = procstat::own_cpu_seconds();
     let load_end = procstat::load_average();
+    let db = dbstat::summary(
+        db_before,
+        db_after,
+        elapsed,
+        Recorder::get(&recorder.accepted),
+    );
     let failed = tasks.iter().filter(|t| t.is_finished()).count();
     for task in &tasks {
         task.abort();
@@ -334,6 +355,7 @@ async fn drive(
         generator_cpu_seconds: own_after - own_before,
         load_average: (load_start, load_end),
         command: std::env::args().collect::<Vec<_>>().join(" "),
+        db,
     })
 }
 

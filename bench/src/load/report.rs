@@ -60,6 +60,8 @@ pub struct Measured {
     pub load_average: (Option<f64>, Option<f64>),
     /// The generator's command line.
     pub command: String,
+    /// What the database did in the window ([`super::dbstat::summary`]; null for the echo).
+    pub db: Value,
 }
 
 impl Measured {
@@ -134,6 +136,7 @@ pub fn json(run: &Measured, echo: Option<&Measured>) -> Value {
         "generator_cpu_s": round(run.generator_cpu_seconds, 2),
         "load_average": [run.load_average.0, run.load_average.1],
         "command": run.command,
+        "db": run.db,
     });
     if let Some(echo) = echo {
         value["vs_echo"] = ratios(run, echo);
@@ -256,6 +259,9 @@ pub fn table(run: &Measured) -> String {
             ),
         );
     }
+    if !run.db.is_null() {
+        line(&mut out, "database", db_text(&run.db));
+    }
     line(
         &mut out,
         "generator CPU / load average",
@@ -265,6 +271,25 @@ pub fn table(run: &Measured) -> String {
         ),
     );
     out
+}
+
+/// What the database did, in one line.
+fn db_text(db: &Value) -> String {
+    let mut text = format!(
+        "writer {} commits/s, {} appends per commit",
+        db["writer_commits_per_s"], db["appends_per_writer_commit"]
+    );
+    if !db["db_commits_per_s"].is_null() {
+        let _ = write!(
+            text,
+            "; PostgreSQL {} commits/s, {} rows inserted and {} updated per commit, backends {} µs CPU per action",
+            db["db_commits_per_s"],
+            db["db_rows_inserted_per_commit"],
+            db["db_rows_updated_per_commit"],
+            db["db_backends_cpu_us_per_action"]
+        );
+    }
+    text
 }
 
 /// The ratios as a readable table.
@@ -280,7 +305,7 @@ pub fn ratios_table(run: &Measured, echo: &Measured) -> String {
 /// JSON lines (as written by `--json-out`) as a Markdown table.
 pub fn markdown(lines: &str) -> anyhow::Result<String> {
     let mut out = String::from(
-        "| run | target | db | sockets | accepted/s | ack p50 / p99 / p99.9 / max ms | to seats p50 / p99 ms | to spectators p50 / p99 ms | errors | server CPU µs/action | RSS MiB (peak) | KiB/conn | vs echo: throughput, CPU/action, KiB/conn |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n",
+        "| run | target | db | sockets | accepted/s | ack p50 / p99 / p99.9 / max ms | to seats p50 / p99 ms | to spectators p50 / p99 ms | errors | server CPU µs/action | RSS MiB (peak) | KiB/conn | vs echo: throughput, CPU/action, KiB/conn | writer commits/s · appends/commit · all commits/s (PostgreSQL) |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n",
     );
     for line in lines.lines().filter(|l| !l.trim().is_empty()) {
         let v: Value = serde_json::from_str(line)?;
@@ -333,7 +358,7 @@ pub fn markdown(lines: &str) -> anyhow::Result<String> {
         };
         let _ = writeln!(
             out,
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} ({}) | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} ({}) | {} | {} | {} |",
             v["label"].as_str().unwrap_or("-"),
             v["target"].as_str().unwrap_or("-"),
             v["database"].as_str().unwrap_or("–"),
@@ -348,6 +373,16 @@ pub fn markdown(lines: &str) -> anyhow::Result<String> {
             opt(&v["server_peak_rss_mib"]),
             opt(&v["rss_per_connection_kib"]),
             versus,
+            if v["db"].is_null() {
+                "–".to_owned()
+            } else {
+                format!(
+                    "{} · {} · {}",
+                    opt(&v["db"]["writer_commits_per_s"]),
+                    opt(&v["db"]["appends_per_writer_commit"]),
+                    opt(&v["db"]["db_commits_per_s"])
+                )
+            },
         );
     }
     Ok(out)

@@ -64,6 +64,11 @@ impl FreshDb {
         }
     }
 
+    /// PostgreSQL: the admin URL and the database's name.
+    pub fn postgres(&self) -> Option<(String, String)> {
+        self.postgres.clone()
+    }
+
     /// Deletes it (best effort; the server must be stopped first).
     pub async fn remove(&self) {
         if let Some(folder) = &self.folder {

@@ -6,7 +6,7 @@ use axum::body::Bytes;
 use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, StatusCode};
 use serde::Deserialize;
-use warroom_engine::{RulesetId, Seat};
+use warroom_engine::RulesetId;
 use warroom_protocol::{
     ClockSettings, ErrorBody, Identity, NewRoom, Room, RoomId, RoomPage, RoomSettings, RoomState,
     RulesetInfo, codes,
@@ -166,23 +166,14 @@ pub(super) async fn open_room(
         created_at: now_ms(),
         seats: vec![None; usize::from(seats)],
     };
-    state.store.create_room(&record).await?;
-    for (seat, bot) in holders.iter().enumerate() {
-        if let Some(bot) = bot {
-            let seat = Seat(u8::try_from(seat).map_err(ApiError::internal)?);
-            state.store.set_seat(record.id, seat, Some(bot.id)).await?;
-        }
-    }
+    // The room, its bots' seats and its creator's, in one transaction.
     record.seats = holders;
-    if let Some(seat) = request.creator_seat {
-        state
-            .store
-            .set_seat(record.id, seat, Some(creator.id))
-            .await?;
-        if let Some(slot) = record.seats.get_mut(seat.index()) {
-            *slot = Some(creator.clone());
-        }
+    if let Some(seat) = request.creator_seat
+        && let Some(slot) = record.seats.get_mut(seat.index())
+    {
+        *slot = Some(creator.clone());
     }
+    state.store.create_room(&record).await?;
     let invite_code = record.invite_code.clone();
     let mut room = state.open_room(record).await?;
     room.invite_code = Some(invite_code);

@@ -501,12 +501,6 @@ impl RoomTask {
 /// Stores a rematch room with its seats taken, and links it from the room `from`.
 async fn store_rematch(store: &Store, from: RoomId, record: &RoomRecord) -> Result<(), ApiError> {
     store.create_room(record).await?;
-    for (seat, holder) in record.seats.iter().enumerate() {
-        if let Some(holder) = holder {
-            let seat = warroom_engine::Seat(u8::try_from(seat).map_err(ApiError::internal)?);
-            store.set_seat(record.id, seat, Some(holder.id)).await?;
-        }
-    }
     store.set_rematch_room(from, record.id).await?;
     Ok(())
 }

@@ -20,6 +20,24 @@ pub enum Dialect {
     Postgres,
 }
 
+/// The type of a column of [`Dialect::json_rows`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SqlType {
+    /// Text (ids and JSON are cast where they are used).
+    Text,
+    /// A 64-bit integer.
+    BigInt,
+}
+
+impl SqlType {
+    fn postgres(self) -> &'static str {
+        match self {
+            SqlType::Text => "text",
+            SqlType::BigInt => "bigint",
+        }
+    }
+}
+
 impl Dialect {
     /// The dialect of a database URL (`sqlite:…`, else PostgreSQL).
     pub fn of_url(url: &str) -> Dialect {
@@ -55,6 +73,46 @@ impl Dialect {
         }
     }
 
+    /// An expression (text on the Rust side) as an id column's value.
+    pub fn as_uuid(self, expr: &str) -> String {
+        match self {
+            Dialect::Sqlite => expr.to_owned(),
+            Dialect::Postgres => format!("{expr}::uuid"),
+        }
+    }
+
+    /// An expression (JSON text) as a JSON column's value.
+    pub fn as_json(self, expr: &str) -> String {
+        match self {
+            Dialect::Sqlite => expr.to_owned(),
+            Dialect::Postgres => format!("{expr}::jsonb"),
+        }
+    }
+
+    /// The rows of parameter `$n`, a JSON array of objects, as a table named `alias` with these
+    /// columns (each a key of the objects, read as `text` or `bigint`): many rows in one bound
+    /// parameter, so one statement writes a whole batch (the `Any` driver binds no arrays).
+    pub fn json_rows(self, n: u8, alias: &str, columns: &[(&str, SqlType)]) -> String {
+        match self {
+            Dialect::Sqlite => {
+                let picked = columns
+                    .iter()
+                    .map(|(name, _)| format!("value ->> '{name}' AS {name}"))
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                format!("(SELECT {picked} FROM json_each(${n})) AS {alias}")
+            }
+            Dialect::Postgres => {
+                let typed = columns
+                    .iter()
+                    .map(|(name, kind)| format!("{name} {}", kind.postgres()))
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                format!("json_to_recordset(${n}::json) AS {alias}({typed})")
+            }
+        }
+    }
+
     /// An id or JSON column read as text, named `alias`.
     pub fn text(self, column: &str, alias: &str) -> String {
         match self {
@@ -86,7 +144,7 @@ impl Dialect {
 
 #[cfg(test)]
 mod tests {
-    use super::Dialect;
+    use super::{Dialect, SqlType};
 
     #[test]
     fn sqlite_uses_plain_parameters_and_columns() {
@@ -114,6 +172,21 @@ mod tests {
             "(extract(epoch FROM m.started_at) * 1000)::bigint AS started_at"
         );
         assert_eq!(d.flag("private", "private"), "private::int AS private");
+    }
+
+    #[test]
+    fn json_rows_read_an_array_parameter_as_a_table() {
+        let columns = [("id", SqlType::Text), ("seq", SqlType::BigInt)];
+        assert_eq!(
+            Dialect::Sqlite.json_rows(1, "r", &columns),
+            "(SELECT value ->> 'id' AS id, value ->> 'seq' AS seq FROM json_each($1)) AS r"
+        );
+        assert_eq!(
+            Dialect::Postgres.json_rows(1, "r", &columns),
+            "json_to_recordset($1::json) AS r(id text, seq bigint)"
+        );
+        assert_eq!(Dialect::Postgres.as_uuid("r.id"), "r.id::uuid");
+        assert_eq!(Dialect::Sqlite.as_json("r.action"), "r.action");
     }
 
     #[test]

@@ -12,12 +12,15 @@ use super::{ActionRecord, MatchFilter, MatchRecord, Store};
 const LIST_LIMIT: i64 = 100;
 
 impl Store {
-    /// The columns [`Store::match_from`] reads, of the matches aliased `m`.
+    /// The columns [`Store::match_from`] reads, of the matches aliased `m`. `action_count` is
+    /// stored when the match finishes; while it runs the writer does not rewrite the match's row
+    /// for every action, and its count is its last seq (one probe of the log's primary key).
     pub(super) fn match_columns(&self) -> String {
         let d = self.dialect;
         format!(
             "{}, {}, m.ruleset, {}, m.seed, m.seed_commitment, m.state, m.winner, m.reason, \
-             m.action_count, {}, {}",
+             CASE WHEN m.state = 'finished' THEN m.action_count ELSE COALESCE((SELECT MAX(a.seq) \
+             FROM match_actions a WHERE a.match_id = m.id), 0) END AS action_count, {}, {}",
             d.text("m.id", "id"),
             d.text("m.room_id", "room_id"),
             d.text("m.options", "options"),

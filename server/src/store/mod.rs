@@ -21,7 +21,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use sqlx::AnyPool;
 use sqlx::any::AnyPoolOptions;
 
-pub use dialect::Dialect;
+pub use dialect::{Dialect, SqlType};
 pub use identities::{IdentityRecord, is_unique_violation};
 pub use players::{PlayerMatchQuery, PlayerMatchRows, result_for};
 pub use records::{ActionRecord, LobbyQuery, MatchFilter, MatchRecord, RoomRecord};
@@ -104,7 +104,9 @@ impl Store {
             migrating.close().await;
         }
         let mut options = AnyPoolOptions::new()
-            .max_connections(if sqlite { 4 } else { 8 })
+            // PostgreSQL: 8 for the REST handlers and the rooms' own writes, and as many again
+            // for the writer's lanes (`--writer-lanes`, 4 by default).
+            .max_connections(if sqlite { 4 } else { 16 })
             .acquire_timeout(timeout);
         if let (Some(limits), false) = (limits, sqlite) {
             options = options.after_connect(move |connection, _| {

@@ -25,11 +25,13 @@ impl Store {
         )
     }
 
-    /// Stores a new room (its seats all free).
+    /// Stores a new room and its taken seats (its creator's, bots'; a rematch's players) in one
+    /// transaction.
     pub async fn create_room(&self, room: &RoomRecord) -> sqlx::Result<()> {
         let d = self.dialect;
         let (id, options, creator, match_id) = (d.uuid(1), d.json(3), d.uuid(7), d.uuid(9));
         let (created_at, settings) = (d.time(10), d.json(11));
+        let mut tx = self.pool.begin().await?;
         sqlx::query(&format!(
             "INSERT INTO rooms (id, ruleset, options, seat_count, private, invite_code, creator_id, \
              state, match_id, created_at, settings) VALUES ({id}, $2, {options}, $4, $5, $6, \
@@ -46,12 +48,27 @@ impl Store {
         .bind(room.match_id.map(|id| id.to_string()))
         .bind(room.created_at)
         .bind(serde_json::to_string(&room.settings).unwrap_or_default())
-        .execute(&self.pool)
+        .execute(&mut *tx)
         .await?;
-        Ok(())
+        for (seat, holder) in room.seats.iter().enumerate() {
+            let Some(holder) = holder else {
+                continue;
+            };
+            sqlx::query(&format!(
+                "INSERT INTO room_seats (room_id, seat, identity_id) VALUES ({}, $2, {})",
+                d.uuid(1),
+                d.uuid(3)
+            ))
+            .bind(room.id.to_string())
+            .bind(i64::try_from(seat).unwrap_or(i64::MAX))
+            .bind(holder.id.to_string())
+            .execute(&mut *tx)
+            .await?;
+        }
+        tx.commit().await
     }
 
-    /// Gives `seat` of `room` to `holder`, or frees it.
+    /// Gives `seat` of `room` to `holder`, or frees it (one statement, so one round trip).
     pub async fn set_seat(
         &self,
         room: RoomId,
@@ -59,28 +76,32 @@ impl Store {
         holder: Option<IdentityId>,
     ) -> sqlx::Result<()> {
         let d = self.dialect;
-        let mut tx = self.pool.begin().await?;
-        sqlx::query(&format!(
-            "DELETE FROM room_seats WHERE room_id = {} AND seat = $2",
-            d.uuid(1)
-        ))
-        .bind(room.to_string())
-        .bind(i64::from(seat.0))
-        .execute(&mut *tx)
-        .await?;
-        if let Some(holder) = holder {
-            sqlx::query(&format!(
-                "INSERT INTO room_seats (room_id, seat, identity_id) VALUES ({}, $2, {})",
-                d.uuid(1),
-                d.uuid(3)
-            ))
-            .bind(room.to_string())
-            .bind(i64::from(seat.0))
-            .bind(holder.to_string())
-            .execute(&mut *tx)
-            .await?;
+        match holder {
+            Some(holder) => {
+                sqlx::query(&format!(
+                    "INSERT INTO room_seats (room_id, seat, identity_id) VALUES ({}, $2, {}) \
+                     ON CONFLICT (room_id, seat) DO UPDATE SET identity_id = excluded.identity_id",
+                    d.uuid(1),
+                    d.uuid(3)
+                ))
+                .bind(room.to_string())
+                .bind(i64::from(seat.0))
+                .bind(holder.to_string())
+                .execute(&self.pool)
+                .await?;
+            }
+            None => {
+                sqlx::query(&format!(
+                    "DELETE FROM room_seats WHERE room_id = {} AND seat = $2",
+                    d.uuid(1)
+                ))
+                .bind(room.to_string())
+                .bind(i64::from(seat.0))
+                .execute(&self.pool)
+                .await?;
+            }
         }
-        tx.commit().await
+        Ok(())
     }
 
     /// Records that `room`'s match has started: the match row, who plays which seat, and the

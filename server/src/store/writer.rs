@@ -1,6 +1,12 @@
 //! The batching writer: one task collects the appends of every room and commits them together,
 //! answering each room once its append is durable. Under load many rooms share one commit (one
 //! fsync), so durability costs little per action; with one room it costs one commit per action.
+//! A batch costs a fixed number of statements whatever its size (one `INSERT` of every action;
+//! the rows travel as one JSON parameter; a match's row changes only when it ends), and on
+//! PostgreSQL several batches are in flight at once (`lanes`, each its own transaction and
+//! connection), so the next batch is written while the previous one's commit waits for its
+//! fsync, and the database flushes the commits that meet together. Each room has at most one
+//! append in flight, so batches never race for one match.
 //!
 //! A database that stops answering must not hold actions for long: taking a connection and
 //! writing the rows must finish within the database timeout, or the transaction is dropped
@@ -14,13 +20,13 @@ use std::time::{Duration, Instant};
 
 use sqlx::Row;
 use tokio::sync::{mpsc, oneshot};
-use tokio::task::JoinHandle;
+use tokio::task::{JoinHandle, JoinSet};
 use tokio_util::sync::CancellationToken;
 use warroom_engine::{Outcome, Seat};
 use warroom_protocol::{ActedBy, MatchId, MatchState, RoomId, RoomState};
 
 use super::leases::Fence;
-use super::{Store, now_ms};
+use super::{SqlType, Store, now_ms};
 use crate::metrics::Metrics;
 
 /// One accepted action to make durable.
@@ -69,26 +75,44 @@ pub enum AppendError {
 type Request = (Append, oneshot::Sender<Result<(), AppendError>>);
 
 /// What `/readyz` knows of the writer.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct WriterHealth {
-    /// When the batch being written began (Unix ms), 0 when idle.
-    busy_since_ms: AtomicI64,
+    /// For each lane, when the batch it is writing began (Unix ms), 0 when idle.
+    busy_since_ms: Vec<AtomicI64>,
     /// Whether the last batch failed.
     last_failed: AtomicBool,
     /// Whether the task has ended.
     stopped: AtomicBool,
 }
 
+impl Default for WriterHealth {
+    fn default() -> Self {
+        WriterHealth::new(1)
+    }
+}
+
 impl WriterHealth {
+    fn new(lanes: usize) -> WriterHealth {
+        WriterHealth {
+            busy_since_ms: (0..lanes.max(1)).map(|_| AtomicI64::new(0)).collect(),
+            last_failed: AtomicBool::new(false),
+            stopped: AtomicBool::new(false),
+        }
+    }
+
     /// `Ok` when the writer runs and no batch has been in hand longer than `limit`; else why.
     pub fn check(&self, limit: Duration) -> Result<(), String> {
         if self.stopped.load(Ordering::Acquire) {
             return Err("the writer has stopped".into());
         }
-        let since = self.busy_since_ms.load(Ordering::Acquire);
-        let busy = now_ms().saturating_sub(since);
-        if since != 0 && busy > i64::try_from(limit.as_millis()).unwrap_or(i64::MAX) {
-            return Err(format!("a batch has been in hand for {busy} ms"));
+        let now = now_ms();
+        let limit = i64::try_from(limit.as_millis()).unwrap_or(i64::MAX);
+        for since in &self.busy_since_ms {
+            let since = since.load(Ordering::Acquire);
+            let busy = now.saturating_sub(since);
+            if since != 0 && busy > limit {
+                return Err(format!("a batch has been in hand for {busy} ms"));
+            }
         }
         Ok(())
     }
@@ -110,23 +134,28 @@ pub struct Writer {
 
 impl Writer {
     /// Starts the writer task. It runs until every handle is dropped or `stop` is cancelled;
-    /// either way it commits everything already queued before it ends.
+    /// either way it commits everything already queued before it ends. Up to `lanes` batches
+    /// are written at once, each in its own transaction on its own connection: while one
+    /// batch's commit waits for its fsync, the next is already being written, and the
+    /// database flushes the commits that meet there together.
     pub fn spawn(
         store: Store,
         max_batch: usize,
+        lanes: usize,
         timeout: Duration,
         metrics: Arc<Metrics>,
         stop: CancellationToken,
     ) -> (Writer, JoinHandle<()>) {
+        let lanes = lanes.max(1);
         let (requests, inbox) = mpsc::channel(max_batch.max(1) * 4);
-        let health = Arc::new(WriterHealth::default());
+        let health = Arc::new(WriterHealth::new(lanes));
         let writer = Task {
             store,
             timeout,
             metrics,
             health: health.clone(),
         };
-        let task = tokio::spawn(writer.run(inbox, max_batch.max(1), stop));
+        let task = tokio::spawn(writer.run(inbox, max_batch.max(1), lanes, stop));
         (Writer { requests, health }, task)
     }
 
@@ -188,38 +217,77 @@ struct Task {
     health: Arc<WriterHealth>,
 }
 
+/// Gives a lane back to the writer when its batch is done (or its task ended otherwise).
+struct Lane {
+    index: usize,
+    free: mpsc::Sender<usize>,
+}
+
+impl Drop for Lane {
+    fn drop(&mut self) {
+        // The channel holds every lane, so there is always room for this one.
+        let _ = self.free.try_send(self.index);
+    }
+}
+
 impl Task {
     async fn run(
         self,
         mut inbox: mpsc::Receiver<Request>,
         max_batch: usize,
+        lanes: usize,
         stop: CancellationToken,
     ) {
-        let mut batch = Vec::with_capacity(max_batch);
+        let task = Arc::new(self);
+        let (free, mut lanes_free) = mpsc::channel(lanes);
+        for index in 0..lanes {
+            let _ = free.try_send(index);
+        }
+        let mut running = JoinSet::new();
         loop {
-            // `recv_many` waits for the first request, then takes whatever else is already
-            // queued: the batch is what arrived while the previous commit ran.
+            // A free lane first; then `recv_many` waits for the first request and takes
+            // whatever else is already queued: the batch is what arrived while the lanes were
+            // busy.
+            let lane = tokio::select! {
+                Some(index) = lanes_free.recv() => Lane { index, free: free.clone() },
+                () = stop.cancelled() => break,
+            };
+            let mut batch = Vec::with_capacity(max_batch);
             let received = tokio::select! {
                 received = inbox.recv_many(&mut batch, max_batch) => received,
                 () = stop.cancelled() => break,
             };
             if received == 0 {
-                self.health.stopped.store(true, Ordering::Release);
-                return;
+                break;
             }
-            self.commit_batch(&mut batch).await;
+            running.spawn(task.clone().commit_batch(lane, batch));
+            while running.try_join_next().is_some() {}
         }
-        // Stopping: refuse new appends, flush the queued ones.
+        // Stopping (or every handle dropped): refuse new appends, flush the queued ones.
         inbox.close();
-        while inbox.recv_many(&mut batch, max_batch).await > 0 {
-            self.commit_batch(&mut batch).await;
+        loop {
+            let Some(index) = lanes_free.recv().await else {
+                break;
+            };
+            let lane = Lane {
+                index,
+                free: free.clone(),
+            };
+            let mut batch = Vec::with_capacity(max_batch);
+            if inbox.recv_many(&mut batch, max_batch).await == 0 {
+                break;
+            }
+            running.spawn(task.clone().commit_batch(lane, batch));
         }
-        self.health.stopped.store(true, Ordering::Release);
+        while running.join_next().await.is_some() {}
+        task.health.stopped.store(true, Ordering::Release);
     }
 
-    async fn commit_batch(&self, batch: &mut Vec<Request>) {
+    async fn commit_batch(self: Arc<Self>, lane: Lane, mut batch: Vec<Request>) {
+        let batch = &mut batch;
         let metrics = &self.metrics;
-        self.health.busy_since_ms.store(now_ms(), Ordering::Release);
+        let busy_since = &self.health.busy_since_ms[lane.index];
+        busy_since.store(now_ms(), Ordering::Release);
         let appends: Vec<&Append> = batch.iter().map(|(append, _)| append).collect();
         let started = Instant::now();
         let written = self.write_all(&appends).await;
@@ -270,7 +338,8 @@ impl Task {
             }
         };
         self.health.last_failed.store(failed, Ordering::Release);
-        self.health.busy_since_ms.store(0, Ordering::Release);
+        busy_since.store(0, Ordering::Release);
+        drop(lane);
     }
 
     /// Writes the appends in one transaction: the rows within the timeout (else it is dropped,
@@ -307,7 +376,10 @@ impl From<sqlx::Error> for WriteError {
 }
 
 /// Begins a transaction and writes the appends' rows in it (not committed yet), except those
-/// whose fence no longer holds; says which those were.
+/// whose fence no longer holds; says which those were. Whatever the batch's size, that is a
+/// fixed number of statements: the fence check (cluster mode), one `INSERT` of every action,
+/// and for each action that ended its match the match's outcome (and action count) and its
+/// room's state. A running match's row is not touched: its action count is read from the log.
 async fn write_rows(
     store: &Store,
     appends: &[&Append],
@@ -315,64 +387,101 @@ async fn write_rows(
     let d = store.dialect();
     let mut tx = store.pool().begin().await?;
     let moved = fenced_out(&mut tx, appends).await?;
-    for (append, _) in appends.iter().zip(&moved).filter(|(_, moved)| !**moved) {
-        let seq = i64::try_from(append.seq).unwrap_or(i64::MAX);
+    let written: Vec<&Append> = appends
+        .iter()
+        .zip(&moved)
+        .filter(|(_, moved)| !**moved)
+        .map(|(append, _)| *append)
+        .collect();
+    if written.is_empty() {
+        return Ok((tx, moved));
+    }
+    let rows = action_rows(&written);
+    sqlx::query(&format!(
+        "INSERT INTO match_actions (match_id, seq, seat, client_id, action, events, acted_by, \
+         clock) SELECT {}, r.seq, r.seat, r.client_id, {}, {}, r.acted_by, {} FROM {}",
+        d.as_uuid("r.match_id"),
+        d.as_json("r.action"),
+        d.as_json("r.events"),
+        d.as_json("r.clock"),
+        d.json_rows(
+            1,
+            "r",
+            &[
+                ("match_id", SqlType::Text),
+                ("seq", SqlType::BigInt),
+                ("seat", SqlType::BigInt),
+                ("client_id", SqlType::Text),
+                ("action", SqlType::Text),
+                ("events", SqlType::Text),
+                ("acted_by", SqlType::Text),
+                ("clock", SqlType::Text),
+            ]
+        )
+    ))
+    .bind(rows)
+    .execute(&mut *tx)
+    .await?;
+    for append in &written {
+        let Some(outcome) = &append.finish else {
+            continue;
+        };
         sqlx::query(&format!(
-            "INSERT INTO match_actions (match_id, seq, seat, client_id, action, events, acted_by, \
-             clock) VALUES ({}, $2, $3, $4, {}, {}, $7, {})",
-            d.uuid(1),
-            d.json(5),
-            d.json(6),
-            d.json(8)
+            "UPDATE matches SET action_count = $1, state = $2, winner = $3, reason = $4, \
+             finished_at = {} WHERE id = {}",
+            d.time(5),
+            d.uuid(6)
         ))
+        .bind(i64::try_from(append.seq).unwrap_or(i64::MAX))
+        .bind(MatchState::Finished.as_str())
+        .bind(i64::from(outcome.winner.0))
+        .bind(outcome.reason.clone())
+        .bind(now_ms())
         .bind(append.match_id.to_string())
-        .bind(seq)
-        .bind(i64::from(append.seat.0))
-        .bind(append.client_id.clone())
-        .bind(append.action.clone())
-        .bind(append.events.clone())
-        .bind(append.by.as_str())
-        .bind(append.clock.clone())
         .execute(&mut *tx)
         .await?;
-        match &append.finish {
-            None => {
-                sqlx::query(&format!(
-                    "UPDATE matches SET action_count = $1 WHERE id = {}",
-                    d.uuid(2)
-                ))
-                .bind(seq)
-                .bind(append.match_id.to_string())
-                .execute(&mut *tx)
-                .await?;
-            }
-            Some(outcome) => {
-                sqlx::query(&format!(
-                    "UPDATE matches SET action_count = $1, state = $2, winner = $3, reason = $4, \
-                     finished_at = {} WHERE id = {}",
-                    d.time(5),
-                    d.uuid(6)
-                ))
-                .bind(seq)
-                .bind(MatchState::Finished.as_str())
-                .bind(i64::from(outcome.winner.0))
-                .bind(outcome.reason.clone())
-                .bind(now_ms())
-                .bind(append.match_id.to_string())
-                .execute(&mut *tx)
-                .await?;
-                sqlx::query(&format!(
-                    "UPDATE rooms SET state = $1 WHERE id = {}",
-                    d.uuid(2)
-                ))
-                .bind(RoomState::Finished.as_str())
-                .bind(append.room_id.to_string())
-                .execute(&mut *tx)
-                .await?;
-            }
-        }
+        sqlx::query(&format!(
+            "UPDATE rooms SET state = $1 WHERE id = {}",
+            d.uuid(2)
+        ))
+        .bind(RoomState::Finished.as_str())
+        .bind(append.room_id.to_string())
+        .execute(&mut *tx)
+        .await?;
     }
     Ok((tx, moved))
+}
+
+/// One row of `match_actions` as [`Dialect::json_rows`] reads it.
+#[derive(serde::Serialize)]
+struct ActionRow<'a> {
+    match_id: String,
+    seq: i64,
+    seat: i64,
+    client_id: &'a str,
+    /// The JSON texts travel as strings, so they are stored exactly as the room wrote them.
+    action: &'a str,
+    events: &'a str,
+    acted_by: &'a str,
+    clock: Option<&'a str>,
+}
+
+/// The appends' rows, as one JSON array.
+fn action_rows(appends: &[&Append]) -> String {
+    let rows: Vec<ActionRow<'_>> = appends
+        .iter()
+        .map(|append| ActionRow {
+            match_id: append.match_id.to_string(),
+            seq: i64::try_from(append.seq).unwrap_or(i64::MAX),
+            seat: i64::from(append.seat.0),
+            client_id: &append.client_id,
+            action: &append.action,
+            events: &append.events,
+            acted_by: append.by.as_str(),
+            clock: append.clock.as_deref(),
+        })
+        .collect();
+    serde_json::to_string(&rows).unwrap_or_else(|_| "[]".into())
 }
 
 /// Checks the fences of a transaction's appends in one statement, locking each lease that
