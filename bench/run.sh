@@ -9,6 +9,8 @@
 #   bench/run.sh c d        a subset
 #   DBS=sqlite bench/run.sh e     one database
 #   DURATION=10 NO_BUILD=1 RESULTS=/tmp/x.md bench/run.sh
+#   LOAD=target/debug/load ECHO_SERVER=target/debug/echo_server NO_BUILD=1 bench/run.sh c
+#                           other builds of the generator and the echo server
 #   SERVERS="/tmp/warroom-before target/release/warroom" bench/run.sh c
 #                           before/after: each scenario runs every binary in turn, labelled by
 #                           its position (s1, s2, ...), so the figures share one run
@@ -36,9 +38,9 @@ fi
 if [ -z "${NO_BUILD:-}" ]; then
     nice -n 5 cargo build --release -p warroom-server -p warroom-bench
 fi
-load=target/release/load
+load=${LOAD:-target/release/load}
 servers=(${SERVERS:-target/release/warroom})
-echo_server=target/release/echo_server
+echo_server=${ECHO_SERVER:-target/release/echo_server}
 
 work=$(mktemp -d)
 jsonl=$work/results.jsonl
