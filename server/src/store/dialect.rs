@@ -8,6 +8,10 @@
 //! - a column read back is turned into what the `Any` driver decodes and the store parses (text,
 //!   Unix milliseconds, 0/1): [`Dialect::text`], [`Dialect::ms`], [`Dialect::flag`].
 //!
+//! - many rows bound as one parameter (a JSON array; the `Any` driver binds no arrays) are read as
+//!   a table by [`Dialect::json_rows`] (`json_to_recordset` / `json_each`), and its text columns
+//!   cast with [`Dialect::as_uuid`] and [`Dialect::as_json`]: the writer's one `INSERT` per batch.
+//!
 //! On SQLite every helper is the plain parameter or column. Booleans are compared with `TRUE` and
 //! `FALSE`, which both databases accept; binding a Rust `bool` stores 0/1 in SQLite.
 
