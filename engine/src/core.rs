@@ -124,6 +124,10 @@ pub trait Ruleset: Clone + fmt::Debug + PartialEq + Send + Sync + 'static {
     type Error: RuleError;
     /// What one viewer may see of the state.
     type View: Clone + fmt::Debug + Serialize + Send + Sync;
+    /// True when nothing but the seed is hidden: [`Ruleset::view`] gives every viewer the same
+    /// view and [`Ruleset::redact_event`] every viewer the same events, so a server may write
+    /// them once for everyone. Each ruleset that says so checks it in its tests.
+    const SAME_FOR_EVERY_VIEWER: bool = false;
 
     /// The seat counts this ruleset can be played with.
     fn seat_counts() -> RangeInclusive<u8>;
@@ -241,5 +245,48 @@ mod tests {
         assert!(Viewer::Seat(Seat(1)).sees_private_of(Seat(1)));
         assert!(!Viewer::Seat(Seat(0)).sees_private_of(Seat(1)));
         assert!(!Viewer::Spectator.sees_private_of(Seat(0)));
+    }
+
+    /// Plays a random match and checks, after every action, that every seat and a spectator
+    /// get the same view and events (as JSON) exactly when the ruleset says so.
+    fn same_for_every_viewer_holds<R: Ruleset>(seats: u8, seed: u64, steps: usize) {
+        let (mut state, _) = R::new(&Default::default(), seats, Seed::from_u64(seed)).unwrap();
+        let mut rng = crate::BotRng::new(seed);
+        let viewers: Vec<Viewer> = (0..seats)
+            .map(|seat| Viewer::Seat(Seat(seat)))
+            .chain([Viewer::Spectator])
+            .collect();
+        let mut differed = false;
+        for _ in 0..steps {
+            let Some(seat) = state.to_act() else { break };
+            let action = crate::random_legal(&state, &mut rng).unwrap();
+            let events = state.play(seat, &action).unwrap();
+            let seen: Vec<String> = viewers
+                .iter()
+                .map(|&viewer| {
+                    let events: Vec<R::Event> = events
+                        .iter()
+                        .map(|event| R::redact_event(event, viewer))
+                        .collect();
+                    serde_json::to_string(&(state.view(viewer), events)).unwrap()
+                })
+                .collect();
+            differed |= seen.iter().any(|one| *one != seen[0]);
+            if R::SAME_FOR_EVERY_VIEWER {
+                assert!(!differed, "{} said the same for every viewer", R::ID);
+            }
+        }
+        assert!(
+            R::SAME_FOR_EVERY_VIEWER || differed,
+            "{} hides something from some viewer in this match",
+            R::ID
+        );
+    }
+
+    #[test]
+    fn rulesets_that_hide_nothing_give_every_viewer_the_same_view_and_events() {
+        same_for_every_viewer_holds::<crate::hexdice::Hexdice>(2, 1, 300);
+        same_for_every_viewer_holds::<crate::capitals::Capitals>(4, 2, 300);
+        same_for_every_viewer_holds::<crate::classic::Classic>(3, 3, 300);
     }
 }

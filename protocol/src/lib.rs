@@ -14,6 +14,7 @@ mod control;
 #[cfg(any(test, feature = "fuzz"))]
 pub mod fuzz;
 mod ids;
+pub mod legal;
 pub mod played;
 mod players;
 mod raw;
@@ -29,6 +30,7 @@ pub use control::{
     ActedBy, BotSeat, ClockChoice, ClockPreset, ClockSettings, ClockState, RoomSettings, Takeover,
 };
 pub use ids::{IdParseError, IdentityId, MatchId, RoomId};
+pub use legal::LegalGroup;
 pub use players::{
     MatchPage, MatchResult, Me, PlayerMatch, PlayerProfile, QuickPlay, QuickPlayRoom, Recover,
     RecoveryCode, Rename, RulesetRecord,

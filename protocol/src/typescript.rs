@@ -12,11 +12,11 @@ use ts_rs::TS;
 
 use crate::{
     ActedBy, BotSeat, ChatChannel, ChatLine, ClientMsg, ClockChoice, ClockPreset, ClockSettings,
-    ClockState, ErrorBody, GuestCreated, Health, Identity, IdentityId, MatchId, MatchPage,
-    MatchResult, MatchSeat, MatchState, MatchSummary, Me, NewGuest, NewRoom, PlayerMatch,
-    PlayerProfile, QuickPlay, QuickPlayRoom, Recover, RecoveryCode, Rematch, Rename, Replay,
-    ReplayAction, Room, RoomId, RoomPage, RoomSettings, RoomState, RulesetInfo, RulesetRecord,
-    SeatInfo, SeatRange, ServerMsg, Takeover,
+    ClockState, ErrorBody, GuestCreated, Health, Identity, IdentityId, LegalGroup, MatchId,
+    MatchPage, MatchResult, MatchSeat, MatchState, MatchSummary, Me, NewGuest, NewRoom,
+    PlayerMatch, PlayerProfile, QuickPlay, QuickPlayRoom, Recover, RecoveryCode, Rematch, Rename,
+    Replay, ReplayAction, Room, RoomId, RoomPage, RoomSettings, RoomState, RulesetInfo,
+    RulesetRecord, SeatInfo, SeatRange, ServerMsg, Takeover,
 };
 
 /// Where the client reads the declarations.
@@ -70,6 +70,7 @@ fn declarations() -> String {
         ChatChannel::decl(),
         ChatLine::decl(),
         Rematch::decl(),
+        LegalGroup::decl(),
         ClientMsg::decl(),
         ServerMsg::decl(),
     ];

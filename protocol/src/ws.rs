@@ -158,11 +158,12 @@ pub enum ServerMsg {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[cfg_attr(test, ts(optional))]
         seed: Option<String>,
-        /// Every action this connection's seat may take now (only when it is to act).
+        /// Every action this connection's seat may take now (only when it is to act), grouped by
+        /// type ([`crate::legal`]; `legal::expand` writes them out).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[cfg_attr(test, ts(optional))]
-        #[cfg_attr(test, ts(type = "Array<any>"))]
-        legal_actions: Option<RawJson>,
+        #[cfg_attr(test, ts(type = "Array<LegalGroup>"))]
+        legal: Option<RawJson>,
         /// The clock as of this message, when the room has one.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[cfg_attr(test, ts(optional))]
@@ -196,11 +197,12 @@ pub enum ServerMsg {
         /// How it ended, once it has.
         #[cfg_attr(test, ts(type = "{ winner: number, reason: string } | null"))]
         outcome: Option<Outcome>,
-        /// Every action this connection's seat may take now (only when it is to act).
+        /// Every action this connection's seat may take now (only when it is to act), grouped by
+        /// type ([`crate::legal`]; `legal::expand` writes them out).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[cfg_attr(test, ts(optional))]
-        #[cfg_attr(test, ts(type = "Array<any>"))]
-        legal_actions: Option<RawJson>,
+        #[cfg_attr(test, ts(type = "Array<LegalGroup>"))]
+        legal: Option<RawJson>,
         /// The clock as of this message, when the room has one.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[cfg_attr(test, ts(optional))]

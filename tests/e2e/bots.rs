@@ -126,7 +126,7 @@ async fn a_person_plays_against_the_computer_and_resigns(db: TestDb) {
             assert_eq!(message["by"], "bot", "{message}");
         }
         if message["to_act"] == 0
-            && let Some(legal) = message["legal_actions"].as_array()
+            && let Some(legal) = warroom_protocol::legal::expand_value(&message["legal"])
         {
             let action = legal.last().unwrap().clone();
             me.send(&json!({"type": "action", "room": id, "id": format!("a{played}"), "action": action}))

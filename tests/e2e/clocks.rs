@@ -122,13 +122,13 @@ async fn a_clock_running_at_a_sigkill_resumes_with_the_time_left(db: TestDb) {
         .unwrap()
         .clone();
     let seat = snapshot["to_act"].as_u64().unwrap() as usize;
-    let legal = clients[seat]
+    let snapshot = clients[seat]
         .received
         .iter()
         .rev()
         .find(|m| m["type"] == "snapshot")
-        .unwrap()["legal_actions"][0]
-        .clone();
+        .unwrap();
+    let legal = warroom_protocol::legal::expand_value(&snapshot["legal"]).unwrap()[0].clone();
     clients[seat]
         .send(&json!({"type": "action", "room": room, "id": "a1", "action": legal}))
         .await;

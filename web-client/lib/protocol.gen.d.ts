@@ -583,6 +583,20 @@ declined: Array<number>,
  */
 room: RoomId | null, };
 
+export type LegalGroup = { 
+/**
+ * The actions' `type` (`null`: each row holds one whole action, in field `action`).
+ */
+type: string | null, 
+/**
+ * The other fields of these actions, in the order of each row's values.
+ */
+fields: Array<string>, 
+/**
+ * One list of values per action.
+ */
+rows: Array<Array<any>>, };
+
 export type ClientMsg = { "type": "hello", 
 /**
  * The bearer token of a guest identity.
@@ -703,9 +717,10 @@ seed_commitment: string,
  */
 seed?: string, 
 /**
- * Every action this connection's seat may take now (only when it is to act).
+ * Every action this connection's seat may take now (only when it is to act), grouped by
+ * type ([`crate::legal`]; `legal::expand` writes them out).
  */
-legal_actions?: Array<any>, 
+legal?: Array<LegalGroup>, 
 /**
  * The clock as of this message, when the room has one.
  */
@@ -747,9 +762,10 @@ to_act: number | null,
  */
 outcome: { winner: number, reason: string } | null, 
 /**
- * Every action this connection's seat may take now (only when it is to act).
+ * Every action this connection's seat may take now (only when it is to act), grouped by
+ * type ([`crate::legal`]; `legal::expand` writes them out).
  */
-legal_actions?: Array<any>, 
+legal?: Array<LegalGroup>, 
 /**
  * The clock as of this message, when the room has one.
  */

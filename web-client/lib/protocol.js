@@ -26,7 +26,73 @@
  * @typedef {import('./protocol.gen').Rematch} Rematch
  * @typedef {import('./protocol.gen').ServerMsg} ServerMsg
  * @typedef {import('./protocol.gen').ClientMsg} ClientMsg
+ * @typedef {import('./protocol.gen').LegalGroup} LegalGroup
  * @typedef {{winner: number, reason: string}} Outcome
  */
 
-export {};
+/**
+ * The legal actions a `snapshot` or `applied` lists (`legal`, grouped by type: each group names
+ * its fields once and gives each action as a row of values), written out as the actions to send,
+ * in order. A group of `type` null holds whole actions (docs/PROTOCOL.md "Legal actions").
+ * @param {LegalGroup[] | undefined | null} groups
+ * @returns {any[] | null}
+ */
+export function expandLegal(groups) {
+  if (!groups) return null;
+  /** @type {any[]} */
+  const actions = [];
+  for (const group of groups) {
+    for (const row of group.rows) {
+      if (group.type === null) {
+        actions.push(row[0]);
+        continue;
+      }
+      /** @type {Record<string, any>} */
+      const action = { type: group.type };
+      group.fields.forEach((field, index) => {
+        action[field] = row[index];
+      });
+      actions.push(action);
+    }
+  }
+  return actions;
+}
+
+/** The fields of a match's view that never change: the server sends them with its snapshot only. */
+export const STATIC_VIEW_FIELDS = ['board', 'borders', 'continents', 'options'];
+
+/**
+ * The fields of each entry of a view's list that never change, by list (classic's territories
+ * keep their ids, names and continents): `applied` views leave them out too.
+ * @type {Record<string, string[]>}
+ */
+export const STATIC_ENTRY_FIELDS = { territories: ['id', 'name', 'continent'] };
+
+/**
+ * An `applied` message's view completed with the static parts of `whole`, the last snapshot's
+ * view (the entries of a list are completed by position).
+ * @param {any} view @param {any} whole @returns {any}
+ */
+export function withStaticParts(view, whole) {
+  if (!view || !whole) return view;
+  const merged = { ...view };
+  for (const field of STATIC_VIEW_FIELDS) {
+    if (field in whole && !(field in view)) merged[field] = whole[field];
+  }
+  for (const [list, fields] of Object.entries(STATIC_ENTRY_FIELDS)) {
+    const entries = view[list];
+    const known = whole[list];
+    if (!Array.isArray(entries) || !Array.isArray(known)) continue;
+    merged[list] = entries.map((entry, index) => {
+      const full = known[index];
+      if (!full || typeof entry !== 'object' || entry === null) return entry;
+      /** @type {Record<string, any>} */
+      const completed = { ...entry };
+      for (const field of fields) {
+        if (field in full && !(field in entry)) completed[field] = full[field];
+      }
+      return completed;
+    });
+  }
+  return merged;
+}

@@ -1,5 +1,5 @@
 //! The capitals play UI (RULES.md "capitals"; JSON of engine/src/capitals/{action,event,view}.rs).
-//! The order builder offers exactly the orders the server listed in `legal_actions`: pick a
+//! The order builder offers exactly the orders the server listed in `legal`: pick a
 //! source area, then a bordering own area (transport) or other land (attack), step on for a deep
 //! attack, choose one of the listed unit selections, send; end the turn any time. A refused order
 //! keeps what was built.

@@ -1,6 +1,6 @@
 //! The hexdice play UI (RULES.md "hexdice"; JSON of engine/src/hexdice/{action,event,view}.rs):
 //! placing dice, single and combined attacks with the choice of roll, conquest, the move. What
-//! can be clicked comes from the server's `legal_actions` (complete for hexdice), so the marks on
+//! can be clicked comes from the server's `legal` (complete for hexdice), so the marks on
 //! the board are exactly what the server accepts.
 
 import { h, s } from '../lib/dom.js';

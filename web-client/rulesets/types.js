@@ -33,7 +33,7 @@
  * }} PlayState
  *
  * `legal` is the server's list of what the seat to act may send now (docs/PROTOCOL.md,
- * `legal_actions`), when this client is that seat.
+ * `legal`, written out), when this client is that seat.
  *
  * @typedef {{act: (action: any) => void, rerender: () => void}} PlayContext
  *

@@ -19,9 +19,7 @@ import { rulesetName } from './lobby.js';
 import { seatColor, seatInk, seatSymbol } from '../lib/colors.js';
 import * as attention from '../lib/attention.js';
 import { clockBadge } from './clock.js';
-
-/** The parts of a match's view that never change: the server sends them with its snapshot only. */
-const STATIC_VIEW_FIELDS = ['board', 'borders', 'continents'];
+import { expandLegal, withStaticParts as completed } from '../lib/protocol.js';
 
 /** @typedef {import('../app.js').Session} Session */
 /** @typedef {import('../lib/protocol.js').Room} Room */
@@ -157,7 +155,7 @@ export function roomScreen(session, roomId, invite, play = false) {
           outcome: msg.outcome,
           seedCommitment: msg.seed_commitment ?? match.seedCommitment,
           seed: msg.seed ?? match.seed,
-          legal: msg.legal_actions ?? null,
+          legal: expandLegal(msg.legal),
         });
         receiveClock(msg.clock);
         // The last action's events (for its dice and arrows) come with the log.
@@ -180,7 +178,7 @@ export function roomScreen(session, roomId, invite, play = false) {
           view: withStaticParts(msg.view),
           toAct: msg.to_act,
           outcome: msg.outcome,
-          legal: msg.legal_actions ?? null,
+          legal: expandLegal(msg.legal),
           lastEvents: msg.events,
         });
         receiveClock(msg.clock);
@@ -239,17 +237,19 @@ export function roomScreen(session, roomId, invite, play = false) {
   }
 
   /**
-   * A view that comes without its static parts (the board and, in classic, the borders and
-   * continents: sent once per match, with its snapshot) gets the ones seen before.
+   * A view that comes without its static parts (the board, the options and, in classic, the
+   * borders, continents and territory names: sent once per match, with its snapshot) gets the
+   * ones seen before.
    * @param {any} view
    */
   function withStaticParts(view) {
     if (!view) return view;
     if (view.board) {
-      match.staticView = Object.fromEntries(STATIC_VIEW_FIELDS.filter((field) => field in view).map((field) => [field, view[field]]));
+      // A snapshot's view is whole: it is what later views are completed from.
+      match.staticView = view;
       return view;
     }
-    return match.staticView ? { ...match.staticView, ...view } : view;
+    return completed(view, match.staticView);
   }
 
   /** Fills in the log up to the current seq from the replay endpoint, once per gap. */

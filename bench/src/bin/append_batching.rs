@@ -1,7 +1,7 @@
 //! Benchmark of the server's append batching: the real server runs in-process (SQLite file in a
 //! temporary folder, loopback listener) once with `max_batch = 1` (one commit per action) and
 //! once with the default limit; K concurrent hexdice rooms are played by real WebSocket clients
-//! that pick from the `legal_actions` the server sends to the seat to act. It prints the
+//! that pick from the legal actions the server sends to the seat to act. It prints the
 //! acknowledged actions per second of each run and their ratio.
 //!
 //! Run: `cargo run --release -p warroom-bench --bin append_batching`
@@ -185,10 +185,8 @@ impl Seat {
         if matches!(message["type"].as_str(), Some("snapshot" | "applied")) {
             self.seq = message["seq"].as_u64().unwrap_or(self.seq);
             self.to_act = message["to_act"].as_u64();
-            self.legal = message["legal_actions"]
-                .as_array()
-                .cloned()
-                .unwrap_or_default();
+            self.legal =
+                warroom_protocol::legal::expand_value(&message["legal"]).unwrap_or_default();
             self.over |= !message["outcome"].is_null();
         }
     }

@@ -1,6 +1,6 @@
 //! Playing rooms through the real API: per room, one task drives every seat's socket (guests
 //! made over REST, the room opened with its creator on seat 0, the others `join` and
-//! `take_seat`), the seat to act sends a random action from the `legal_actions` the server
+//! `take_seat`), the seat to act sends a random action from the legal actions the server
 //! listed for it, as soon as it may (after the previous action's `ack`) or in the slot a shared
 //! pacer gives it; a finished match is replaced by a new room of the same guests. Spectators
 //! are tasks of their own that follow whichever room their room task plays now.
@@ -241,20 +241,20 @@ fn on_message(
     shared: &RoomShared,
     room: &str,
     seat: &mut Seat,
-    message: Incoming,
+    mut message: Incoming,
     now: Instant,
 ) {
     let recorder = &ctx.recorder;
     match message.kind.as_str() {
         "snapshot" if message.is_for(room) => {
             seat.seq = message.seq.unwrap_or(0);
-            seat.legal = message.legal_actions;
+            seat.legal = message.legal_actions();
             seat.started = true;
         }
         "applied" if message.is_for(room) => {
             let seq = message.seq.unwrap_or(0);
             seat.seq = seq;
-            seat.legal = message.legal_actions;
+            seat.legal = message.legal_actions();
             if message.seat != Some(seat.seat)
                 && let Some(sent) = shared.sent.lock().expect("sent times").get(seq)
             {

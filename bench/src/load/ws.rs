@@ -37,15 +37,27 @@ pub struct Incoming {
     /// The code of `error`.
     #[serde(default)]
     pub code: Option<String>,
-    /// Present for the seat to act.
+    /// Present for the seat to act: servers before the grouped form (`legal`) listed them so.
     #[serde(default)]
-    pub legal_actions: Option<Vec<Value>>,
+    legal_actions: Option<Vec<Value>>,
+    /// Present for the seat to act, grouped by type (`warroom_protocol::legal`).
+    #[serde(default)]
+    legal: Option<Value>,
 }
 
 impl Incoming {
     /// Parses a text frame.
     pub fn parse(text: &str) -> anyhow::Result<Incoming> {
         serde_json::from_str(text).context("a server message")
+    }
+
+    /// The legal actions listed for the seat to act, in either form.
+    pub fn legal_actions(&mut self) -> Option<Vec<Value>> {
+        self.legal_actions.take().or_else(|| {
+            self.legal
+                .take()
+                .and_then(|legal| warroom_protocol::legal::expand_value(&legal))
+        })
     }
 
     /// True when the message is about room `id` (match messages carry the id as a string).

@@ -40,6 +40,9 @@ use crate::core::{Outcome, Ruleset, RulesetId, Seat, SetupError, Viewer};
 use crate::rng::Seed;
 
 impl Ruleset for Capitals {
+    // Nothing is hidden but the seed (view.rs): `view` ignores its viewer, events are not
+    // redacted.
+    const SAME_FOR_EVERY_VIEWER: bool = true;
     const ID: RulesetId = RulesetId::Capitals;
     type Options = Options;
     type Action = Action;

@@ -231,7 +231,7 @@ async fn play_seat_until(
             .and_then(|last| {
                 Some((
                     last["seq"].clone(),
-                    last["legal_actions"].as_array()?.clone(),
+                    warroom_protocol::legal::expand_value(&last["legal"])?,
                 ))
             });
         if person.inbox.is_empty()
@@ -316,7 +316,9 @@ async fn a_disconnected_players_seat_is_played_by_the_bot_after_the_grace_period
         &ada.seen[mark..]
     );
     bob.read_arrived();
-    let legal = bob.last_match_message().unwrap()["legal_actions"][0].clone();
+    let legal = warroom_protocol::legal::expand_value(&bob.last_match_message().unwrap()["legal"])
+        .unwrap()[0]
+        .clone();
     table.act(&bob, "bob-1", legal).await.unwrap();
     let mine = bob
         .until("Bob's move", |m| m["type"] == "applied" && m["seat"] == 1)
@@ -343,7 +345,8 @@ async fn an_action_by_the_owner_gives_a_taken_over_seat_back_and_is_applied() {
         if last["to_act"] == 1 {
             break;
         }
-        let action = last["legal_actions"].as_array().unwrap().last().unwrap();
+        let legal = warroom_protocol::legal::expand_value(&last["legal"]).unwrap();
+        let action = legal.last().unwrap();
         table
             .act(&ada, &format!("a{played}"), action.clone())
             .await
@@ -355,7 +358,7 @@ async fn an_action_by_the_owner_gives_a_taken_over_seat_back_and_is_applied() {
     bob.read_arrived();
     let snapshot = bob.last_match_message().unwrap().clone();
     assert_eq!(snapshot["to_act"], 1);
-    let action = snapshot["legal_actions"][0].clone();
+    let action = warroom_protocol::legal::expand_value(&snapshot["legal"]).unwrap()[0].clone();
     let seq = table.act(&bob, "bob-now", action.clone()).await.unwrap();
     bob.read_arrived();
     let given_back = bob.seen.iter().rev().find(|m| m["type"] == "room").unwrap();
@@ -589,7 +592,7 @@ fn a_seat_timed_out_on_two_turns_in_a_row_is_played_by_the_bot_until_back() {
             .legal_actions_for(warroom_engine::Viewer::Seat(other))
             .unwrap()
             .to_value();
-        let legal = legal.as_array().unwrap();
+        let legal = warroom_protocol::legal::expand_value(&legal).unwrap();
         core.action(other_conn, format!("o{played}"), legal.last().unwrap(), now)
             .unwrap();
         played += 1;

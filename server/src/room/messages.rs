@@ -37,7 +37,7 @@ pub fn snapshot_of(
         seed_commitment: game.seed.commitment(),
         seed: outcome.is_some().then(|| game.seed.to_hex()),
         outcome,
-        legal_actions,
+        legal: legal_actions,
         clock,
     }
 }
@@ -59,7 +59,7 @@ pub fn applied(
         view: seen.view,
         to_act: seen.to_act,
         outcome: seen.outcome,
-        legal_actions,
+        legal: legal_actions,
         clock,
     }
 }

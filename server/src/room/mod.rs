@@ -41,7 +41,7 @@ mod tests;
 use serde_json::Value;
 use tokio::sync::{mpsc, oneshot, watch};
 use warroom_engine::Seat;
-use warroom_protocol::{Identity, Room, RoomId};
+use warroom_protocol::{Identity, IdentityId, Room, RoomId};
 
 use crate::error::ApiError;
 
@@ -185,6 +185,13 @@ impl RoomHandle {
     /// The room as the lobby shows it now.
     pub fn summary(&self) -> Room {
         self.summary.borrow().clone()
+    }
+
+    /// The seat `identity` holds in the room, if any (read in place: no copy of the room).
+    pub fn seat_of(&self, identity: IdentityId) -> Option<Seat> {
+        self.summary.borrow().seats.iter().find_map(|info| {
+            (info.player.as_ref().map(|player| player.id) == Some(identity)).then_some(info.seat)
+        })
     }
 
     /// Sends a command and waits for its reply.

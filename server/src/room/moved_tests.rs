@@ -174,7 +174,7 @@ impl Leased {
 #[tokio::test(start_paused = true)]
 async fn an_append_refused_by_its_fence_stops_the_room_with_room_moved() {
     let mut room = leased_room().await;
-    let action = room.snapshot["legal_actions"][0].clone();
+    let action = warroom_protocol::legal::expand_value(&room.snapshot["legal"]).unwrap()[0].clone();
     let conn = 0;
     let answer = ask(&room.commands, |reply| RoomCmd::Action {
         conn,

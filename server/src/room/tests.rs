@@ -94,14 +94,13 @@ fn next_move(core: &mut RoomCore) -> (ConnId, Value) {
     for output in outputs {
         if let Output::Send {
             to,
-            message:
-                ServerMsg::Snapshot {
-                    legal_actions: Some(legal),
-                    ..
-                },
+            message: ServerMsg::Snapshot {
+                legal: Some(legal), ..
+            },
         } = output
         {
-            return (to[0], legal.to_value()[0].clone());
+            let legal = warroom_protocol::legal::expand_value(&legal.to_value()).unwrap();
+            return (to[0], legal[0].clone());
         }
     }
     panic!("no seat is told its legal actions");

@@ -1,37 +1,55 @@
-//! A view as `applied` messages carry it: serialised without its static parts (the board, and in
-//! classic the borders and the continents), which the client keeps from the match's `snapshot`.
+//! A view as `applied` messages carry it: serialised without its static parts (the board, the
+//! options, and in classic the borders, the continents and each territory's name and
+//! continent), which the client keeps from the match's `snapshot`.
 //! The fields are skipped while serialising, so the board is never turned into JSON only to be
 //! thrown away (it was a sixth of the server's instructions per hexdice action).
 
 use serde::Serialize;
-use serde::ser::{SerializeStruct, Serializer};
+use serde::ser::{SerializeSeq, SerializeStruct, Serializer};
 use warroom_protocol::RawJson;
 
-/// The parts of a view that never change during a match.
-pub const STATIC_VIEW_FIELDS: [&str; 3] = ["board", "borders", "continents"];
+/// The fields of a view that never change during a match.
+pub const STATIC_VIEW_FIELDS: [&str; 4] = ["board", "borders", "continents", "options"];
 
-/// `view` as JSON text without its [`STATIC_VIEW_FIELDS`] (a view that is not a struct is
-/// written whole).
+/// The fields of each entry of a list that never change during a match, by list: classic's
+/// territories keep their ids (their positions), names and continents; owners and units change.
+pub const STATIC_ENTRY_FIELDS: [(&str, &[&str]); 1] =
+    [("territories", &["id", "name", "continent"])];
+
+/// `view` as JSON text without its static parts ([`STATIC_VIEW_FIELDS`],
+/// [`STATIC_ENTRY_FIELDS`]); a view that is not a struct is written whole.
 pub fn without_static_parts<V: Serialize>(view: &V) -> RawJson {
-    RawJson::of(&WithoutStaticParts(view))
+    RawJson::of(&Filtered(view, Rule::View))
 }
 
-/// Serialises the view it holds through [`TopLevel`], so any serializer (JSON text, or a
-/// `Value` in tests) gets it without the static fields.
-struct WithoutStaticParts<'a, V>(&'a V);
+/// What is left out of the value being written.
+#[derive(Clone, Copy)]
+enum Rule {
+    /// The view itself: its static fields, and the static fields of its lists' entries.
+    View,
+    /// A list whose entries leave these fields out.
+    Entries(&'static [&'static str]),
+    /// One entry: these fields are left out.
+    Entry(&'static [&'static str]),
+}
 
-impl<V: Serialize> Serialize for WithoutStaticParts<'_, V> {
+/// A value serialised through [`Filter`] with a rule, so any serializer (JSON text, or a
+/// `Value` in tests) gets it without the static parts.
+struct Filtered<'a, T: ?Sized>(&'a T, Rule);
+
+impl<T: ?Sized + Serialize> Serialize for Filtered<'_, T> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        self.0.serialize(TopLevel(serializer))
+        self.0.serialize(TopLevel(serializer, self.1))
     }
 }
 
-/// Passes everything on to the serializer it wraps, except that a top-level struct skips the
-/// static fields (nested values are written by the wrapped serializer itself, unfiltered).
-struct TopLevel<S>(S);
+/// Passes everything on to the serializer it wraps, except that a struct leaves out the
+/// fields its rule names and a list applies its rule to each entry (nested values below that
+/// are written by the wrapped serializer itself, unfiltered).
+struct TopLevel<S>(S, Rule);
 
-/// The top-level struct being written, field by field.
-struct Fields<T>(T);
+/// A struct being written, field by field.
+struct Fields<T>(T, Rule);
 
 impl<T: SerializeStruct> SerializeStruct for Fields<T> {
     type Ok = T::Ok;
@@ -42,10 +60,42 @@ impl<T: SerializeStruct> SerializeStruct for Fields<T> {
         key: &'static str,
         value: &F,
     ) -> Result<(), T::Error> {
-        if STATIC_VIEW_FIELDS.contains(&key) {
-            return self.0.skip_field(key);
+        match self.1 {
+            Rule::View => {
+                if STATIC_VIEW_FIELDS.contains(&key) {
+                    return self.0.skip_field(key);
+                }
+                match STATIC_ENTRY_FIELDS.iter().find(|(list, _)| *list == key) {
+                    Some((_, fields)) => self
+                        .0
+                        .serialize_field(key, &Filtered(value, Rule::Entries(fields))),
+                    None => self.0.serialize_field(key, value),
+                }
+            }
+            Rule::Entry(fields) if fields.contains(&key) => self.0.skip_field(key),
+            Rule::Entry(_) | Rule::Entries(_) => self.0.serialize_field(key, value),
         }
-        self.0.serialize_field(key, value)
+    }
+
+    fn end(self) -> Result<T::Ok, T::Error> {
+        self.0.end()
+    }
+}
+
+/// A list being written, entry by entry.
+struct Entries<T>(T, Rule);
+
+impl<T: SerializeSeq> SerializeSeq for Entries<T> {
+    type Ok = T::Ok;
+    type Error = T::Error;
+
+    fn serialize_element<E: ?Sized + Serialize>(&mut self, value: &E) -> Result<(), T::Error> {
+        match self.1 {
+            Rule::Entries(fields) => self
+                .0
+                .serialize_element(&Filtered(value, Rule::Entry(fields))),
+            Rule::View | Rule::Entry(_) => self.0.serialize_element(value),
+        }
     }
 
     fn end(self) -> Result<T::Ok, T::Error> {
@@ -63,7 +113,7 @@ macro_rules! pass {
 impl<S: Serializer> Serializer for TopLevel<S> {
     type Ok = S::Ok;
     type Error = S::Error;
-    type SerializeSeq = S::SerializeSeq;
+    type SerializeSeq = Entries<S::SerializeSeq>;
     type SerializeTuple = S::SerializeTuple;
     type SerializeTupleStruct = S::SerializeTupleStruct;
     type SerializeTupleVariant = S::SerializeTupleVariant;
@@ -76,7 +126,17 @@ impl<S: Serializer> Serializer for TopLevel<S> {
         name: &'static str,
         len: usize,
     ) -> Result<Fields<S::SerializeStruct>, S::Error> {
-        self.0.serialize_struct(name, len).map(Fields)
+        let rule = self.1;
+        self.0
+            .serialize_struct(name, len)
+            .map(|fields| Fields(fields, rule))
+    }
+
+    fn serialize_seq(self, len: Option<usize>) -> Result<Entries<S::SerializeSeq>, S::Error> {
+        let rule = self.1;
+        self.0
+            .serialize_seq(len)
+            .map(|entries| Entries(entries, rule))
     }
 
     pass! {
@@ -100,7 +160,6 @@ impl<S: Serializer> Serializer for TopLevel<S> {
         serialize_unit() -> S::Ok;
         serialize_unit_struct(name: &'static str) -> S::Ok;
         serialize_unit_variant(name: &'static str, index: u32, variant: &'static str) -> S::Ok;
-        serialize_seq(len: Option<usize>) -> S::SerializeSeq;
         serialize_tuple(len: usize) -> S::SerializeTuple;
         serialize_tuple_struct(name: &'static str, len: usize) -> S::SerializeTupleStruct;
         serialize_tuple_variant(
@@ -162,6 +221,18 @@ mod tests {
             for field in STATIC_VIEW_FIELDS {
                 fields.remove(field);
             }
+            for (list, static_fields) in STATIC_ENTRY_FIELDS {
+                for entry in fields
+                    .get_mut(list)
+                    .and_then(serde_json::Value::as_array_mut)
+                    .into_iter()
+                    .flatten()
+                {
+                    for field in static_fields {
+                        entry.as_object_mut().map(|entry| entry.remove(*field));
+                    }
+                }
+            }
         }
         value
     }
@@ -193,9 +264,23 @@ mod tests {
                 "a classic view has {field}"
             );
         }
+        let dynamic = without_static_parts(&view).to_value();
+        assert_eq!(dynamic, whole_then_removed(&view));
+        let territories = dynamic["territories"].as_array().unwrap();
+        assert_eq!(territories.len(), 42);
         assert_eq!(
-            without_static_parts(&view).to_value(),
-            whole_then_removed(&view)
+            territories[3]
+                .as_object()
+                .unwrap()
+                .keys()
+                .collect::<Vec<_>>(),
+            ["owner", "units"],
+            "each territory keeps only what changes"
+        );
+        assert_eq!(
+            to_json(&view)["territories"][3]["name"],
+            serde_json::json!("Alberta"),
+            "the snapshot's view has the names"
         );
     }
 

@@ -123,7 +123,8 @@ pub trait MatchRunner: Send {
     fn outcome(&self) -> Option<Outcome>;
     /// What `viewer` may see now, whole, written as JSON.
     fn view(&self, viewer: Viewer) -> RawJson;
-    /// The legal actions as one JSON array, when `viewer` is the seat to act.
+    /// The legal actions, grouped by type (`warroom_protocol::legal`), when `viewer` is the
+    /// seat to act.
     fn legal_actions_for(&self, viewer: Viewer) -> Option<RawJson>;
     /// Applies a ruleset action of `seat`, taken `by` its player, a bot or the clock. On `Err`
     /// nothing changed. On `Ok` [`MatchRunner::undo`] can still take it back (until the next

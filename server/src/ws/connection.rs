@@ -497,14 +497,9 @@ impl Connection {
             };
             let seat = here
                 .zip(self.identity.as_ref())
-                .and_then(|(handle, identity)| {
-                    handle.summary().seats.iter().find_map(|info| {
-                        (info.player.as_ref().map(|player| player.id) == Some(identity.id))
-                            .then_some(info.seat.0)
-                    })
-                });
+                .and_then(|(handle, identity)| handle.seat_of(identity.id));
             if let Some(seat) = seat {
-                span.record("seat", seat);
+                span.record("seat", seat.0);
             }
         }
         span

@@ -45,10 +45,8 @@ impl Participant {
                 }
                 self.seq = seq;
                 self.to_act = message["to_act"].as_u64();
-                self.legal = message["legal_actions"]
-                    .as_array()
-                    .cloned()
-                    .unwrap_or_default();
+                self.legal =
+                    warroom_protocol::legal::expand_value(&message["legal"]).unwrap_or_default();
                 if !message["outcome"].is_null() {
                     self.outcome = Some(message["outcome"].clone());
                 }
