@@ -37,6 +37,9 @@ test('classic: three players start a match and the first attacks by clicking', a
   const page = await pageToAct(clients.map((client) => client.page));
   assert.ok(page);
   assert.equal(await phaseOf(page), 'reinforce');
+  // `applied` views leave out each territory's name (the snapshot had them): the map must
+  // still name every territory after them, and the same ones.
+  const namesAtStart = (await nameBoxes(page)).map((box) => box.name).sort();
   // Place every reinforcement with one click on an own territory.
   while ((await phaseOf(page)) === 'reinforce') {
     await actAndWait(page, () => clickRegion(page, '.region.clickable'));
@@ -79,6 +82,9 @@ test('classic: three players start a match and the first attacks by clicking', a
     await actAndWait(page, () => page.click('[data-action=move-in]'));
   }
   await screenshot(page, 'classic-board');
+  const namesAfterPlay = (await nameBoxes(page)).map((box) => box.name).sort();
+  assert.ok(namesAtStart.length >= 10 && namesAtStart.every((name) => name.length > 0), `names at the start: ${namesAtStart.length}`);
+  assert.deepEqual(namesAfterPlay, namesAtStart, 'the names drawn after applied views are those of the snapshot');
   // Every other player saw the same battle.
   for (const client of clients) {
     await client.page.waitForFunction(() => /attacks/.test(document.querySelector('[data-testid=log]')?.textContent ?? ''));
