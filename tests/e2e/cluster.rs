@@ -10,6 +10,7 @@
 //! `WARROOM_TEST_NATS_URL` (default `nats://127.0.0.1:4222`) and fail, never skip, without it.
 
 use crate::common;
+use crate::play::verify;
 
 use std::collections::HashMap;
 use std::net::SocketAddr;
@@ -495,21 +496,8 @@ async fn check_finished(http: &Http, game: &mut Game) {
         );
         assert_eq!(&stored["action"], action, "{}: seq {seq}", game.room);
     }
-    let path = std::env::temp_dir().join(format!("warroom-replay-{}.json", uuid::Uuid::new_v4()));
-    std::fs::write(&path, replay.to_string()).unwrap();
-    let verified = Command::new(env!("CARGO_BIN_EXE_warroom"))
-        .arg("verify")
-        .arg(&path)
-        .output()
-        .unwrap();
-    let _ = std::fs::remove_file(&path);
-    assert!(
-        verified.status.success(),
-        "{} ({}): {}",
-        game.room,
-        game.ruleset,
-        String::from_utf8_lossy(&verified.stdout)
-    );
+    let (verified, output) = verify(&replay);
+    assert!(verified, "{} ({}): {output}", game.room, game.ruleset);
     // The spectator saw every seq once, in order (a catch-up snapshot may skip ahead).
     let seqs = &game.spectator.p.applied_seqs;
     assert!(

@@ -2,6 +2,7 @@
 //! with SIGKILL mid-match loses no acknowledged action, and the match goes on to its end.
 
 use crate::common;
+use crate::play::verify;
 
 use std::net::SocketAddr;
 use std::process::{Child, Command, Stdio};
@@ -206,18 +207,7 @@ async fn sigkill_mid_match_loses_no_acknowledged_action(db: TestDb) {
         replay["actions"].as_array().unwrap().len() as u64,
         players[0].seq
     );
-    let path = std::env::temp_dir().join(format!("warroom-replay-{}.json", uuid::Uuid::new_v4()));
-    std::fs::write(&path, replay.to_string()).unwrap();
-    let verified = Command::new(env!("CARGO_BIN_EXE_warroom"))
-        .arg("verify")
-        .arg(&path)
-        .output()
-        .unwrap();
-    let _ = std::fs::remove_file(&path);
-    assert!(
-        verified.status.success(),
-        "{}",
-        String::from_utf8_lossy(&verified.stdout)
-    );
+    let (verified, output) = verify(&replay);
+    assert!(verified, "{output}");
     second.sigkill();
 }
