@@ -82,26 +82,15 @@ pub(super) struct Odds {
 pub(super) fn odds(attack: Selection, hostile: u8, defence: Units) -> Odds {
     let sent = attack.d6 + attack.d8;
     let defenders = defence.total();
-    let a = dice_sum(attack.d6, attack.d8, hostile);
-    let d = dice_sum(
-        defence.d6 + defence.d6_used,
-        defence.d8 + defence.d8_used,
-        0,
-    );
-    // below[t] = P(defender's sum < t), for t in 0..=d.len().
-    let mut below = Vec::with_capacity(d.len() + 1);
-    let mut acc = 0.0;
-    below.push(0.0);
-    for &q in &d {
-        acc += q;
-        below.push(acc);
-    }
+    let a = attack_sums(attack, hostile);
+    let below = defence_below(defence);
+    let highest = below.len() - 1;
     let lower = |t: i64| -> f64 {
-        // P(sum < t)
+        // P(defender's sum < t)
         if t <= 0 {
             0.0
         } else {
-            below[usize::try_from(t).unwrap_or(usize::MAX).min(d.len())]
+            below[usize::try_from(t).unwrap_or(usize::MAX).min(highest)]
         }
     };
     let mut odds = Odds {
