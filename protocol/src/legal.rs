@@ -1,16 +1,22 @@
 //! The legal actions as `snapshot` and `applied` carry them (`legal`): grouped by action type,
-//! each group naming its fields once and giving each action as the list of its values in that
-//! order. A classic attack step lists a few hundred attacks and fortifies; written out one object
-//! each they were most of an `applied` message (docs/PROTOCOL.md "Legal actions").
+//! each group naming its fields once and giving its actions as rows of values in that order,
+//! where a row may stand for several actions: a cell that is a list is a choice among its
+//! values, and the row stands for every combination of its cells' values, the first field
+//! varying slowest. A classic attack step lists a few hundred attacks and fortifies; written
+//! out one object each they were most of an `applied` message (docs/PROTOCOL.md "Legal actions").
 //!
 //! ```json
-//! [{"type": "attack", "fields": ["from", "to", "dice"], "rows": [[3, 4, 1], [3, 4, 2]]},
+//! [{"type": "attack", "fields": ["from", "to", "dice"], "rows": [[3, [4, 9], [1, 2]], [5, 4, 1]]},
+//!  {"type": "trade", "fields": ["cards"], "rows": [[[[1, 2, 3], [1, 2, 4]]]]},
 //!  {"type": "end_turn", "fields": [], "rows": [[]]}]
 //! ```
-//! stands for `{"type": "attack", "from": 3, "to": 4, "dice": 1}`, `{…, "dice": 2}` and
-//! `{"type": "end_turn"}`. Groups come in the order of their first action, and actions keep their
-//! order within a group. An action that is not an object tagged by `type` would be a group with
-//! `type` null and one field, `action`, holding it whole (no ruleset has one today).
+//! stands for `{"type": "attack", "from": 3, "to": 4, "dice": 1}`, `{…, "to": 4, "dice": 2}`,
+//! `{…, "to": 9, "dice": 1}`, `{…, "to": 9, "dice": 2}`, `{…, "from": 5, "to": 4, "dice": 1}`,
+//! the trades of cards `[1, 2, 3]` and `[1, 2, 4]` (a value that is itself a list is always
+//! written inside a choice) and `{"type": "end_turn"}`. Groups come in the order of their first
+//! action, and actions keep their order within a group: rows are merged only where the written
+//! out list stays in the engine's order. An action that is not an object tagged by `type` would
+//! be a group with `type` null and one field, `action`, holding it whole (no ruleset has one).
 
 use serde::ser::{Impossible, SerializeStruct, Serializer};
 use serde::{Deserialize, Serialize};
@@ -30,7 +36,8 @@ pub struct LegalGroup {
     pub kind: Option<String>,
     /// The other fields of these actions, in the order of each row's values.
     pub fields: Vec<String>,
-    /// One list of values per action.
+    /// One cell per field in each row: the field's value, or a list of the values it takes
+    /// (the row stands for every combination).
     #[cfg_attr(test, ts(type = "Array<Array<any>>"))]
     pub rows: Vec<Vec<Value>>,
 }
@@ -38,18 +45,43 @@ pub struct LegalGroup {
 impl LegalGroup {
     /// The actions of this group, written out.
     pub fn actions(&self) -> impl Iterator<Item = Value> + '_ {
-        self.rows.iter().map(|row| match &self.kind {
-            None => row.first().cloned().unwrap_or(Value::Null),
-            Some(kind) => {
-                let mut action = Map::new();
-                action.insert(TAG.to_owned(), Value::String(kind.clone()));
-                for (field, value) in self.fields.iter().zip(row) {
-                    action.insert(field.clone(), value.clone());
+        self.rows.iter().flat_map(|row| {
+            combinations(row).into_iter().map(|values| match &self.kind {
+                None => values.into_iter().next().unwrap_or(Value::Null),
+                Some(kind) => {
+                    let mut action = Map::new();
+                    action.insert(TAG.to_owned(), Value::String(kind.clone()));
+                    for (field, value) in self.fields.iter().zip(values) {
+                        action.insert(field.clone(), value);
+                    }
+                    Value::Object(action)
                 }
-                Value::Object(action)
-            }
+            })
         })
     }
+}
+
+/// Every combination of a row's cells' values (a cell that is a list is a choice among its
+/// values), the first cell varying slowest.
+fn combinations(row: &[Value]) -> Vec<Vec<Value>> {
+    let mut out = vec![Vec::with_capacity(row.len())];
+    for cell in row {
+        let choices = match cell {
+            Value::Array(values) => values.as_slice(),
+            value => std::slice::from_ref(value),
+        };
+        out = out
+            .into_iter()
+            .flat_map(|prefix| {
+                choices.iter().map(move |value| {
+                    let mut values = prefix.clone();
+                    values.push(value.clone());
+                    values
+                })
+            })
+            .collect();
+    }
+    out
 }
 
 /// The actions of a message's `legal`, written out in order.
@@ -64,7 +96,7 @@ pub fn expand_value(legal: &Value) -> Option<Vec<Value>> {
 }
 
 /// Writes `actions` grouped (the server's side): each action's fields are captured as JSON text
-/// straight from its typed form, so no `Value` is built.
+/// straight from its typed form, so no `Value` is built, and rows are merged where they can be.
 pub fn compact<A: Serialize>(actions: &[A]) -> RawJson {
     let mut groups: Vec<Group> = Vec::new();
     for action in actions {
@@ -72,19 +104,30 @@ pub fn compact<A: Serialize>(actions: &[A]) -> RawJson {
             .serialize(Capture::default())
             .ok()
             .filter(|captured| captured.kind.is_some());
-        let (kind, fields, values) = match captured {
-            Some(captured) => (captured.kind, captured.fields, captured.values),
-            None => (None, vec!["action"], json_text(action).into_bytes()),
+        let (kind, fields, row) = match captured {
+            Some(captured) => (
+                captured.kind,
+                captured.fields,
+                Row {
+                    values: captured.values,
+                    ends: captured.ends,
+                },
+            ),
+            None => {
+                let values = json_text(action).into_bytes();
+                let ends = vec![values.len()];
+                (None, vec!["action"], Row { values, ends })
+            }
         };
         match groups
             .iter_mut()
             .find(|group| group.kind == kind && group.fields == fields)
         {
-            Some(group) => group.rows.push(values),
+            Some(group) => group.rows.push(row),
             None => groups.push(Group {
                 kind,
                 fields,
-                rows: vec![values],
+                rows: vec![row],
             }),
         }
     }
@@ -104,17 +147,99 @@ pub fn compact<A: Serialize>(actions: &[A]) -> RawJson {
         .unwrap_or_else(RawJson::null)
 }
 
-/// A group being built: each row is its values' JSON text, comma-separated.
+/// A group being built.
 struct Group {
     kind: Option<String>,
     fields: Vec<&'static str>,
-    rows: Vec<Vec<u8>>,
+    rows: Vec<Row>,
+}
+
+/// One action's field values as JSON text, comma-separated.
+struct Row {
+    values: Vec<u8>,
+    /// Where each field's value ends in `values`.
+    ends: Vec<usize>,
+}
+
+impl Row {
+    /// The text of field `index`'s value.
+    fn field(&self, index: usize) -> &[u8] {
+        let start = match index {
+            0 => 0,
+            _ => self.ends[index - 1] + 1,
+        };
+        &self.values[start..self.ends[index]]
+    }
+
+    /// The text of the values of the fields before `index`.
+    fn before(&self, index: usize) -> &[u8] {
+        match index {
+            0 => &[],
+            _ => &self.values[..self.ends[index - 1]],
+        }
+    }
+}
+
+/// Rows merged from field `field` on: the row the values of the fields before `field` come
+/// from, and the cells of `field` and those after it, written.
+struct Merged<'a> {
+    first: &'a Row,
+    cells: Vec<u8>,
 }
 
 impl Group {
     /// About the length of its JSON.
     fn size(&self) -> usize {
-        32 + self.rows.iter().map(|row| row.len() + 3).sum::<usize>()
+        32 + self
+            .rows
+            .iter()
+            .map(|row| row.values.len() + 3)
+            .sum::<usize>()
+    }
+
+    /// The rows, merged: from the last field to the first, neighbouring rows that differ only
+    /// in that field become one row with the choice of their values. Merging a field while
+    /// every field before it holds one value keeps the written out order.
+    fn merged(&self) -> Vec<Vec<u8>> {
+        let mut merged: Vec<Merged> = self
+            .rows
+            .iter()
+            .map(|row| Merged {
+                first: row,
+                cells: Vec::new(),
+            })
+            .collect();
+        for field in (0..self.fields.len()).rev() {
+            let mut next: Vec<Merged> = Vec::with_capacity(merged.len());
+            let mut start = 0;
+            while start < merged.len() {
+                let head = &merged[start];
+                let end = start
+                    + merged[start..]
+                        .iter()
+                        .take_while(|other| {
+                            other.cells == head.cells
+                                && other.first.before(field) == head.first.before(field)
+                        })
+                        .count();
+                let mut cells = Vec::with_capacity(16 + head.cells.len());
+                write_cell(
+                    &mut cells,
+                    merged[start..end].iter().map(|m| m.first.field(field)),
+                );
+                if !head.cells.is_empty() {
+                    cells.push(b',');
+                    cells.extend_from_slice(&head.cells);
+                }
+                next.push(Merged {
+                    first: head.first,
+                    cells,
+                });
+                start = end;
+            }
+            merged = next;
+        }
+        merged.into_iter().map(|m| m.cells).collect()
     }
 
     fn write(&self, out: &mut Vec<u8>) {
@@ -131,7 +256,7 @@ impl Group {
             out.extend_from_slice(json_text(field).as_bytes());
         }
         out.extend_from_slice(br#"],"rows":["#);
-        for (index, row) in self.rows.iter().enumerate() {
+        for (index, row) in self.merged().iter().enumerate() {
             if index > 0 {
                 out.push(b',');
             }
@@ -143,18 +268,39 @@ impl Group {
     }
 }
 
+/// Writes one cell: the one value as it is (inside a choice of one when it is itself a list),
+/// or the choice of several.
+fn write_cell<'a>(out: &mut Vec<u8>, values: impl ExactSizeIterator<Item = &'a [u8]> + Clone) {
+    if values.len() == 1
+        && let Some(value) = values.clone().next()
+        && value.first() != Some(&b'[')
+    {
+        out.extend_from_slice(value);
+        return;
+    }
+    out.push(b'[');
+    for (index, value) in values.enumerate() {
+        if index > 0 {
+            out.push(b',');
+        }
+        out.extend_from_slice(value);
+    }
+    out.push(b']');
+}
+
 /// JSON text of plain data (it cannot fail; `null` if it ever did).
 fn json_text<T: Serialize + ?Sized>(value: &T) -> String {
     serde_json::to_string(value).unwrap_or_else(|_| "null".to_owned())
 }
 
 /// One action taken apart: its tag, the names of its other fields, and their values as JSON
-/// text, comma-separated (one buffer, written straight by serde_json).
+/// text, comma-separated (one buffer, written straight by serde_json), with where each ends.
 #[derive(Default)]
 struct Capture {
     kind: Option<String>,
     fields: Vec<&'static str>,
     values: Vec<u8>,
+    ends: Vec<usize>,
 }
 
 /// The action is not a struct (or its tag is not a string): it is listed whole.
@@ -195,6 +341,7 @@ impl SerializeStruct for Capture {
             }
             self.fields.push(key);
             serde_json::to_writer(&mut self.values, value).map_err(|_| NotTagged)?;
+            self.ends.push(self.values.len());
         }
         Ok(())
     }
@@ -417,10 +564,10 @@ mod tests {
         assert_eq!(
             grouped.get(),
             concat!(
-                r#"[{"type":"attack","fields":["from","to","dice"],"rows":[[1,2,1],[1,2,2]]},"#,
+                r#"[{"type":"attack","fields":["from","to","dice"],"rows":[[1,2,[1,2]]]},"#,
                 r#"{"type":"end_turn","fields":[],"rows":[[]]},"#,
-                r#"{"type":"trade","fields":["cards"],"rows":[[[1,2,3]]]},"#,
-                r#"{"type":"trade","fields":["cards","bonus"],"rows":[[[1,2,4],5]]}]"#
+                r#"{"type":"trade","fields":["cards"],"rows":[[[[1,2,3]]]]},"#,
+                r#"{"type":"trade","fields":["cards","bonus"],"rows":[[[[1,2,4]],5]]}]"#
             )
         );
         // Grouped by type, in the order of each group's first action.
@@ -435,7 +582,7 @@ mod tests {
         let grouped = compact(&[json!(7), json!({"type": 3})]);
         assert_eq!(
             grouped.to_value(),
-            json!([{"type": null, "fields": ["action"], "rows": [[7], [{"type": 3}]]}])
+            json!([{"type": null, "fields": ["action"], "rows": [[[7, {"type": 3}]]]}])
         );
         assert_eq!(
             expand_value(&grouped.to_value()).unwrap(),

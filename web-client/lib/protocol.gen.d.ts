@@ -593,7 +593,8 @@ type: string | null,
  */
 fields: Array<string>, 
 /**
- * One list of values per action.
+ * One cell per field in each row: the field's value, or a list of the values it takes
+ * (the row stands for every combination).
  */
 rows: Array<Array<any>>, };
 

@@ -32,8 +32,10 @@
 
 /**
  * The legal actions a `snapshot` or `applied` lists (`legal`, grouped by type: each group names
- * its fields once and gives each action as a row of values), written out as the actions to send,
- * in order. A group of `type` null holds whole actions (docs/PROTOCOL.md "Legal actions").
+ * its fields once and gives its actions as rows of cells, one per field; a cell that is a list is
+ * a choice among its values and the row stands for every combination, the first field varying
+ * slowest), written out as the actions to send, in order. A group of `type` null holds whole
+ * actions (docs/PROTOCOL.md "Legal actions").
  * @param {LegalGroup[] | undefined | null} groups
  * @returns {any[] | null}
  */
@@ -43,16 +45,24 @@ export function expandLegal(groups) {
   const actions = [];
   for (const group of groups) {
     for (const row of group.rows) {
-      if (group.type === null) {
-        actions.push(row[0]);
-        continue;
+      /** @type {any[][]} */
+      let combinations = [[]];
+      for (const cell of row) {
+        const choices = Array.isArray(cell) ? cell : [cell];
+        combinations = combinations.flatMap((prefix) => choices.map((value) => [...prefix, value]));
       }
-      /** @type {Record<string, any>} */
-      const action = { type: group.type };
-      group.fields.forEach((field, index) => {
-        action[field] = row[index];
-      });
-      actions.push(action);
+      for (const values of combinations) {
+        if (group.type === null) {
+          actions.push(values[0]);
+          continue;
+        }
+        /** @type {Record<string, any>} */
+        const action = { type: group.type };
+        group.fields.forEach((field, index) => {
+          action[field] = values[index];
+        });
+        actions.push(action);
+      }
     }
   }
   return actions;
