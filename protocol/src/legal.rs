@@ -46,17 +46,19 @@ impl LegalGroup {
     /// The actions of this group, written out.
     pub fn actions(&self) -> impl Iterator<Item = Value> + '_ {
         self.rows.iter().flat_map(|row| {
-            combinations(row).into_iter().map(|values| match &self.kind {
-                None => values.into_iter().next().unwrap_or(Value::Null),
-                Some(kind) => {
-                    let mut action = Map::new();
-                    action.insert(TAG.to_owned(), Value::String(kind.clone()));
-                    for (field, value) in self.fields.iter().zip(values) {
-                        action.insert(field.clone(), value);
+            combinations(row)
+                .into_iter()
+                .map(|values| match &self.kind {
+                    None => values.into_iter().next().unwrap_or(Value::Null),
+                    Some(kind) => {
+                        let mut action = Map::new();
+                        action.insert(TAG.to_owned(), Value::String(kind.clone()));
+                        for (field, value) in self.fields.iter().zip(values) {
+                            action.insert(field.clone(), value);
+                        }
+                        Value::Object(action)
                     }
-                    Value::Object(action)
-                }
-            })
+                })
         })
     }
 }
