@@ -439,9 +439,9 @@ mod tests {
         sizes
     }
 
-    /// Issue 14's target is under 4 KB for every one; measured on these matches: p50 2,376,
-    /// p99 4,340, max 4,474 bytes (before: 5,414 / 14,444 / 15,111). The largest are late
-    /// attack steps of a seat holding nearly every territory: its fortify list is most of it.
+    /// Issue 14's target is under 4 KB for every one; measured on these matches: p50 2,220,
+    /// p99 2,832, max 3,099 bytes (before the static parts left `applied`, the legal actions
+    /// were grouped and their rows merged into choices: 5,414 / 14,444 / 15,111).
     #[test]
     fn a_classic_applied_with_its_legal_actions_is_a_third_of_what_it_was() {
         let mut sizes: Vec<(usize, usize)> = (0..6)
@@ -460,7 +460,7 @@ mod tests {
              {now:?} (before: {before:?})"
         );
         assert!(now[0] < 4096, "median {} bytes", now[0]);
-        assert!(now[2] < 4608, "largest {} bytes", now[2]);
+        assert!(now[2] < 4096, "largest {} bytes", now[2]);
         assert!(
             now[1] * 3 < before[1],
             "p99 {} bytes, {} before",
