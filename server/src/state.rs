@@ -15,8 +15,8 @@ use crate::identity::{bearer_token, token_hash};
 use crate::metrics::Metrics;
 use crate::per_ip::{CreationRate, SocketCount};
 use crate::room::{ConnId, Rooms};
-use crate::store::Store;
 use crate::store::writer::WriterHealth;
+use crate::store::{RoomRecord, Store};
 
 /// Shared application state (cheap to clone).
 #[derive(Clone)]
@@ -91,6 +91,35 @@ impl AppState {
             Some(cluster) => cluster.summary(id).await,
             None => Ok(self.rooms.get(id).await?.summary()),
         }
+    }
+
+    /// Stored rooms as the lobby shows them: a room running here with its live summary, a room
+    /// served by another node (cluster mode) with the presence its node wrote
+    /// (`cluster/presence.rs`), else with nobody connected.
+    pub async fn lobby_summaries(&self, records: &[RoomRecord]) -> Vec<Room> {
+        let mut rooms = Vec::with_capacity(records.len());
+        let mut elsewhere = Vec::new();
+        for record in records {
+            if self.cluster.is_some() && self.rooms.running(record.id).is_none() {
+                elsewhere.push(record.id);
+            }
+            rooms.push(self.rooms.lobby_summary(record));
+        }
+        if elsewhere.is_empty() {
+            return rooms;
+        }
+        match self.store.presence_of(&elsewhere).await {
+            Ok(presence) => {
+                for room in &mut rooms {
+                    if let Some(presence) = presence.get(&room.id) {
+                        presence.apply(room);
+                    }
+                }
+            }
+            // The lobby is still shown, with nobody connected in those rooms.
+            Err(error) => tracing::warn!("cannot read the rooms' presence: {error}"),
+        }
+        rooms
     }
 
     /// A fresh connection id.

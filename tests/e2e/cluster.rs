@@ -892,3 +892,332 @@ async fn a_node_stopped_with_sigterm_hands_its_rooms_over_without_waiting_for_th
     drop(other);
     db.cleanup().await;
 }
+
+/// Opens a guest named `name` through `http`, connects it to `addr` and says hello: (its id,
+/// its token, its socket).
+async fn guest_on(http: &Http, addr: SocketAddr, name: &str) -> (String, String, Client) {
+    let (id, token) = http.guest(name).await;
+    let mut client = Client::connect(addr).await;
+    client.hello(Some(&token)).await;
+    (id, token, client)
+}
+
+/// The room `id` as node `http`'s lobby lists it (`GET /api/rooms`), if listed.
+async fn in_lobby(http: &Http, id: &str) -> Option<Value> {
+    let (status, page) = http.get("/api/rooms?limit=100", None).await;
+    assert_eq!(status, 200, "{page}");
+    page["rooms"]
+        .as_array()
+        .expect("rooms")
+        .iter()
+        .find(|room| room["id"] == id)
+        .cloned()
+}
+
+/// Polls node `http`'s lobby until the room `id` satisfies `wanted`; how long it took, or
+/// `None` after `limit`.
+async fn until_lobby_shows(
+    http: &Http,
+    id: &str,
+    limit: Duration,
+    wanted: impl Fn(&Value) -> bool,
+) -> Option<Duration> {
+    let start = Instant::now();
+    while start.elapsed() < limit {
+        if in_lobby(http, id).await.is_some_and(|room| wanted(&room)) {
+            return Some(start.elapsed());
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    None
+}
+
+/// Two nodes, the room `room` opened through the first: (the node serving it, the other).
+async fn serving_and_other<'a>(
+    db: &TestDb,
+    nodes: &'a [Node; 2],
+    room: &str,
+) -> (&'a Node, &'a Node) {
+    let owner = owners(db)
+        .await
+        .get(room)
+        .cloned()
+        .expect("the room is served");
+    if owner == nodes[0].id {
+        (&nodes[0], &nodes[1])
+    } else {
+        (&nodes[1], &nodes[0])
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_room_served_by_one_node_shows_its_connected_players_in_the_other_nodes_lobby() {
+    let Some(db) = TestDb::postgres().await else {
+        println!("cluster lobby presence: skipped (WARROOM_TEST_POSTGRES_URL is not set)");
+        return;
+    };
+    let nats = nats_url().await;
+    let prefix = &uuid::Uuid::new_v4().simple().to_string()[..6];
+    let nodes = [
+        Node::start(&db, &nats, &format!("p{prefix}a"), 5),
+        Node::start(&db, &nats, &format!("p{prefix}b"), 5),
+    ];
+    cluster_up(&db, &nodes).await;
+    let http = Http {
+        addr: nodes[0].addr,
+    };
+    let (ada_token, room) = {
+        let (_, token) = http.guest("Ada").await;
+        let room = http.room(&token, &json!({"ruleset": "hexdice"})).await;
+        (token, room["id"].as_str().unwrap().to_owned())
+    };
+    let (serving, other) = serving_and_other(&db, &nodes, &room).await;
+    let other_http = Http { addr: other.addr };
+    let mut ada = Client::connect(serving.addr).await;
+    ada.hello(Some(&ada_token)).await;
+    ada.join(&room, None).await;
+    ada.send(&json!({"type": "take_seat", "room": room, "seat": 0}))
+        .await;
+    ada.sync().await;
+    let (_, _, mut watcher) = guest_on(&http, serving.addr, "Watcher").await;
+    watcher.join(&room, None).await;
+    // Ada holds seat 0 in the database at once; her presence and the spectator come from the
+    // node serving the room.
+    let shown = until_lobby_shows(&other_http, &room, Duration::from_secs(5), |room| {
+        room["seats"][0]["connected"] == true && room["spectators"] == 1
+    })
+    .await;
+    println!("the other node's lobby showed the serving node's presence after {shown:?}");
+    let shown = shown.expect("the other node's lobby shows Ada connected and the spectator");
+    assert!(shown < Duration::from_secs(1), "{shown:?} (target < 1 s)");
+    // The serving node's own lobby agrees.
+    let here = in_lobby(&Http { addr: serving.addr }, &room).await.unwrap();
+    assert_eq!(here["seats"][0]["connected"], true);
+    // Ada leaves: the other node shows her gone, as quickly.
+    ada.close().await;
+    watcher.close().await;
+    let gone = until_lobby_shows(&other_http, &room, Duration::from_secs(5), |room| {
+        room["seats"][0]["connected"] == false && room["spectators"] == 0
+    })
+    .await;
+    println!("... and her leaving after {gone:?}");
+    let gone = gone.expect("the other node's lobby shows Ada gone");
+    assert!(gone < Duration::from_secs(1), "{gone:?} (target < 1 s)");
+    drop(nodes);
+    db.cleanup().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn two_players_pressing_quick_play_on_two_nodes_are_sent_to_one_room() {
+    let Some(db) = TestDb::postgres().await else {
+        println!("cluster quick play: skipped (WARROOM_TEST_POSTGRES_URL is not set)");
+        return;
+    };
+    let nats = nats_url().await;
+    let prefix = &uuid::Uuid::new_v4().simple().to_string()[..6];
+    let nodes = [
+        Node::start(&db, &nats, &format!("q{prefix}a"), 5),
+        Node::start(&db, &nats, &format!("q{prefix}b"), 5),
+    ];
+    cluster_up(&db, &nodes).await;
+    let https = [
+        Http {
+            addr: nodes[0].addr,
+        },
+        Http {
+            addr: nodes[1].addr,
+        },
+    ];
+    let hexdice = json!({"ruleset": "hexdice", "seats": 2});
+    // At once, on two nodes, several times: one opens the room, the other is sent to it.
+    let mut players = Vec::new();
+    for round in 0..4 {
+        let (_, one) = https[0].guest(&format!("One {round}")).await;
+        let (_, two) = https[1].guest(&format!("Two {round}")).await;
+        let ((status_one, found_one), (status_two, found_two)) = tokio::join!(
+            https[0].post("/api/quick-play", Some(&one), &hexdice),
+            https[1].post("/api/quick-play", Some(&two), &hexdice),
+        );
+        let room = found_one["room"]["id"].as_str().unwrap().to_owned();
+        assert_eq!(
+            found_two["room"]["id"].as_str(),
+            Some(room.as_str()),
+            "round {round}: both players are sent to one room ({found_one} / {found_two})"
+        );
+        let mut statuses = [status_one, status_two];
+        statuses.sort_unstable();
+        assert_eq!(statuses, [200, 201], "one opened it, the other found it");
+        // Each takes a seat through its own node; the room serving them starts the match.
+        for (n, token) in [&one, &two].into_iter().enumerate() {
+            let mut player = Client::connect(nodes[n].addr).await;
+            player.hello(Some(token)).await;
+            player.join(&room, None).await;
+            player
+                .send(&json!({"type": "take_seat", "room": room}))
+                .await;
+            player.sync().await;
+            players.push(player);
+        }
+        let mut playing = false;
+        for _ in 0..100 {
+            let (_, shown) = https[0].get(&format!("/api/rooms/{room}"), None).await;
+            if shown["state"] == "playing" {
+                playing = true;
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        assert!(playing, "round {round}: the match started");
+    }
+    // A player waiting in a room served by one node is found by quick play on the other,
+    // once that node sees her there (presence).
+    let (_, cyd) = https[0].guest("Cyd").await;
+    let (status, opened) = https[0].post("/api/quick-play", Some(&cyd), &hexdice).await;
+    assert_eq!(status, 201, "{opened}");
+    let room = opened["room"]["id"].as_str().unwrap().to_owned();
+    let (serving, other) = serving_and_other(&db, &nodes, &room).await;
+    let mut cyd_socket = Client::connect(serving.addr).await;
+    cyd_socket.hello(Some(&cyd)).await;
+    cyd_socket.join(&room, None).await;
+    cyd_socket
+        .send(&json!({"type": "take_seat", "room": room}))
+        .await;
+    cyd_socket.sync().await;
+    let other_http = Http { addr: other.addr };
+    until_lobby_shows(&other_http, &room, Duration::from_secs(5), |room| {
+        room["seats"][0]["connected"] == true || room["seats"][1]["connected"] == true
+    })
+    .await
+    .expect("Cyd shown present on the other node");
+    let (_, dee) = other_http.guest("Dee").await;
+    let (status, found) = other_http
+        .post("/api/quick-play", Some(&dee), &hexdice)
+        .await;
+    assert_eq!(
+        (status, found["room"]["id"].as_str()),
+        (200, Some(room.as_str())),
+        "{found}"
+    );
+    drop(cyd_socket);
+    drop(players);
+    drop(nodes);
+    db.cleanup().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_node_frozen_past_its_lease_cannot_store_a_chat_line_or_a_seat_in_a_room_that_moved() {
+    let Some(db) = TestDb::postgres().await else {
+        println!("cluster fenced writes: skipped (WARROOM_TEST_POSTGRES_URL is not set)");
+        return;
+    };
+    let nats = nats_url().await;
+    let prefix = &uuid::Uuid::new_v4().simple().to_string()[..6];
+    let lease = 2;
+    let frozen = Node::start(&db, &nats, &format!("w{prefix}a"), lease);
+    cluster_up(&db, std::slice::from_ref(&frozen)).await;
+    let http = Http { addr: frozen.addr };
+    // A waiting room opened while the frozen node is alone, so it serves it: Ada seated in
+    // it, Bob watching, both connected to that node.
+    let (_, ada_token, mut ada) = guest_on(&http, frozen.addr, "Ada").await;
+    let room = http.room(&ada_token, &json!({"ruleset": "hexdice"})).await;
+    let room = room["id"].as_str().unwrap().to_owned();
+    ada.join(&room, None).await;
+    ada.send(&json!({"type": "take_seat", "room": room, "seat": 0}))
+        .await;
+    ada.sync().await;
+    let (bob_id, _, mut bob) = guest_on(&http, frozen.addr, "Bob").await;
+    bob.join(&room, None).await;
+    assert_eq!(owners(&db).await.get(&room), Some(&frozen.id));
+
+    let other = Node::start(&db, &nats, &format!("w{prefix}b"), lease);
+    cluster_up(&db, std::slice::from_ref(&other)).await;
+    frozen.signal("STOP");
+    // Past its lease, a player joining through the other node has it serve the room.
+    let mut expired = false;
+    for _ in 0..100 {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        if !owners(&db).await.contains_key(&room) {
+            expired = true;
+            break;
+        }
+    }
+    assert!(expired, "the frozen node's lease expired");
+    let other_http = Http { addr: other.addr };
+    let (_, _, mut cyd) = guest_on(&other_http, other.addr, "Cyd").await;
+    let joined = cyd.join(&room, None).await;
+    assert_eq!(joined["type"], "room", "{joined}");
+    assert_eq!(owners(&db).await.get(&room), Some(&other.id));
+    // Ada says a line and Bob takes the free seat, through the frozen node, which wakes up
+    // believing it still serves the room.
+    let words = format!("said while frozen {prefix}");
+    let said = ada
+        .try_send(&json!({"type": "chat", "room": room, "text": words}))
+        .await;
+    let seated = bob
+        .try_send(&json!({"type": "take_seat", "room": room, "seat": 1}))
+        .await;
+    assert!(said && seated, "the frozen node's sockets are open");
+    frozen.signal("CONT");
+    for (who, client) in [("Ada", &mut ada), ("Bob", &mut bob)] {
+        let mut told_moved = false;
+        let outcome = tokio::time::timeout(Duration::from_secs(15), async {
+            while let Some(message) = client.next().await {
+                if message["type"] == "error" && message["code"] == "room_moved" {
+                    told_moved = true;
+                }
+                if message["type"] == "chat" && message["line"]["text"] == json!(words) {
+                    return Some(message);
+                }
+                if message["type"] == "room"
+                    && message["room"]["seats"][1]["player"]["id"] == json!(bob_id)
+                {
+                    return Some(message);
+                }
+            }
+            None
+        })
+        .await
+        .expect("an answer or a close in time");
+        assert!(
+            outcome.is_none(),
+            "{who}: the frozen node wrote into the moved room: {outcome:?}"
+        );
+        assert!(
+            told_moved || client.closed.as_deref() == Some("room_moved"),
+            "{who} is told the room moved (closed: {:?})",
+            client.closed
+        );
+    }
+    // Nothing of it is in the database.
+    let mut conn = PgConnection::connect(&db.url).await.unwrap();
+    let lines: i64 = sqlx::query_scalar("SELECT count(*) FROM chat_messages WHERE body = $1")
+        .bind(&words)
+        .fetch_one(&mut conn)
+        .await
+        .unwrap();
+    assert_eq!(lines, 0, "the frozen node's chat line is not stored");
+    let seat_one: Option<String> = sqlx::query_scalar(
+        "SELECT identity_id::text FROM room_seats WHERE room_id = $1::uuid AND seat = 1",
+    )
+    .bind(&room)
+    .fetch_optional(&mut conn)
+    .await
+    .unwrap();
+    assert_eq!(
+        seat_one, None,
+        "the frozen node's seat change is not stored"
+    );
+    // The room goes on with its new owner: Ada, joining again, is heard there.
+    let mut ada = Client::connect(other.addr).await;
+    ada.hello(Some(&ada_token)).await;
+    ada.join(&room, None).await;
+    ada.send(&json!({"type": "chat", "room": room, "text": "after the move"}))
+        .await;
+    ada.until("the line", |m| {
+        m["type"] == "chat" && m["line"]["text"] == "after the move"
+    })
+    .await;
+    drop(frozen);
+    drop(other);
+    db.cleanup().await;
+}

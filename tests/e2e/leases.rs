@@ -2,7 +2,8 @@
 //! docs/SCALING.md): a lease is acquired only when free or expired, each acquisition raises the
 //! epoch, renewals say which leases were lost, a released lease is free at once, placement
 //! counts leases per live node, and an append carrying a lease that moved on is refused by the
-//! database (nothing written, the room's other appends and other rooms unaffected).
+//! database (nothing written, the room's other appends and other rooms unaffected), as is
+//! every other write of the room (seats, chat, start, expiry, rematch).
 
 use crate::common;
 
@@ -13,9 +14,11 @@ use common::TestDb;
 use tokio_util::sync::CancellationToken;
 use warroom_engine::{RulesetId, Seat};
 use warroom_protocol::{
-    ActedBy, Identity, IdentityId, MatchId, MatchState, RoomId, RoomSettings, RoomState,
+    ActedBy, ChatChannel, ChatLine, Identity, IdentityId, MatchId, MatchState, RoomId,
+    RoomSettings, RoomState,
 };
 use warroom_server::metrics::Metrics;
+use warroom_server::store::fenced::FencedError;
 use warroom_server::store::leases::Fence;
 use warroom_server::store::writer::{Append, AppendError, Writer};
 use warroom_server::store::{MatchRecord, RoomRecord, SessionLimits, Store};
@@ -151,6 +154,14 @@ fn person(n: u128) -> Identity {
 
 /// A room with a running hexdice match (stored through the server's own store calls).
 async fn running_match(store: &Store) -> (RoomId, MatchId) {
+    let room = waiting_room(store).await;
+    let started = match_of(room);
+    store.start_match(&started, None).await.unwrap();
+    (room, started.id)
+}
+
+/// The two players of [`waiting_room`]'s room, stored.
+async fn players(store: &Store) -> [Identity; 2] {
     let players = [person(1), person(2)];
     for (n, player) in players.iter().enumerate() {
         if store.identity(player.id).await.unwrap().is_none() {
@@ -160,6 +171,12 @@ async fn running_match(store: &Store) -> (RoomId, MatchId) {
                 .unwrap();
         }
     }
+    players
+}
+
+/// A waiting hexdice room with two free seats.
+async fn waiting_room(store: &Store) -> RoomId {
+    let players = players(store).await;
     let room = RoomRecord {
         id: RoomId::random(),
         ruleset: RulesetId::Hexdice,
@@ -175,9 +192,14 @@ async fn running_match(store: &Store) -> (RoomId, MatchId) {
         seats: vec![None, None],
     };
     store.create_room(&room).await.unwrap();
-    let started = MatchRecord {
+    room.id
+}
+
+/// A match of `room` with [`players`] seated.
+fn match_of(room: RoomId) -> MatchRecord {
+    MatchRecord {
         id: MatchId::random(),
-        room_id: room.id,
+        room_id: room,
         ruleset: RulesetId::Hexdice,
         options: serde_json::json!({}),
         seed: "00".repeat(32),
@@ -187,10 +209,8 @@ async fn running_match(store: &Store) -> (RoomId, MatchId) {
         action_count: 0,
         started_at: 2,
         finished_at: None,
-        seats: players.to_vec(),
-    };
-    store.start_match(&started).await.unwrap();
-    (room.id, started.id)
+        seats: vec![person(1), person(2)],
+    }
 }
 
 fn append(room: RoomId, match_id: MatchId, seq: u64, fence: Option<Fence>) -> Append {
@@ -206,6 +226,17 @@ fn append(room: RoomId, match_id: MatchId, seq: u64, fence: Option<Fence>) -> Ap
         clock: None,
         finish: None,
         fence,
+    }
+}
+
+fn chat_line(id: u64, text: &str) -> ChatLine {
+    ChatLine {
+        id,
+        seq: 0,
+        channel: ChatChannel::Players,
+        from: person(1),
+        text: text.into(),
+        at: String::new(),
     }
 }
 
@@ -291,6 +322,126 @@ async fn an_append_is_refused_once_another_node_took_the_lease() {
         .append(append(free, free_match, 1, None))
         .await
         .unwrap();
+    db.cleanup().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rooms_seat_chat_start_expiry_and_rematch_writes_are_refused_once_its_lease_moved_on() {
+    let Some((db, store)) = store("fenced writes").await else {
+        return;
+    };
+    let room = waiting_room(&store).await;
+    let [ada, bob] = players(&store).await;
+    let a = store
+        .acquire_lease(room, "a", SHORT)
+        .await
+        .unwrap()
+        .unwrap();
+    let old = fence("a", a);
+    let old = old.as_ref();
+    store
+        .set_seat(old, room, Seat(0), Some(ada.id))
+        .await
+        .expect("the holder takes a seat");
+    store
+        .add_chat_line(old, room, None, &chat_line(1, "from a"), 10)
+        .await
+        .expect("the holder stores a chat line");
+    let moved = |result: Result<(), FencedError>, what: &str| {
+        assert!(
+            matches!(result, Err(FencedError::Moved)),
+            "{what}: {result:?}"
+        );
+    };
+    moved(
+        store
+            .set_seat(fence("b", a).as_ref(), room, Seat(1), Some(bob.id))
+            .await,
+        "another node without the lease cannot take a seat",
+    );
+    tokio::time::sleep(SHORT + Duration::from_millis(200)).await;
+    moved(
+        store.set_seat(old, room, Seat(1), Some(bob.id)).await,
+        "an expired lease fences its holder out, before anyone took it",
+    );
+    let b = store.acquire_lease(room, "b", LONG).await.unwrap().unwrap();
+    assert_eq!(b, a + 1);
+    let new = fence("b", b);
+    let new = new.as_ref();
+    // The old owner, woken from a pause, tries every write a room makes besides its actions.
+    moved(
+        store.set_seat(old, room, Seat(1), Some(bob.id)).await,
+        "seat taken",
+    );
+    moved(store.set_seat(old, room, Seat(0), None).await, "seat left");
+    moved(
+        store
+            .add_chat_line(old, room, None, &chat_line(2, "from a, paused"), 20)
+            .await,
+        "chat line",
+    );
+    let stale_start = match_of(room);
+    moved(store.start_match(&stale_start, old).await, "match start");
+    moved(store.expire_room(room, old).await, "expiry");
+    let rematch = RoomRecord {
+        id: RoomId::random(),
+        ruleset: RulesetId::Hexdice,
+        options: serde_json::json!({}),
+        settings: RoomSettings::default(),
+        seat_count: 2,
+        private: true,
+        invite_code: "again".into(),
+        creator: ada.id,
+        state: RoomState::Waiting,
+        match_id: None,
+        created_at: 3,
+        seats: vec![Some(bob.clone()), Some(ada.clone())],
+    };
+    moved(store.store_rematch(room, &rematch, old).await, "rematch");
+    // Nothing of it was written.
+    let stored = store.room(room).await.unwrap().unwrap();
+    assert_eq!(stored.state, RoomState::Waiting, "not expired, not started");
+    assert_eq!(stored.seats, vec![Some(ada.clone()), None]);
+    assert!(store.match_record(stale_start.id).await.unwrap().is_none());
+    assert!(store.room(rematch.id).await.unwrap().is_none());
+    assert_eq!(store.rematch_room(room).await.unwrap(), None);
+    let said: Vec<String> = store
+        .room_chat(room)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|line| line.text)
+        .collect();
+    assert_eq!(said, vec!["from a".to_owned()]);
+    // The new owner writes.
+    store
+        .add_chat_line(new, room, None, &chat_line(2, "from b"), 30)
+        .await
+        .unwrap();
+    store
+        .set_seat(new, room, Seat(1), Some(bob.id))
+        .await
+        .unwrap();
+    let started = match_of(room);
+    store.start_match(&started, new).await.unwrap();
+    let stored = store.room(room).await.unwrap().unwrap();
+    assert_eq!(
+        (stored.state, stored.match_id),
+        (RoomState::Playing, Some(started.id))
+    );
+    assert_eq!(stored.seats, vec![Some(ada), Some(bob)]);
+    assert_eq!(store.room_chat(room).await.unwrap().len(), 2);
+    // Without a fence (a single server) the writes are plain.
+    let free = waiting_room(&store).await;
+    store
+        .add_chat_line(None, free, None, &chat_line(1, "plain"), 40)
+        .await
+        .unwrap();
+    store.expire_room(free, None).await.unwrap();
+    assert_eq!(
+        store.room(free).await.unwrap().unwrap().state,
+        RoomState::Expired
+    );
     db.cleanup().await;
 }
 

@@ -1,6 +1,12 @@
 //! `POST /api/quick-play`: "Play now". The bearer gets the oldest waiting public room of the
 //! ruleset that fits, or a new one with the default options; the client then takes a seat in it
-//! over the socket (and asks again if someone else took the last seat first).
+//! over the socket (and asks again if someone else took the last seat first: the room serving
+//! it takes seats one at a time, so two players never get one seat).
+//!
+//! In cluster mode the rooms looked at are the newest waiting public rooms of the database
+//! (wherever they are served, with the presence their nodes wrote), and quick plays of one
+//! ruleset take turns cluster-wide (`store/quick_play.rs`): two players pressing "Play now" at
+//! once on two nodes are sent to one room.
 
 use axum::Json;
 use axum::body::Bytes;
@@ -13,6 +19,7 @@ use super::rooms::open_room;
 use crate::error::ApiError;
 use crate::per_ip::ClientIp;
 use crate::state::AppState;
+use crate::store::LobbyQuery;
 
 /// Finds or opens a room to play `ruleset` in now.
 #[utoipa::path(
@@ -33,12 +40,25 @@ pub async fn quick_play(
 ) -> Result<(StatusCode, Json<QuickPlayRoom>), ApiError> {
     let player = state.required_identity(&headers).await?;
     let request: QuickPlay = json(&body)?;
-    let rooms = state.rooms.public_rooms();
+    // Cluster mode: one quick play of the ruleset at a time across the nodes, held until the
+    // room is picked or stored, so the next one finds it.
+    let turn = match &state.cluster {
+        Some(_) => Some(state.store.quick_play_turn(request.ruleset).await?),
+        None => None,
+    };
+    let rooms = match turn {
+        Some(_) => waiting_in_cluster(&state, &request).await?,
+        None => state.rooms.public_rooms(),
+    };
     if let Some(room) = pick(&rooms, &request, &player) {
+        let room = room.clone();
+        if let Some(turn) = turn {
+            turn.end().await;
+        }
         return Ok((
             StatusCode::OK,
             Json(QuickPlayRoom {
-                room: room.clone(),
+                room,
                 created: false,
             }),
         ));
@@ -61,6 +81,9 @@ pub async fn quick_play(
         },
     )
     .await?;
+    if let Some(turn) = turn {
+        turn.end().await;
+    }
     Ok((
         StatusCode::CREATED,
         Json(QuickPlayRoom {
@@ -68,6 +91,25 @@ pub async fn quick_play(
             created: true,
         }),
     ))
+}
+
+/// How many of the newest waiting public rooms quick play looks at in cluster mode.
+const CLUSTER_CANDIDATES: u32 = 100;
+
+/// Cluster mode: the newest waiting public rooms of the ruleset with a free seat, wherever they
+/// are served, from the database with their presence (`AppState::lobby_summaries`).
+async fn waiting_in_cluster(state: &AppState, request: &QuickPlay) -> Result<Vec<Room>, ApiError> {
+    let (records, _) = state
+        .store
+        .lobby_rooms(&LobbyQuery {
+            state: Some(RoomState::Waiting),
+            ruleset: Some(request.ruleset),
+            open: true,
+            before: None,
+            limit: CLUSTER_CANDIDATES,
+        })
+        .await?;
+    Ok(state.lobby_summaries(&records).await)
 }
 
 /// The room quick play sends `player` to, among the public rooms: one it already waits in, else

@@ -243,10 +243,11 @@ pub async fn list(
     } else {
         None
     };
-    let rooms = records
-        .iter()
-        .map(|record| {
-            let mut room = state.rooms.lobby_summary(record);
+    let rooms = state
+        .lobby_summaries(&records)
+        .await
+        .into_iter()
+        .map(|mut room| {
             room.invite_code = None;
             room
         })

@@ -75,6 +75,11 @@ impl Leasing {
         self.held().len()
     }
 
+    /// The epoch of `room`'s lease, if this node holds it.
+    pub fn epoch(&self, room: RoomId) -> Option<i64> {
+        self.held().get(&room).map(|(epoch, _)| *epoch)
+    }
+
     /// Acquires `room`'s lease (the caller holds `acquiring`); `None` when another node holds
     /// it or this node is stopping.
     pub async fn acquire(self: &Arc<Self>, room: RoomId) -> sqlx::Result<Option<RoomLease>> {

@@ -4,10 +4,12 @@
 //! append); `wire.rs` what nodes say to each other and the one way a command reaches a room;
 //! `node.rs` this node on NATS (serving rooms to other nodes' connections, forwarding its own
 //! connections' commands, placement, summaries); `takeover.rs` taking over the rooms of nodes
-//! that died or stopped.
+//! that died or stopped; `presence.rs` writing who is connected in the public rooms served
+//! here, for the other nodes' lobby and quick play (`store/presence.rs` the SQL).
 
 pub mod leasing;
 pub mod node;
+pub mod presence;
 pub mod takeover;
 pub mod wire;
 

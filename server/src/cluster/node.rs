@@ -131,6 +131,12 @@ impl ClusterNode {
         tokio::spawn(this.clone().answer_asks(asks));
         tokio::spawn(this.clone().deliver_outs(outs));
         tokio::spawn(this.clone().watch_owners());
+        tokio::spawn(super::presence::flush_until(
+            this.node.clone(),
+            this.rooms.clone(),
+            this.store.clone(),
+            this.stop.clone(),
+        ));
         tokio::spawn(super::takeover::take_over_until(
             this.rooms.clone(),
             this.store.clone(),

@@ -30,6 +30,7 @@ use crate::config::Limits;
 use crate::error::ApiError;
 use crate::runner::MatchRunner;
 use crate::runner::rules;
+use crate::store::presence::RoomPresence;
 use crate::store::writer::Writer;
 use crate::store::{ActionRecord, RoomRecord, Store, now_ms};
 
@@ -215,6 +216,29 @@ impl Rooms {
         // RFC 3339 times of one format sort as text.
         rooms.sort_by(|a, b| b.created_at.cmp(&a.created_at));
         rooms
+    }
+
+    /// Cluster mode: the presence of the public waiting or playing rooms served here, each with
+    /// the epoch of this node's lease on it (what `cluster/presence.rs` writes).
+    pub fn served_presence(&self) -> Vec<(RoomId, i64, RoomPresence)> {
+        let Some(leasing) = &self.leasing else {
+            return Vec::new();
+        };
+        let listed: Vec<(RoomId, RoomPresence)> = self
+            .lock()
+            .values()
+            .filter(|handle| !handle.is_closed())
+            .filter_map(|handle| {
+                let room = handle.summary.borrow();
+                let shown =
+                    !room.private && matches!(room.state, RoomState::Waiting | RoomState::Playing);
+                shown.then(|| (handle.id, RoomPresence::of(&room)))
+            })
+            .collect();
+        listed
+            .into_iter()
+            .filter_map(|(room, presence)| Some((room, leasing.epoch(room)?, presence)))
+            .collect()
     }
 
     /// The room as the lobby shows it: the running room's summary (with presence), or, for a

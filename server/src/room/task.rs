@@ -23,8 +23,10 @@ use super::{ConnId, Kick, Outbox, RoomCmd};
 use crate::cluster::leasing::{Ending, RoomLease};
 use crate::error::ApiError;
 use crate::identity::random_bytes;
+use crate::store::fenced::FencedError;
+use crate::store::leases::Fence;
 use crate::store::writer::{Append, AppendError, Writer};
-use crate::store::{RoomRecord, Store, now_ms};
+use crate::store::{Store, now_ms};
 
 /// A room's task: its core and the IO around it.
 pub struct RoomTask {
@@ -291,7 +293,13 @@ impl RoomTask {
         let line = self.core.chat(conn, text, at, Instant::now())?;
         let stored = self
             .store
-            .add_chat_line(self.core.id(), self.core.match_id(), &line, at)
+            .add_chat_line(
+                self.fence(),
+                self.core.id(),
+                self.core.match_id(),
+                &line,
+                at,
+            )
             .await;
         match stored {
             Ok(()) => {
@@ -300,7 +308,7 @@ impl RoomTask {
             }
             Err(error) => {
                 self.core.chat_not_stored(&line);
-                Err(error.into())
+                Err(self.refused(error))
             }
         }
     }
@@ -326,10 +334,15 @@ impl RoomTask {
                 return;
             }
         };
-        match store_rematch(&self.store, self.core.id(), &record).await {
+        let stored = self
+            .store
+            .store_rematch(self.core.id(), &record, self.fence())
+            .await;
+        match stored {
             Ok(()) => self.core.rematch_opened(record.id),
             Err(error) => {
                 tracing::error!("room {} cannot open its rematch: {error}", self.core.id());
+                self.refused(error);
             }
         }
         self.deliver();
@@ -340,12 +353,15 @@ impl RoomTask {
         if !self.core.expiry_due(Instant::now()) {
             return;
         }
-        match self.store.expire_room(self.core.id()).await {
+        match self.store.expire_room(self.core.id(), self.fence()).await {
             Ok(()) => {
                 tracing::info!("room {} expired: nobody was connected", self.core.id());
                 self.core.expired(Instant::now());
             }
-            Err(error) => tracing::error!("room {} cannot expire: {error}", self.core.id()),
+            Err(error) => {
+                tracing::error!("room {} cannot expire: {error}", self.core.id());
+                self.refused(error);
+            }
         }
         self.deliver();
     }
@@ -360,17 +376,43 @@ impl RoomTask {
         let _ = reply.send(result);
     }
 
+    /// The fence of the room's own writes: its lease, in cluster mode.
+    fn fence(&self) -> Option<&Fence> {
+        self.lease.as_ref().map(|lease| &lease.fence)
+    }
+
+    /// The answer to a write the database did not do. A write refused because the lease moved
+    /// on stops the room here, exactly as a refused append does (`moved`: the loop tells every
+    /// follower `room_moved` and refuses what was still queued).
+    fn refused(&mut self, error: FencedError) -> ApiError {
+        if matches!(error, FencedError::Moved) {
+            tracing::warn!(
+                "room {}: a write was refused, its lease moved on",
+                self.core.id()
+            );
+            self.moved = true;
+        }
+        error.into()
+    }
+
     /// Stores a checked seat change, then lets the core apply it.
     async fn store_seat(
         &mut self,
         change: super::seats::SeatChange,
     ) -> Result<warroom_engine::Seat, ApiError> {
         let seat = change.seat;
-        self.store
-            .set_seat(self.core.id(), seat, change.holder.as_ref().map(|h| h.id))
-            .await?;
-        self.core.seat_stored(change);
-        Ok(seat)
+        let holder = change.holder.as_ref().map(|h| h.id);
+        let stored = self
+            .store
+            .set_seat(self.fence(), self.core.id(), seat, holder)
+            .await;
+        match stored {
+            Ok(()) => {
+                self.core.seat_stored(change);
+                Ok(seat)
+            }
+            Err(error) => Err(self.refused(error)),
+        }
     }
 
     /// Every seat is taken: seed from the OS RNG, store the match, let it run.
@@ -379,11 +421,10 @@ impl RoomTask {
             .map(Seed)
             .and_then(|seed| self.core.prepare_start(seed, MatchId::random(), now_ms()));
         let stored = match prepared {
-            Ok(record) => self
-                .store
-                .start_match(&record)
-                .await
-                .map_err(ApiError::from),
+            Ok(record) => match self.store.start_match(&record, self.fence()).await {
+                Ok(()) => Ok(()),
+                Err(error) => Err(self.refused(error)),
+            },
             Err(error) => Err(error),
         };
         match stored {
@@ -496,13 +537,6 @@ impl RoomTask {
             }
         }
     }
-}
-
-/// Stores a rematch room with its seats taken, and links it from the room `from`.
-async fn store_rematch(store: &Store, from: RoomId, record: &RoomRecord) -> Result<(), ApiError> {
-    store.create_room(record).await?;
-    store.set_rematch_room(from, record.id).await?;
-    Ok(())
 }
 
 /// Sleeps until `at`, or forever without one.

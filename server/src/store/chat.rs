@@ -4,7 +4,9 @@
 use sqlx::Row;
 use warroom_protocol::{ChatChannel, ChatLine, IdentityId, MatchId, RoomId};
 
+use super::fenced::{FencedError, Statements};
 use super::identities::{identity_from, parse_column};
+use super::leases::Fence;
 use super::{Store, now_ms, rfc3339};
 use crate::room::chat::HISTORY_LINES;
 
@@ -18,15 +20,18 @@ impl Store {
         )
     }
 
-    /// Stores a line said in `room` (during or after `match_id`, if the match has started).
+    /// Stores a line said in `room` (during or after `match_id`, if the match has started); in
+    /// cluster mode fenced by the room's lease (`fenced.rs`).
     pub async fn add_chat_line(
         &self,
+        fence: Option<&Fence>,
         room: RoomId,
         match_id: Option<MatchId>,
         line: &ChatLine,
         at_ms: i64,
-    ) -> sqlx::Result<()> {
+    ) -> Result<(), FencedError> {
         let d = self.dialect;
+        let mut write = self.begin_room_write(room, fence, Statements::One).await?;
         let (room_id, match_id_param, speaker, at) = (d.uuid(1), d.uuid(3), d.uuid(6), d.time(8));
         sqlx::query(&format!(
             "INSERT INTO chat_messages \
@@ -41,9 +46,9 @@ impl Store {
         .bind(line.from.id.to_string())
         .bind(line.text.clone())
         .bind(at_ms)
-        .execute(&self.pool)
+        .execute(write.conn())
         .await?;
-        Ok(())
+        Ok(write.commit().await?)
     }
 
     /// The room's newest lines (at most [`HISTORY_LINES`]), oldest first.

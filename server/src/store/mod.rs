@@ -8,10 +8,13 @@
 
 mod chat;
 mod dialect;
+pub mod fenced;
 mod identities;
 pub mod leases;
 mod matches;
 mod players;
+pub mod presence;
+pub mod quick_play;
 mod records;
 mod rooms;
 pub mod writer;

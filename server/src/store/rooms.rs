@@ -1,11 +1,15 @@
-//! Stored rooms and their seats, the start of a room's match, and the room of its rematch.
+//! Stored rooms and their seats, the start of a room's match, and the room of its rematch. A
+//! room's own writes (seats, start, rematch, expiry) are fenced by its lease in cluster mode
+//! (`fenced.rs`).
 
-use sqlx::Row;
 use sqlx::any::AnyRow;
+use sqlx::{AnyConnection, Row};
 use warroom_engine::{BotLevel, RulesetId, Seat};
 use warroom_protocol::{Identity, IdentityId, MatchState, RoomId, RoomSettings, RoomState};
 
+use super::fenced::{FencedError, Statements};
 use super::identities::{id_column, identity_from, json_column, parse_column};
+use super::leases::Fence;
 use super::{LobbyQuery, MatchRecord, RoomRecord, Store};
 use crate::bots::bot_identity;
 
@@ -28,10 +32,16 @@ impl Store {
     /// Stores a new room and its taken seats (its creator's, bots'; a rematch's players) in one
     /// transaction.
     pub async fn create_room(&self, room: &RoomRecord) -> sqlx::Result<()> {
+        let mut tx = self.pool.begin().await?;
+        self.insert_room(&mut tx, room).await?;
+        tx.commit().await
+    }
+
+    /// Inserts a new room and its taken seats on `conn`.
+    async fn insert_room(&self, conn: &mut AnyConnection, room: &RoomRecord) -> sqlx::Result<()> {
         let d = self.dialect;
         let (id, options, creator, match_id) = (d.uuid(1), d.json(3), d.uuid(7), d.uuid(9));
         let (created_at, settings) = (d.time(10), d.json(11));
-        let mut tx = self.pool.begin().await?;
         sqlx::query(&format!(
             "INSERT INTO rooms (id, ruleset, options, seat_count, private, invite_code, creator_id, \
              state, match_id, created_at, settings) VALUES ({id}, $2, {options}, $4, $5, $6, \
@@ -48,7 +58,7 @@ impl Store {
         .bind(room.match_id.map(|id| id.to_string()))
         .bind(room.created_at)
         .bind(serde_json::to_string(&room.settings).unwrap_or_default())
-        .execute(&mut *tx)
+        .execute(&mut *conn)
         .await?;
         for (seat, holder) in room.seats.iter().enumerate() {
             let Some(holder) = holder else {
@@ -62,20 +72,23 @@ impl Store {
             .bind(room.id.to_string())
             .bind(i64::try_from(seat).unwrap_or(i64::MAX))
             .bind(holder.id.to_string())
-            .execute(&mut *tx)
+            .execute(&mut *conn)
             .await?;
         }
-        tx.commit().await
+        Ok(())
     }
 
-    /// Gives `seat` of `room` to `holder`, or frees it (one statement, so one round trip).
+    /// Gives `seat` of `room` to `holder`, or frees it (one statement, so one round trip
+    /// without a fence); in cluster mode fenced by the room's lease (`fenced.rs`).
     pub async fn set_seat(
         &self,
+        fence: Option<&Fence>,
         room: RoomId,
         seat: Seat,
         holder: Option<IdentityId>,
-    ) -> sqlx::Result<()> {
+    ) -> Result<(), FencedError> {
         let d = self.dialect;
+        let mut write = self.begin_room_write(room, fence, Statements::One).await?;
         match holder {
             Some(holder) => {
                 sqlx::query(&format!(
@@ -87,7 +100,7 @@ impl Store {
                 .bind(room.to_string())
                 .bind(i64::from(seat.0))
                 .bind(holder.to_string())
-                .execute(&self.pool)
+                .execute(write.conn())
                 .await?;
             }
             None => {
@@ -97,19 +110,25 @@ impl Store {
                 ))
                 .bind(room.to_string())
                 .bind(i64::from(seat.0))
-                .execute(&self.pool)
+                .execute(write.conn())
                 .await?;
             }
         }
-        Ok(())
+        Ok(write.commit().await?)
     }
 
     /// Records that `room`'s match has started: the match row, who plays which seat, and the
-    /// room's new state, in one transaction.
-    pub async fn start_match(&self, started: &MatchRecord) -> sqlx::Result<()> {
+    /// room's new state, in one transaction (in cluster mode fenced by the room's lease).
+    pub async fn start_match(
+        &self,
+        started: &MatchRecord,
+        fence: Option<&Fence>,
+    ) -> Result<(), FencedError> {
         let d = self.dialect;
         let (id, room_id, options, started_at) = (d.uuid(1), d.uuid(2), d.json(4), d.time(9));
-        let mut tx = self.pool.begin().await?;
+        let mut write = self
+            .begin_room_write(started.room_id, fence, Statements::Many)
+            .await?;
         sqlx::query(&format!(
             "INSERT INTO matches (id, room_id, ruleset, options, seat_count, seed, seed_commitment, \
              state, action_count, started_at) \
@@ -124,7 +143,7 @@ impl Store {
         .bind(started.seed_commitment.clone())
         .bind(MatchState::Playing.as_str())
         .bind(started.started_at)
-        .execute(&mut *tx)
+        .execute(write.conn())
         .await?;
         for (seat, player) in started.seats.iter().enumerate() {
             sqlx::query(&format!(
@@ -135,7 +154,7 @@ impl Store {
             .bind(started.id.to_string())
             .bind(i64::try_from(seat).unwrap_or(i64::MAX))
             .bind(player.id.to_string())
-            .execute(&mut *tx)
+            .execute(write.conn())
             .await?;
         }
         sqlx::query(&format!(
@@ -146,9 +165,9 @@ impl Store {
         .bind(RoomState::Playing.as_str())
         .bind(started.id.to_string())
         .bind(started.room_id.to_string())
-        .execute(&mut *tx)
+        .execute(write.conn())
         .await?;
-        tx.commit().await
+        Ok(write.commit().await?)
     }
 
     /// Every room waiting for players or playing (to rebuild at start-up).
@@ -284,18 +303,26 @@ impl Store {
 }
 
 impl Store {
-    /// Records the room a finished room's rematch is played in.
-    pub async fn set_rematch_room(&self, room: RoomId, rematch: RoomId) -> sqlx::Result<()> {
+    /// Stores the rematch room of the finished room `room` (with its seats taken) and links
+    /// it from `room`, in one transaction (in cluster mode fenced by `room`'s lease).
+    pub async fn store_rematch(
+        &self,
+        room: RoomId,
+        rematch: &RoomRecord,
+        fence: Option<&Fence>,
+    ) -> Result<(), FencedError> {
+        let mut write = self.begin_room_write(room, fence, Statements::Many).await?;
+        self.insert_room(write.conn(), rematch).await?;
         sqlx::query(&format!(
             "UPDATE rooms SET rematch_room = {} WHERE id = {}",
             self.dialect.uuid(1),
             self.dialect.uuid(2)
         ))
-        .bind(rematch.to_string())
+        .bind(rematch.id.to_string())
         .bind(room.to_string())
-        .execute(&self.pool)
+        .execute(write.conn())
         .await?;
-        Ok(())
+        Ok(write.commit().await?)
     }
 
     /// The room a finished room's rematch is played in, if its players agreed to one.
@@ -331,8 +358,13 @@ impl Store {
     }
 
     /// Closes a waiting room nobody was connected to for too long (a room that started
-    /// meanwhile is left alone).
-    pub async fn expire_room(&self, room: RoomId) -> sqlx::Result<()> {
+    /// meanwhile is left alone); in cluster mode fenced by the room's lease.
+    pub async fn expire_room(
+        &self,
+        room: RoomId,
+        fence: Option<&Fence>,
+    ) -> Result<(), FencedError> {
+        let mut write = self.begin_room_write(room, fence, Statements::One).await?;
         sqlx::query(&format!(
             "UPDATE rooms SET state = $1 WHERE id = {} AND state = $3",
             self.dialect.uuid(2)
@@ -340,8 +372,8 @@ impl Store {
         .bind(RoomState::Expired.as_str())
         .bind(room.to_string())
         .bind(RoomState::Waiting.as_str())
-        .execute(&self.pool)
+        .execute(write.conn())
         .await?;
-        Ok(())
+        Ok(write.commit().await?)
     }
 }
