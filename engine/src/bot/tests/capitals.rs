@@ -262,3 +262,27 @@ fn c_map_2_once_it_holds_its_factories_the_bot_keeps_a_garrison_in_its_capital()
         }
     }
 }
+
+#[test]
+fn c_battle_2_the_bot_does_not_attack_when_more_likely_to_lose() {
+    // Our capital holds 4 d6; its fast factory is neutral with 3 d6, its strong factories with
+    // 10 d6. Three d6 against three d6 win less than half the time (a tie goes to the
+    // defender): the bot waits for its capital to grow instead of throwing the units away.
+    for level in [BotLevel::Normal, BotLevel::Hard] {
+        for seed in 0..4 {
+            let mut game = quiet_match();
+            let capital = game.map.capitals[0];
+            let ours = factories(&game, 0);
+            set(&mut game, capital, Some(0), Units::d6(4));
+            set(&mut game, ours[0], None, Units::d6(3));
+            for &factory in &ours[1..] {
+                set(&mut game, factory, None, Units::d6(10));
+            }
+            let orders = bot_turn(&mut game, level, seed);
+            assert!(
+                orders.is_empty(),
+                "{level:?} attacked at poor odds: {orders:?}"
+            );
+        }
+    }
+}
