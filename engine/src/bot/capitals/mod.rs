@@ -3,7 +3,8 @@
 //! the best one is played while it is worth more than ending the turn. Battle outcomes are
 //! weighed by their exact odds ([`odds`]), never rolled.
 //!
-//! - An attack the bot is more likely to lose than to win is never launched ([`MIN_WIN`]).
+//! - An attack the bot is more likely to lose than to win is not launched ([`MIN_WIN`]): waiting
+//!   for more units costs little.
 //! - An attack wins the target's worth (its production over a few turns, more if it is taken
 //!   from a player, far more for a capital, which eliminates its owner, C-END-1), plus the
 //!   enemy units it is expected to kill, minus the units it is expected to lose, minus the
@@ -56,12 +57,15 @@ const OWN_CAPITAL: f64 = 3_000.0;
 const ORDER_COST: f64 = 0.5;
 /// Killed neutral units count this much of their worth (they never attack).
 const NEUTRAL_KILL: f64 = 0.3;
-/// The bot never launches an attack it is more likely to lose than to win (a tie goes to the
-/// defender, C-BATTLE-2). Neutral land grows to 3 units at most (C-NEUTRAL-1) and our areas
-/// produce every turn, so waiting a turn for better odds costs little, while a lost attack
-/// throws its units away; a capital that lost its units on such attacks early often never
-/// took its factories and sat at home while random players grew (bench/RESULTS.md).
+/// The bot launches no attack it is more likely to lose than to win (a tie goes to the defender,
+/// C-BATTLE-2), but on the last enemy capital (taking it wins the match). Neutral land grows to
+/// 3 units at most (C-NEUTRAL-1) and our areas produce every turn, so waiting a turn for better
+/// odds costs little, while a lost attack throws its units away: capitals that spent their units
+/// on such attacks early often never took their factories and sat at home while random players
+/// grew (bench/RESULTS.md). After [`PATIENT_ROUNDS`] the bar falls by [`MIN_WIN_STEP`] a round, so
+/// that bots facing each other's full stacks (10 against 10 wins less than half) reach an end.
 const MIN_WIN: f64 = 0.5;
+const MIN_WIN_STEP: f64 = 0.025;
 /// Steps within which enemy areas threaten our capital (deep attacks reach 3).
 const THREAT_RANGE: u16 = 3;
 /// The chance of losing our capital next turn that the bot accepts in order to expand: only the
@@ -255,7 +259,8 @@ impl<'a> Planner<'a> {
         // Kept units are the strongest; the average worth is close enough.
         let lost = sent_worth - o.attackers_kept * sent_worth / sent_count.max(1.0);
         let killed = defence_worth - o.defenders_kept * defence_worth / defence_count.max(1.0);
-        if o.win < MIN_WIN {
+        let last_capital = self.live_enemies <= 1 && self.state.map().capitals.contains(&to);
+        if o.win < min_win(self.state.round()) && !last_capital {
             return f64::MIN;
         }
         let kill_weight = if self.is_enemy(to) { 1.0 } else { NEUTRAL_KILL };
@@ -503,6 +508,12 @@ impl<'a> Planner<'a> {
 fn accepted_danger(round: u32) -> f64 {
     let late = f64::from(round.saturating_sub(PATIENT_ROUNDS)) * DANGER_STEP;
     (ACCEPTED_DANGER + late).min(LATE_DANGER)
+}
+
+/// The lowest chance of winning at which the bot attacks in round `round` ([`MIN_WIN`]).
+fn min_win(round: u32) -> f64 {
+    let late = f64::from(round.saturating_sub(PATIENT_ROUNDS)) * MIN_WIN_STEP;
+    (MIN_WIN - late).max(0.0)
 }
 
 /// The chance that `threats`, each attacking once with everything, take a capital holding
