@@ -1,7 +1,9 @@
 //! Shared helpers for the warroom benchmarks: play whole random games of any ruleset, counting
-//! actions, with legal-action generation included in the measured work; and the load generator
-//! ([`load`]) that measures the server from outside.
+//! actions, with legal-action generation included in the measured work; the load generator
+//! ([`load`]) that measures the server from outside; and [`capitals_losses`], which tells why
+//! the capitals bot lost a match of the bots bench.
 
+pub mod capitals_losses;
 pub mod load;
 
 use warroom_engine::{MatchRng, Ruleset, Seed};

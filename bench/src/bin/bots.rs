@@ -18,14 +18,17 @@
 //! level, with the load average before and after. `BOTS_BENCH_GAMES` sets the matches per match-up (default 200),
 //! `BOTS_BENCH_FIRST_SEED` the first seed (default 0; the seeds are consecutive) and
 //! `BOTS_BENCH_ONLY` (hexdice, capitals or classic) runs one ruleset. A match that runs past its
-//! action limit counts as not won and is reported.
+//! action limit counts as not won and is reported. `BOTS_BENCH_LOSSES=1` replays every capitals
+//! match the `normal` bot did not win among random players and prints one line on how it lost
+//! (`warroom_bench::capitals_losses`).
 
 use std::time::Instant;
 
+use warroom_bench::capitals_losses::LossTrace;
 use warroom_engine::capitals::Capitals;
 use warroom_engine::classic::Classic;
 use warroom_engine::hexdice::Hexdice;
-use warroom_engine::{Bot, BotLevel, BotRng, Seed, random_legal};
+use warroom_engine::{Bot, BotLevel, BotRng, Seat, Seed, random_legal};
 
 /// Who plays a seat.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -74,16 +77,17 @@ struct Played {
     actions: u64,
 }
 
-/// Plays one match of `R` with `players` seated in order, to its end or `max_actions`.
+/// Plays one match of `R` with `players` seated in order, to its end or `max_actions`; `observe`
+/// sees the state and the events after every action.
 fn play<R: Bot>(
     options: &R::Options,
     players: &[Player],
     seed: u64,
     max_actions: u64,
     timings: &mut Timings,
+    observe: &mut dyn FnMut(&R, &[R::Event]),
 ) -> Played {
-    let seats = u8::try_from(players.len()).expect("few seats");
-    let (mut state, _) = R::new(options, seats, Seed::from_u64(seed)).expect("valid options");
+    let (mut state, _) = new_match::<R>(options, players, seed);
     let mut rngs: Vec<BotRng> = (0..players.len())
         .map(|i| BotRng::new(seed.wrapping_mul(31).wrapping_add(i as u64)))
         .collect();
@@ -109,15 +113,21 @@ fn play<R: Bot>(
             }
         }
         .expect("a seat to act has an action");
-        state
+        let events = state
             .play(seat, &action)
             .expect("bots and random players play listed actions");
+        observe(&state, &events);
         actions += 1;
     }
     Played {
         winner: state.outcome().map(|o| o.winner.index()),
         actions,
     }
+}
+
+fn new_match<R: Bot>(options: &R::Options, players: &[Player], seed: u64) -> (R, Vec<R::Event>) {
+    let seats = u8::try_from(players.len()).expect("few seats");
+    R::new(options, seats, Seed::from_u64(seed)).expect("valid options")
 }
 
 /// A match-up: `measured` in one seat (rotating), `others` in the rest.
@@ -130,27 +140,47 @@ struct MatchUp<'a, R: Bot> {
     max_actions: u64,
 }
 
-fn run<R: Bot>(m: &MatchUp<'_, R>, seeds: std::ops::Range<u64>, timings: &mut Timings) {
-    let start = Instant::now();
-    let games = seeds.end - seeds.start;
-    let (mut wins, mut unfinished, mut actions) = (0u64, 0u64, 0u64);
-    for game in seeds {
-        let measured_seat = (game % m.seats as u64) as usize;
-        let players: Vec<Player> = (0..m.seats)
+impl<R: Bot> MatchUp<'_, R> {
+    /// Who sits where in match `game`, and the measured seat.
+    fn players(&self, game: u64) -> (Vec<Player>, usize) {
+        let measured_seat = (game % self.seats as u64) as usize;
+        let players = (0..self.seats)
             .map(|s| {
                 if s == measured_seat {
-                    m.measured
+                    self.measured
                 } else {
-                    m.others
+                    self.others
                 }
             })
             .collect();
-        let played = play::<R>(&m.options, &players, game, m.max_actions, timings);
+        (players, measured_seat)
+    }
+}
+
+/// Plays the match-up on `seeds`; returns the seeds the measured seat did not win.
+fn run<R: Bot>(m: &MatchUp<'_, R>, seeds: std::ops::Range<u64>, timings: &mut Timings) -> Vec<u64> {
+    let start = Instant::now();
+    let games = seeds.end - seeds.start;
+    let (mut wins, mut unfinished, mut actions) = (0u64, 0u64, 0u64);
+    let mut not_won = Vec::new();
+    for game in seeds {
+        let (players, measured_seat) = m.players(game);
+        let played = play::<R>(
+            &m.options,
+            &players,
+            game,
+            m.max_actions,
+            timings,
+            &mut |_, _| {},
+        );
         actions += played.actions;
         match played.winner {
             Some(w) if w == measured_seat => wins += 1,
-            Some(_) => {}
-            None => unfinished += 1,
+            Some(_) => not_won.push(game),
+            None => {
+                unfinished += 1;
+                not_won.push(game);
+            }
         }
     }
     let rate = wins as f64 / games as f64;
@@ -164,6 +194,29 @@ fn run<R: Bot>(m: &MatchUp<'_, R>, seeds: std::ops::Range<u64>, timings: &mut Ti
         actions as f64 / games as f64,
         start.elapsed().as_secs_f64()
     );
+    not_won
+}
+
+/// Replays each capitals match in `seeds` that the measured seat did not win and prints why it
+/// lost ([`LossTrace`]).
+fn explain_capitals_losses(m: &MatchUp<'_, Capitals>, seeds: &[u64]) {
+    println!();
+    println!("{}: {} matches not won", m.name, seeds.len());
+    for &game in seeds {
+        let (players, measured_seat) = m.players(game);
+        let seat = Seat(u8::try_from(measured_seat).expect("few seats"));
+        let (start, _) = new_match::<Capitals>(&m.options, &players, game);
+        let mut trace = LossTrace::new(&start, seat);
+        play::<Capitals>(
+            &m.options,
+            &players,
+            game,
+            m.max_actions,
+            &mut Timings::default(),
+            &mut |state, events| trace.observe(state, events),
+        );
+        println!("- seed {game}, seat {measured_seat}: {}", trace.report());
+    }
 }
 
 fn percentile(sorted: &[u64], p: f64) -> u64 {
@@ -212,6 +265,8 @@ fn main() {
         .unwrap_or(0);
     let seeds = first..first + games;
     let only = std::env::var("BOTS_BENCH_ONLY").ok();
+    let explain_losses = std::env::var("BOTS_BENCH_LOSSES").is_ok_and(|v| v == "1");
+    let mut capitals_losses = Vec::new();
     let wanted = |name: &str| only.as_deref().is_none_or(|o| o == name);
     println!("load average before: {}", load_average());
     println!();
@@ -265,7 +320,10 @@ fn main() {
                 others,
                 max_actions: 50_000,
             };
-            run(&m, seeds.clone(), &mut capitals);
+            let not_won = run(&m, seeds.clone(), &mut capitals);
+            if explain_losses && others == Player::Random {
+                capitals_losses.push((m, not_won));
+            }
         }
     }
     if wanted("classic") {
@@ -297,6 +355,9 @@ fn main() {
     report_timings("hexdice", &mut hexdice);
     report_timings("capitals", &mut capitals);
     report_timings("classic", &mut classic);
+    for (m, seeds) in &capitals_losses {
+        explain_capitals_losses(m, seeds);
+    }
     println!();
     println!("load average after: {}", load_average());
 }
