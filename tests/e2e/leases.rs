@@ -20,6 +20,7 @@ use warroom_protocol::{
 use warroom_server::metrics::Metrics;
 use warroom_server::store::fenced::FencedError;
 use warroom_server::store::leases::Fence;
+use warroom_server::store::presence::{RoomPresence, SeatPresence};
 use warroom_server::store::writer::{Append, AppendError, Writer};
 use warroom_server::store::{MatchRecord, RoomRecord, SessionLimits, Store};
 
@@ -442,6 +443,89 @@ async fn a_rooms_seat_chat_start_expiry_and_rematch_writes_are_refused_once_its_
         store.room(free).await.unwrap().unwrap().state,
         RoomState::Expired
     );
+    db.cleanup().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn presence_is_read_only_at_the_live_leases_epoch_and_never_overwritten_by_an_older_one() {
+    let Some((db, store)) = store("presence epochs").await else {
+        return;
+    };
+    let room = waiting_room(&store).await;
+    let seats = |connected: bool| {
+        vec![
+            SeatPresence {
+                connected,
+                takeover: None,
+            },
+            SeatPresence::default(),
+        ]
+    };
+    let full = RoomPresence {
+        seats: seats(true),
+        spectators: 2,
+    };
+    let empty = RoomPresence {
+        seats: seats(false),
+        spectators: 0,
+    };
+    let a = store
+        .acquire_lease(room, "a", SHORT)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        store
+            .write_presence("a", &[(room, a, full.clone())])
+            .await
+            .unwrap(),
+        1
+    );
+    assert_eq!(
+        store.presence_of(&[room]).await.unwrap().get(&room),
+        Some(&full)
+    );
+    tokio::time::sleep(SHORT + Duration::from_millis(200)).await;
+    assert!(
+        store.presence_of(&[room]).await.unwrap().is_empty(),
+        "an expired lease's presence is not shown"
+    );
+    let b = store.acquire_lease(room, "b", LONG).await.unwrap().unwrap();
+    assert!(
+        store.presence_of(&[room]).await.unwrap().is_empty(),
+        "nor the old epoch's under the new lease"
+    );
+    store
+        .write_presence("b", &[(room, b, empty.clone())])
+        .await
+        .unwrap();
+    assert_eq!(
+        store.presence_of(&[room]).await.unwrap().get(&room),
+        Some(&empty)
+    );
+    // The old owner, woken from a pause, writes and clears at its epoch: nothing changes.
+    assert_eq!(
+        store
+            .write_presence("a", &[(room, a, full.clone())])
+            .await
+            .unwrap(),
+        0
+    );
+    assert_eq!(store.clear_presence("a", &[(room, a)]).await.unwrap(), 0);
+    assert_eq!(store.clear_stale_presence().await.unwrap(), 0);
+    assert_eq!(
+        store.presence_of(&[room]).await.unwrap().get(&room),
+        Some(&empty)
+    );
+    // A row no live lease stands behind (a dead node's) is swept; the owner clears its own.
+    let orphan = waiting_room(&store).await;
+    store
+        .write_presence("dead", &[(orphan, 7, full)])
+        .await
+        .unwrap();
+    assert_eq!(store.clear_stale_presence().await.unwrap(), 1);
+    assert_eq!(store.clear_presence("b", &[(room, b)]).await.unwrap(), 1);
+    assert!(store.presence_of(&[room, orphan]).await.unwrap().is_empty());
     db.cleanup().await;
 }
 

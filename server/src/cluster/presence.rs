@@ -1,7 +1,8 @@
 //! The presence flusher (cluster mode): every [`FLUSH_EVERY`] this node writes, in one
 //! statement, the presence of the public waiting or playing rooms it serves whose presence
 //! changed since the last write (`store/presence.rs`), each stamped with the epoch of this
-//! node's lease on it; and removes the rows of the rooms it no longer serves or lists. The
+//! node's lease on it; and removes the rows of the rooms it no longer serves or lists, and
+//! every [`SWEEP_EVERY`] flushes the rows no live lease stands behind (a dead node's). The
 //! other nodes' lobby and quick play read them (`AppState::lobby_summaries`), so a room served
 //! here shows who is connected wherever the lobby is asked.
 
@@ -18,6 +19,9 @@ use crate::store::presence::RoomPresence;
 
 /// How often the changed presence is written.
 pub const FLUSH_EVERY: Duration = Duration::from_millis(100);
+
+/// How many flushes between two sweeps of the rows of dead nodes (5 s).
+pub const SWEEP_EVERY: u32 = 50;
 
 /// What this node wrote last, per room: the epoch and the presence.
 #[derive(Debug, Default)]
@@ -67,6 +71,7 @@ impl Flusher {
 /// Flushes every [`FLUSH_EVERY`] until `stop`.
 pub async fn flush_until(node: Arc<str>, rooms: Arc<Rooms>, store: Store, stop: CancellationToken) {
     let mut flusher = Flusher::default();
+    let mut flushes = 0u32;
     let mut every = tokio::time::interval(FLUSH_EVERY);
     every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
@@ -76,6 +81,12 @@ pub async fn flush_until(node: Arc<str>, rooms: Arc<Rooms>, store: Store, stop: 
         }
         if let Err(error) = flusher.flush(&node, &rooms, &store).await {
             tracing::warn!(node = %node, "cannot write the rooms' presence: {error}");
+        }
+        flushes = flushes.wrapping_add(1);
+        if flushes.is_multiple_of(SWEEP_EVERY)
+            && let Err(error) = store.clear_stale_presence().await
+        {
+            tracing::warn!(node = %node, "cannot sweep the rooms' presence: {error}");
         }
     }
 }

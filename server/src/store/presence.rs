@@ -138,6 +138,17 @@ impl Store {
         Ok(done.rows_affected())
     }
 
+    /// Removes the rows no live lease stands behind (their node died or lost the room and
+    /// nobody serves it at that epoch now); how many.
+    pub async fn clear_stale_presence(&self) -> sqlx::Result<u64> {
+        let done = sqlx::query(
+            "DELETE FROM room_presence p WHERE NOT EXISTS (SELECT 1 FROM room_leases l              WHERE l.room_id = p.room_id AND l.owner = p.owner AND l.epoch = p.epoch              AND l.expires_at > clock_timestamp())",
+        )
+        .execute(self.pool())
+        .await?;
+        Ok(done.rows_affected())
+    }
+
     /// The presence of these rooms as their serving nodes wrote it, for the rooms whose lease
     /// is live at the epoch their row was written at (the others show nobody connected).
     pub async fn presence_of(
