@@ -40,6 +40,7 @@ use warroom_protocol::Health;
 
 use crate::cluster::leasing::Leasing;
 use crate::cluster::node::ClusterNode;
+use crate::cluster::relay::{RELAY_QUEUE, Relays};
 use crate::config::Config;
 use crate::metrics::Metrics;
 use crate::room::Rooms;
@@ -131,9 +132,10 @@ pub async fn run(
     );
     let writer_health = writer.health();
     let mut rooms = Rooms::new(store.clone(), writer, config.limits.clone());
+    let mut nats = None;
     let leasing = match &config.cluster.nats_url {
         None => None,
-        Some(_) => {
+        Some(url) => {
             let node = config
                 .cluster
                 .node_id
@@ -142,21 +144,27 @@ pub async fn run(
             if !cluster::wire::valid_node_id(&node) {
                 anyhow::bail!("--node-id is 1 to 64 letters, digits, '-' or '_'");
             }
+            let client = ClusterNode::connect(url, &node).await?;
             let leasing = Leasing::new(store.clone(), node.into(), config.cluster.lease());
             leasing.renew().await?;
-            rooms = rooms.with_leasing(leasing.clone());
+            let relays = Relays::new(client.clone(), leasing.node.clone(), RELAY_QUEUE);
+            rooms = rooms
+                .with_leasing(leasing.clone())
+                .with_relays(relays.clone());
+            nats = Some((client, relays));
             Some(leasing)
         }
     };
     let rooms = Arc::new(rooms);
     let stop_leases = CancellationToken::new();
-    let cluster = match (&config.cluster.nats_url, &leasing) {
-        (Some(url), Some(leasing)) => {
+    let cluster = match (nats, &leasing) {
+        (Some((client, relays)), Some(leasing)) => {
             tokio::spawn(leasing.clone().renew_until(stop_leases.clone()));
             let node = ClusterNode::start(
-                url,
+                client,
                 leasing.node.clone(),
                 rooms.clone(),
+                relays,
                 store.clone(),
                 config.limits.clone(),
                 config.cluster.lease(),

@@ -26,7 +26,7 @@ use common::{Client, Http, TestDb};
 
 /// The NATS server the nodes use: `WARROOM_TEST_NATS_URL`, or the local default; the test
 /// fails when it does not answer.
-async fn nats_url() -> String {
+pub async fn nats_url() -> String {
     let url = std::env::var("WARROOM_TEST_NATS_URL")
         .unwrap_or_else(|_| "nats://127.0.0.1:4222".to_owned());
     let authority = url
@@ -48,14 +48,14 @@ async fn nats_url() -> String {
 }
 
 /// A `warroom` node as a child process.
-struct Node {
-    id: String,
+pub struct Node {
+    pub id: String,
     child: Child,
-    addr: SocketAddr,
+    pub addr: SocketAddr,
 }
 
 impl Node {
-    fn start(db: &TestDb, nats: &str, id: &str, lease_seconds: u64) -> Node {
+    pub fn start(db: &TestDb, nats: &str, id: &str, lease_seconds: u64) -> Node {
         let mut child = Command::new(env!("CARGO_BIN_EXE_warroom"))
             .args(["--bind", "127.0.0.1:0", "--database-url", &db.url])
             .args(["--nats-url", nats, "--node-id", id])
@@ -104,7 +104,7 @@ impl Drop for Node {
 }
 
 /// Waits until every node answers `/healthz` and has said it is alive in the database.
-async fn cluster_up(db: &TestDb, nodes: &[Node]) {
+pub async fn cluster_up(db: &TestDb, nodes: &[Node]) {
     for node in nodes {
         let http = Http { addr: node.addr };
         for _ in 0..200 {
@@ -129,7 +129,7 @@ async fn cluster_up(db: &TestDb, nodes: &[Node]) {
 }
 
 /// The node holding each room's live lease.
-async fn owners(db: &TestDb) -> HashMap<String, String> {
+pub async fn owners(db: &TestDb) -> HashMap<String, String> {
     let mut conn = PgConnection::connect(&db.url).await.unwrap();
     let rows: Vec<(String, String)> = sqlx::query_as(
         "SELECT room_id::text, owner FROM room_leases WHERE expires_at > clock_timestamp()",

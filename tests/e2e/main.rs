@@ -11,6 +11,7 @@ mod catch_up;
 mod chat;
 mod clocks;
 mod cluster;
+mod cluster_relay;
 mod contract;
 mod durability;
 mod errors;

@@ -46,7 +46,7 @@ async fn g_rng_1_capitals_match_is_played_to_the_end_and_verified(db: TestDb) {
 
 /// A classic player that leans towards finishing: trade when it can, move in all it may,
 /// attack with three dice, otherwise place or claim at random and end the turn.
-fn classic_choice(legal: &[Value], chooser: &mut Chooser) -> usize {
+pub fn classic_choice(legal: &[Value], chooser: &mut Chooser) -> usize {
     let of = |kind: &str| -> Vec<usize> {
         (0..legal.len())
             .filter(|&i| legal[i]["type"] == kind)
@@ -82,7 +82,7 @@ fn classic_choice(legal: &[Value], chooser: &mut Chooser) -> usize {
 
 /// Fails when `message`, received by `seat` (`None`: a spectator), names a card another seat
 /// holds in secret.
-fn assert_no_foreign_card(message: &Value, seat: Option<u64>) {
+pub fn assert_no_foreign_card(message: &Value, seat: Option<u64>) {
     match message {
         Value::Object(map) => {
             match map.get("type").and_then(Value::as_str) {
@@ -117,7 +117,7 @@ fn assert_no_foreign_card(message: &Value, seat: Option<u64>) {
 }
 
 /// How many `card_drawn` events in `messages` name their card.
-fn cards_seen(messages: &[Value]) -> usize {
+pub fn cards_seen(messages: &[Value]) -> usize {
     messages
         .iter()
         .filter(|m| m["type"] == "applied")

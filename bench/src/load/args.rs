@@ -40,6 +40,10 @@ pub struct Args {
     /// each room are spread over the nodes (seat k of room n on node (n + k) mod nodes).
     #[arg(long)]
     pub nats_url: Option<String>,
+    /// A NATS server's monitoring address (`nats-server -m`): its message counters
+    /// (`/varz`: `in_msgs`, `out_msgs`) are read at the window's start and end.
+    #[arg(long)]
+    pub nats_monitor: Option<std::net::SocketAddr>,
     /// Nodes started in cluster mode (`--nats-url`).
     #[arg(long, default_value_t = 1)]
     pub nodes: usize,
@@ -67,6 +71,10 @@ pub struct Args {
     /// Spectators per room.
     #[arg(long, default_value_t = 0)]
     pub spectators: usize,
+    /// Cluster mode: every spectator connects to this node (0 is the first) instead of being
+    /// spread over the nodes with its room's seats.
+    #[arg(long)]
+    pub spectators_node: Option<usize>,
     /// Total actions per second to send (paced across rooms); as fast as allowed when absent.
     #[arg(long)]
     pub rate: Option<f64>,

@@ -201,6 +201,7 @@ async fn drive(
             "{:06x}",
             std::process::id() ^ (now_nanos() as u32 & 0xff_ffff)
         ),
+        spectators_node: args.spectators_node,
     });
     let mut chooser = plan::Chooser::new(args.seed);
     let plans = plan::rooms(
@@ -215,6 +216,12 @@ async fn drive(
     let setup_started = Instant::now();
     // The server's processes together (every node in cluster mode).
     let sample = || procstat::sample_all(&pids);
+    // Each node's CPU seconds (cluster mode: which node pays for what).
+    let node_cpu = || -> Vec<Option<f64>> {
+        pids.iter()
+            .map(|pid| procstat::sample(*pid).map(|s| s.cpu_seconds))
+            .collect()
+    };
     let mut tasks: Vec<JoinHandle<()>> = Vec::new();
     let spawn = |tasks: &mut Vec<JoinHandle<()>>, future| {
         let recorder = recorder.clone();
@@ -277,7 +284,9 @@ async fn drive(
         Some(probe) => probe.sample().await,
         None => None,
     };
+    let nats_before = nats_messages(args.nats_monitor).await;
     let before = sample();
+    let nodes_before = node_cpu();
     let own_before = procstat::own_cpu_seconds();
     recorder.set_measuring(true);
     let started = Instant::now();
@@ -305,6 +314,8 @@ async fn drive(
     let errors = recorder.errors();
     let elapsed = started.elapsed().as_secs_f64();
     let after = sample();
+    let nodes_after = node_cpu();
+    let nats_after = nats_messages(args.nats_monitor).await;
     let db_after = match &probe {
         Some(probe) => probe.sample().await,
         None => None,
@@ -353,6 +364,14 @@ async fn drive(
         base: rss_base,
         after,
         generator_cpu_seconds: own_after - own_before,
+        node_cpu_seconds: nodes_before
+            .iter()
+            .zip(&nodes_after)
+            .map(|(before, after)| Some(after.as_ref()? - before.as_ref()?))
+            .collect(),
+        nats_messages: nats_before
+            .zip(nats_after)
+            .map(|((in0, out0), (in1, out1))| (in1 - in0, out1 - out0)),
         load_average: (load_start, load_end),
         command: std::env::args().collect::<Vec<_>>().join(" "),
         db,
@@ -408,6 +427,13 @@ fn now_nanos() -> u128 {
 }
 
 /// `ProcSample` differences.
+/// A NATS server's (messages in, messages out) so far, from its monitoring `/varz`.
+async fn nats_messages(monitor: Option<std::net::SocketAddr>) -> Option<(f64, f64)> {
+    let http = http::Http { addr: monitor? };
+    let (_, varz) = http.request("GET", "/varz", None, None).await.ok()?;
+    Some((varz["in_msgs"].as_f64()?, varz["out_msgs"].as_f64()?))
+}
+
 pub(crate) fn cpu_between(before: Option<ProcSample>, after: Option<ProcSample>) -> Option<f64> {
     Some(after?.cpu_seconds - before?.cpu_seconds)
 }

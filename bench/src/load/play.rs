@@ -44,6 +44,8 @@ pub struct Context {
     pub setup: Semaphore,
     /// Names guests uniquely for this run.
     pub run_tag: String,
+    /// The node every spectator connects to, when not spread (`--spectators-node`).
+    pub spectators_node: Option<usize>,
 }
 
 /// Hands out send times `1/rate` apart across all rooms.
@@ -150,7 +152,11 @@ pub async fn room(ctx: Arc<Context>, n: usize, plan: RoomPlan, seed: u64) -> any
     let shared = Arc::new(RoomShared::default());
     let (room_tx, room_rx) = watch::channel(String::new());
     for spectator_n in 0..plan.spectators {
-        let socket = spectator_socket(node(plan.seats + spectator_n)).await?;
+        let addr = match ctx.spectators_node {
+            Some(i) => ctx.addrs[i % ctx.addrs.len()],
+            None => node(plan.seats + spectator_n),
+        };
+        let socket = spectator_socket(addr).await?;
         tokio::spawn(spectator(
             ctx.clone(),
             socket,

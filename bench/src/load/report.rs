@@ -56,6 +56,10 @@ pub struct Measured {
     pub after: Option<ProcSample>,
     /// The generator's own CPU seconds in the window.
     pub generator_cpu_seconds: f64,
+    /// Each server process's CPU seconds in the window (the nodes, in order).
+    pub node_cpu_seconds: Vec<Option<f64>>,
+    /// The NATS server's messages (in, out) in the window (`--nats-monitor`).
+    pub nats_messages: Option<(f64, f64)>,
     /// One-minute load average at the window's start and end.
     pub load_average: (Option<f64>, Option<f64>),
     /// The generator's command line.
@@ -129,6 +133,14 @@ pub fn json(run: &Measured, echo: Option<&Measured>) -> Value {
         "failed_tasks": run.failed_tasks,
         "server_cpu_s": run.cpu().map(|c| round(c, 2)),
         "server_cpu_us_per_action": run.cpu_per_action_us().map(|c| round(c, 1)),
+        "nats_in_msgs_per_action": run.nats_messages.filter(|_| run.accepted() > 0)
+            .map(|(messages, _)| round(messages / run.accepted() as f64, 2)),
+        "nats_out_msgs_per_action": run.nats_messages.filter(|_| run.accepted() > 0)
+            .map(|(_, messages)| round(messages / run.accepted() as f64, 2)),
+        "node_cpu_us_per_action": run.node_cpu_seconds.iter().map(|cpu| {
+            let accepted = run.accepted();
+            cpu.filter(|_| accepted > 0).map(|c| round(c * 1e6 / accepted as f64, 1))
+        }).collect::<Vec<_>>(),
         "server_rss_mib": run.after.map(|s| mib(s.rss_kib)),
         "server_peak_rss_mib": run.after.map(|s| mib(s.peak_rss_kib)),
         "server_rss_before_mib": run.base.map(|s| mib(s.rss_kib)),
@@ -237,6 +249,23 @@ pub fn table(run: &Measured) -> String {
                 value["server_cpu_us_per_action"]
             ),
         );
+        if run.nats_messages.is_some() {
+            line(
+                &mut out,
+                "NATS messages",
+                format!(
+                    "{} in, {} out per accepted action",
+                    value["nats_in_msgs_per_action"], value["nats_out_msgs_per_action"]
+                ),
+            );
+        }
+        if run.node_cpu_seconds.len() > 1 {
+            line(
+                &mut out,
+                "CPU per node",
+                format!("{} µs per accepted action", value["node_cpu_us_per_action"]),
+            );
+        }
     }
     if let Some(after) = run.after {
         line(
@@ -307,6 +336,8 @@ pub fn markdown(lines: &str) -> anyhow::Result<String> {
     let mut out = String::from(
         "| run | target | db | sockets | accepted/s | ack p50 / p99 / p99.9 / max ms | to seats p50 / p99 ms | to spectators p50 / p99 ms | errors | server CPU µs/action | RSS MiB (peak) | KiB/conn | vs echo: throughput, CPU/action, KiB/conn | writer commits/s · appends/commit · all commits/s (PostgreSQL) |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n",
     );
+    // Cluster runs: NATS messages and each node's CPU, in a table of their own.
+    let mut cluster = String::new();
     for line in lines.lines().filter(|l| !l.trim().is_empty()) {
         let v: Value = serde_json::from_str(line)?;
         let lat = |key: &str, full: bool| {
@@ -384,6 +415,23 @@ pub fn markdown(lines: &str) -> anyhow::Result<String> {
                 )
             },
         );
+        let nodes = v["node_cpu_us_per_action"].as_array().map_or(0, Vec::len);
+        if !v["nats_in_msgs_per_action"].is_null() || nodes > 1 {
+            let _ = writeln!(
+                cluster,
+                "| {} | {} / {} | {} |",
+                v["label"].as_str().unwrap_or("-"),
+                opt(&v["nats_in_msgs_per_action"]),
+                opt(&v["nats_out_msgs_per_action"]),
+                opt(&v["node_cpu_us_per_action"]),
+            );
+        }
+    }
+    if !cluster.is_empty() {
+        out.push_str(
+            "\n| run | NATS messages in / out per action | CPU µs/action per node |\n|---|---|---|\n",
+        );
+        out.push_str(&cluster);
     }
     Ok(out)
 }

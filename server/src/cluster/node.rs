@@ -1,29 +1,27 @@
 //! This node on NATS: it answers other nodes' requests for the rooms it serves (their
-//! connections follow those rooms through a forwarder per connection, so every message is
-//! still cut per viewer by the room itself), forwards its own connections' commands for rooms
-//! served elsewhere, delivers what those rooms send them, and tells them `room_moved` when the
-//! node serving a room they follow died (its lease expired or moved on without a word).
+//! connections follow those rooms through the room's relay, `relay.rs`, which publishes each
+//! message once per viewer class, still cut per viewer by the room itself), forwards its own
+//! connections' commands for rooms served elsewhere (their messages come through one
+//! subscription per followed room, `streams.rs`), and tells them `room_moved` when the node
+//! serving a room they follow died (its lease expired or moved on without a word).
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use async_nats::{HeaderMap, Request, RequestErrorKind};
-use axum::extract::ws::Utf8Bytes;
+use async_nats::{Request, RequestErrorKind};
 use futures_util::StreamExt;
 use serde_json::Value;
-use tokio::sync::{mpsc, watch};
 use tokio_util::sync::CancellationToken;
-use tokio_util::task::TaskTracker;
 use warroom_protocol::{Room, RoomId, ServerMsg, codes};
 
-use super::wire::{
-    Answer, Ask, CLOSE, CONN, Command, FROM, N, RemoteError, ask_here, ask_subject, out_subject,
-};
+use super::relay::Relays;
+use super::streams::Streams;
+use super::wire::{Answer, Ask, Command, RemoteError, ask_here, ask_subject};
 use crate::config::Limits;
 use crate::error::ApiError;
-use crate::room::{ConnId, Kick, Located, Mutes, Outbox, Rooms};
+use crate::room::{ConnId, Kick, Located, Mutes, Outbox, RemoteConn, Rooms, Via};
 use crate::store::{RoomRecord, Store};
 
 /// Ids this node gives the connections of other nodes (far from its own sockets' ids).
@@ -53,15 +51,14 @@ impl From<Forwarded> for ApiError {
     }
 }
 
-/// A connection of another node following a room of this node.
+/// A connection of another node following rooms of this node.
 struct Served {
     /// Its id here.
     id: ConnId,
-    /// Drained into the other node's `out` subject.
-    outbox: Outbox,
-    /// Messages queued into `outbox`.
-    queued: Arc<AtomicU64>,
-    /// Its mutes, as its node said at its last join.
+    /// Its node and id there, for the rooms' relays.
+    via: Via,
+    /// Its mutes, as its node said at a join, for the chat history the join sends; cleared
+    /// after it (its node drops the lines of the speakers it mutes, `streams.rs`).
     mutes: Mutes,
     /// The rooms here it follows.
     rooms: Vec<RoomId>,
@@ -70,8 +67,6 @@ struct Served {
 /// A connection of this node following rooms served elsewhere.
 struct Local {
     outbox: Outbox,
-    /// Per node: how many of its messages were delivered.
-    delivered: HashMap<String, watch::Sender<u64>>,
     /// The rooms it follows elsewhere, and the node serving each.
     rooms: HashMap<RoomId, String>,
 }
@@ -88,8 +83,10 @@ pub struct ClusterNode {
     next_conn: AtomicU64,
     served: Mutex<HashMap<(String, ConnId), Served>>,
     local: Mutex<HashMap<ConnId, Local>>,
-    /// The forwarders, flushed at shutdown.
-    forwarders: TaskTracker,
+    /// The relays of the rooms served here.
+    relays: Arc<Relays>,
+    /// The rooms followed from here.
+    streams: Streams,
     stop: CancellationToken,
 }
 
@@ -100,22 +97,27 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 }
 
 impl ClusterNode {
-    /// Connects to NATS as `node` and starts answering requests and delivering messages.
+    /// Connects to NATS as node `node`.
+    pub async fn connect(url: &str, node: &str) -> anyhow::Result<async_nats::Client> {
+        Ok(async_nats::ConnectOptions::new()
+            .name(format!("warroom {node}"))
+            .connect(url)
+            .await?)
+    }
+
+    /// Starts answering requests on `nats` as `node` (its rooms publish through `relays`).
     pub async fn start(
-        url: &str,
+        nats: async_nats::Client,
         node: Arc<str>,
         rooms: Arc<Rooms>,
+        relays: Arc<Relays>,
         store: Store,
         limits: Limits,
         lease: Duration,
     ) -> anyhow::Result<Arc<ClusterNode>> {
-        let nats = async_nats::ConnectOptions::new()
-            .name(format!("warroom {node}"))
-            .connect(url)
-            .await?;
         let asks = nats.subscribe(ask_subject(&node)).await?;
-        let outs = nats.subscribe(out_subject(&node)).await?;
         let this = Arc::new(ClusterNode {
+            streams: Streams::new(nats.clone(), node.clone()),
             node,
             nats,
             rooms,
@@ -125,11 +127,10 @@ impl ClusterNode {
             next_conn: AtomicU64::new(FIRST_REMOTE_CONN),
             served: Mutex::new(HashMap::new()),
             local: Mutex::new(HashMap::new()),
-            forwarders: TaskTracker::new(),
+            relays,
             stop: CancellationToken::new(),
         });
         tokio::spawn(this.clone().answer_asks(asks));
-        tokio::spawn(this.clone().deliver_outs(outs));
         tokio::spawn(this.clone().watch_owners());
         tokio::spawn(super::presence::flush_until(
             this.node.clone(),
@@ -146,13 +147,12 @@ impl ClusterNode {
         Ok(this)
     }
 
-    /// Stops the loops and lets the forwarders send what rooms told them (after the rooms
+    /// Stops the loops and lets the relays publish what rooms told them (after the rooms
     /// stopped), then flushes NATS.
     pub async fn shutdown(&self) {
         self.stop.cancel();
         lock(&self.served).clear();
-        self.forwarders.close();
-        let _ = tokio::time::timeout(Duration::from_secs(2), self.forwarders.wait()).await;
+        self.relays.drain(Duration::from_secs(2)).await;
         let _ = self.nats.flush().await;
     }
 
@@ -179,7 +179,7 @@ impl ClusterNode {
                     Ok(ask) => this.answer(ask).await,
                     Err(error) => Answer {
                         result: Err(ApiError::internal(format!("a bad request: {error}")).into()),
-                        after: 0,
+                        after: None,
                     },
                 };
                 if let Some(reply) = message.reply {
@@ -206,7 +206,7 @@ impl ClusterNode {
                     Ok(Located::There(_)) => Err(ApiError::room_moved().into()),
                     Err(error) => Err(error.into()),
                 },
-                after: 0,
+                after: None,
             },
             Ask::Summary { room } => Answer {
                 result: self
@@ -214,7 +214,7 @@ impl ClusterNode {
                     .running(room)
                     .map(|handle| summary_value(&handle.summary()))
                     .ok_or_else(|| ApiError::room_moved().into()),
-                after: 0,
+                after: None,
             },
         }
     }
@@ -237,8 +237,20 @@ impl ClusterNode {
         let entry = {
             let mut served = lock(&self.served);
             if joining && !served.contains_key(&key) {
-                let follower = self.follower(&from, conn);
-                served.insert(key.clone(), follower);
+                let id = self.next_conn.fetch_add(1, Ordering::Relaxed);
+                let via = Via::Relay(RemoteConn {
+                    node: from.as_str().into(),
+                    conn,
+                });
+                served.insert(
+                    key.clone(),
+                    Served {
+                        id,
+                        via,
+                        mutes: Mutes::default(),
+                        rooms: Vec::new(),
+                    },
+                );
             }
             match served.get_mut(&key) {
                 Some(served) => {
@@ -248,21 +260,16 @@ impl ClusterNode {
                             served.rooms.push(room);
                         }
                     }
-                    Some((
-                        served.id,
-                        served.outbox.clone(),
-                        served.mutes.clone(),
-                        served.queued.clone(),
-                    ))
+                    Some((served.id, served.via.clone(), served.mutes.clone()))
                 }
                 None => None,
             }
         };
-        let Some((id, outbox, mutes, queued)) = entry else {
+        let Some((id, via, mutes)) = entry else {
             if leaving {
                 return Answer {
                     result: Ok(Value::Null),
-                    after: 0,
+                    after: None,
                 };
             }
             return refused(ApiError::bad_request(
@@ -273,13 +280,17 @@ impl ClusterNode {
         let result = ask_here(
             &handle,
             id,
-            &outbox,
+            &via,
             &mutes,
             command,
             self.limits.answer_timeout(),
         )
         .await;
-        drop(outbox);
+        if joining {
+            // The join's chat history was cut with them; later lines are filtered by the
+            // connection's node with its own mutes.
+            mutes.replace(Vec::new());
+        }
         if leaving || (joining && result.is_err()) {
             let mut served = lock(&self.served);
             if let Some(entry) = served.get_mut(&key) {
@@ -291,142 +302,58 @@ impl ClusterNode {
         }
         Answer {
             result: result.map_err(RemoteError::from),
-            after: queued.load(Ordering::Acquire),
-        }
-    }
-
-    /// A follower for connection `conn` of node `from`: an outbox drained into that node's
-    /// `out` subject, in order, each message numbered.
-    fn follower(&self, from: &str, conn: ConnId) -> Served {
-        let (queue, mut inbox) = mpsc::channel::<Utf8Bytes>(self.limits.outgoing_queue.max(1));
-        let kick = CancellationToken::new();
-        let why = Arc::new(OnceLock::new());
-        let queued = Arc::new(AtomicU64::new(0));
-        let outbox = Outbox::telling(queue, kick.clone(), why.clone()).counted(queued.clone());
-        let nats = self.nats.clone();
-        let subject = out_subject(from);
-        let me = self.node.to_string();
-        let id = self.next_conn.fetch_add(1, Ordering::Relaxed);
-        self.forwarders.spawn(async move {
-            let mut sent = 0u64;
-            let headers = |sent: u64| {
-                let mut headers = HeaderMap::new();
-                headers.insert(CONN, conn.to_string().as_str());
-                headers.insert(FROM, me.as_str());
-                headers.insert(N, sent.to_string().as_str());
-                headers
-            };
-            loop {
-                let text = tokio::select! {
-                    biased;
-                    text = inbox.recv() => text,
-                    () = kick.cancelled() => None,
-                };
-                match text {
-                    Some(text) => {
-                        sent += 1;
-                        let body = bytes::Bytes::copy_from_slice(text.as_bytes());
-                        if nats
-                            .publish_with_headers(subject.clone(), headers(sent), body)
-                            .await
-                            .is_err()
-                        {
-                            return;
-                        }
-                    }
-                    None => break,
-                }
-            }
-            if kick.is_cancelled() {
-                // What was queued before the kick still goes, then the close.
-                while let Ok(text) = inbox.try_recv() {
-                    sent += 1;
-                    let body = bytes::Bytes::copy_from_slice(text.as_bytes());
-                    let _ = nats
-                        .publish_with_headers(subject.clone(), headers(sent), body)
-                        .await;
-                }
-                let reason = match why.get() {
-                    Some(Kick::Moved) => codes::ROOM_MOVED,
-                    _ => codes::SLOW_CONSUMER,
-                };
-                let mut close = headers(sent);
-                close.insert(CLOSE, reason);
-                let _ = nats
-                    .publish_with_headers(subject, close, bytes::Bytes::new())
-                    .await;
-            }
-        });
-        Served {
-            id,
-            outbox,
-            queued,
-            mutes: Mutes::default(),
-            rooms: Vec::new(),
+            after: self.relays.position(room),
         }
     }
 
     // ---- this node's connections following rooms elsewhere ----
 
-    /// Sends a command of this node's connection `conn` to the room `room` served by `owner`,
-    /// and answers it once every message the room sent the connection before answering has
-    /// been delivered to it.
+    /// Sends a command of this node's connection `conn` (its outbox and mutes) to the room
+    /// `room` served by `owner`, and answers it once every message the room sent before
+    /// answering has been delivered here. A join subscribes to the room's stream first.
     pub async fn forward(
         &self,
         owner: &str,
         room: RoomId,
         conn: ConnId,
         outbox: &Outbox,
+        mutes: &Mutes,
         command: Command,
     ) -> Result<Value, Forwarded> {
         let joining = matches!(command, Command::Join { .. });
         let leaving = matches!(command, Command::Leave);
-        let delivered = {
-            let mut local = lock(&self.local);
-            let entry = local.entry(conn).or_insert_with(|| Local {
-                outbox: outbox.clone(),
-                delivered: HashMap::new(),
-                rooms: HashMap::new(),
-            });
-            let follows_there = entry.rooms.values().any(|node| node == owner);
-            let delivered = entry
-                .delivered
-                .entry(owner.to_owned())
-                .or_insert_with(|| watch::Sender::new(0));
-            if joining && !follows_there {
-                // The owner counts this connection's messages afresh from its first join.
-                delivered.send_replace(0);
-            }
-            delivered.subscribe()
-        };
+        lock(&self.local).entry(conn).or_insert_with(|| Local {
+            outbox: outbox.clone(),
+            rooms: HashMap::new(),
+        });
+        let mut was_member = true;
+        if joining {
+            was_member = self
+                .streams
+                .follow(room, conn, outbox, mutes)
+                .await
+                .map_err(|error| Forwarded::Refused(ApiError::unavailable(error)))?;
+        }
+        if leaving {
+            self.streams.unfollow(room, conn).await;
+        }
         let ask = Ask::Room {
             room,
             from: self.node.to_string(),
             conn,
             command,
         };
-        let body =
-            serde_json::to_vec(&ask).map_err(|e| Forwarded::Refused(ApiError::internal(e)))?;
-        let request = Request::new()
-            .payload(body.into())
-            .timeout(Some(self.limits.answer_timeout()));
-        let message = match self.nats.send_request(ask_subject(owner), request).await {
-            Ok(message) => message,
-            Err(error) => {
-                return Err(match error.kind() {
-                    RequestErrorKind::NoResponders => Forwarded::Unreachable,
-                    RequestErrorKind::TimedOut => Forwarded::Refused(ApiError::unavailable(
-                        format!("node {owner} did not answer in time"),
-                    )),
-                    _ => Forwarded::Refused(ApiError::unavailable(error)),
-                });
-            }
-        };
-        let answer: Answer = serde_json::from_slice(&message.payload)
-            .map_err(|e| Forwarded::Refused(ApiError::internal(e)))?;
-        let mut delivered = delivered;
-        let after = answer.after;
-        let _ = tokio::time::timeout(ORDER_WAIT, delivered.wait_for(|seen| *seen >= after)).await;
+        let answer = self.request(owner, &ask).await;
+        if joining && !was_member && !matches!(answer, Ok(Answer { result: Ok(_), .. })) {
+            self.streams.unfollow(room, conn).await;
+        }
+        let answer = answer?;
+        if answer.result.is_ok()
+            && !leaving
+            && let Some(after) = answer.after
+        {
+            self.streams.wait(room, after, ORDER_WAIT).await;
+        }
         {
             let mut local = lock(&self.local);
             if let Some(entry) = local.get_mut(&conn) {
@@ -443,48 +370,33 @@ impl ClusterNode {
             .map_err(|error| Forwarded::Refused(error.into()))
     }
 
-    /// Connection `conn` closed: it follows nothing elsewhere any more.
-    pub fn forget(&self, conn: ConnId) {
-        lock(&self.local).remove(&conn);
+    /// Asks node `owner` about a room for a connection of this node.
+    async fn request(&self, owner: &str, ask: &Ask) -> Result<Answer, Forwarded> {
+        let body =
+            serde_json::to_vec(ask).map_err(|e| Forwarded::Refused(ApiError::internal(e)))?;
+        let request = Request::new()
+            .payload(body.into())
+            .timeout(Some(self.limits.answer_timeout()));
+        let message = match self.nats.send_request(ask_subject(owner), request).await {
+            Ok(message) => message,
+            Err(error) => {
+                return Err(match error.kind() {
+                    RequestErrorKind::NoResponders => Forwarded::Unreachable,
+                    RequestErrorKind::TimedOut => Forwarded::Refused(ApiError::unavailable(
+                        format!("node {owner} did not answer in time"),
+                    )),
+                    _ => Forwarded::Refused(ApiError::unavailable(error)),
+                });
+            }
+        };
+        serde_json::from_slice(&message.payload)
+            .map_err(|e| Forwarded::Refused(ApiError::internal(e)))
     }
 
-    async fn deliver_outs(self: Arc<Self>, mut outs: async_nats::Subscriber) {
-        loop {
-            let message = tokio::select! {
-                () = self.stop.cancelled() => return,
-                message = outs.next() => match message {
-                    Some(message) => message,
-                    None => return,
-                },
-            };
-            let Some(headers) = &message.headers else {
-                continue;
-            };
-            let header = |name: &str| headers.get(name).map(|value| value.as_str().to_owned());
-            let (Some(conn), Some(from), Some(n)) = (
-                header(CONN).and_then(|c| c.parse::<ConnId>().ok()),
-                header(FROM),
-                header(N).and_then(|n| n.parse::<u64>().ok()),
-            ) else {
-                continue;
-            };
-            let local = lock(&self.local);
-            let Some(entry) = local.get(&conn) else {
-                continue;
-            };
-            if let Some(reason) = header(CLOSE) {
-                entry.outbox.kick(if reason == codes::ROOM_MOVED {
-                    Kick::Moved
-                } else {
-                    Kick::Slow
-                });
-            } else if let Ok(text) = std::str::from_utf8(&message.payload) {
-                let _ = entry.outbox.send_text(Utf8Bytes::from(text.to_owned()));
-            }
-            if let Some(delivered) = entry.delivered.get(&from) {
-                delivered.send_replace(n);
-            }
-        }
+    /// Connection `conn` closed: it follows nothing elsewhere any more.
+    pub async fn forget(&self, conn: ConnId) {
+        lock(&self.local).remove(&conn);
+        self.streams.forget(conn).await;
     }
 
     /// Every third of the lease: a room followed from here whose lease is no longer held by
@@ -626,7 +538,7 @@ impl ClusterNode {
 fn refused(error: ApiError) -> Answer {
     Answer {
         result: Err(error.into()),
-        after: 0,
+        after: None,
     }
 }
 

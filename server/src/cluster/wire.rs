@@ -1,41 +1,83 @@
 //! What nodes say to each other over NATS, and the one way a command reaches a room task,
 //! whether its connection is on this node or another.
 //!
-//! Subjects (`<node>` is a node id):
+//! Subjects (`<node>` is a node id, `<room>` a room id):
 //! - `warroom.node.<node>.ask`: requests to a node (JSON [`Ask`]), answered with [`Answer`];
-//! - `warroom.node.<node>.out`: the messages its connections' rooms on other nodes send them,
-//!   one NATS message per WebSocket message, the payload exactly the text to send, with the
-//!   headers [`CONN`] (the connection's id on that node), [`FROM`] (the sending node) and
-//!   [`N`] (the count of messages sent so far from that node to that connection); or, with
-//!   [`CLOSE`], the room disconnected it (`room_moved` or `slow_consumer`).
+//! - `warroom.room.<room>.all`, `.spectators`, `.seat.<n>`, `.direct`: what the node serving
+//!   the room sends its followers on other nodes, published by the room's relay
+//!   (`relay.rs`) and read by every node following the room through one subscription
+//!   (`streams.rs`): one NATS message per viewer class (everyone, the spectators, one seat),
+//!   the payload exactly the text to send. `direct` carries what is for some connections only
+//!   (header [`TO`]), and the control messages: [`ENTER`] (a connection's class) and
+//!   [`CLOSE`] (the room disconnected them). Every message carries [`FROM`], [`EPOCH`],
+//!   [`STREAM`] and [`N`] (its place in the room's stream); chat carries [`SPEAKER`].
 
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use warroom_engine::Seat;
+use warroom_engine::{Seat, Viewer};
 use warroom_protocol::{ErrorParams, Identity, IdentityId, RoomId};
 
 use crate::error::ApiError;
-use crate::room::{ConnId, Mutes, Outbox, RoomCmd, RoomHandle};
+use crate::room::{ConnId, Mutes, RoomCmd, RoomHandle, Via};
 
-/// Header: the connection a message is for.
-pub const CONN: &str = "Warroom-Conn";
-/// Header: the node that sent it.
+/// Header: the node that published it.
 pub const FROM: &str = "Warroom-From";
-/// Header: how many messages that node sent that connection, this one included.
+/// Header: the lease epoch under which the room's node serves it.
+pub const EPOCH: &str = "Warroom-Epoch";
+/// Header: the room task's stream (random, one per relay) within that epoch.
+pub const STREAM: &str = "Warroom-Stream";
+/// Header: how many messages the room's relay published in its stream, this one included.
 pub const N: &str = "Warroom-N";
-/// Header: the connection is disconnected, and why (a close reason code).
+/// Header: the connections a `direct` message is for, as `node:conn` separated by commas.
+pub const TO: &str = "Warroom-To";
+/// Header: the `TO` connection is now of this viewer class ([`class_name`]); no payload.
+pub const ENTER: &str = "Warroom-Enter";
+/// Header: the `TO` connections are disconnected, and why (a close reason code); no payload.
 pub const CLOSE: &str = "Warroom-Close";
+/// Header: who said a line of chat (its identity), for the reading node's mutes.
+pub const SPEAKER: &str = "Warroom-Speaker";
 
 /// The subject a node's requests go to.
 pub fn ask_subject(node: &str) -> String {
     format!("warroom.node.{node}.ask")
 }
 
-/// The subject a node's followers' messages go to.
-pub fn out_subject(node: &str) -> String {
-    format!("warroom.node.{node}.out")
+/// The subjects of one room's stream, and the wildcard that follows them all.
+pub fn room_subject(room: RoomId, suffix: &str) -> String {
+    format!("warroom.room.{room}.{suffix}")
+}
+
+/// A viewer class as a subject suffix and [`ENTER`] value: `spectators` or `seat.<n>`.
+pub fn class_name(class: Viewer) -> String {
+    match class {
+        Viewer::Spectator => "spectators".to_owned(),
+        Viewer::Seat(seat) => format!("seat.{}", seat.0),
+    }
+}
+
+/// The viewer class a [`class_name`] names.
+pub fn parse_class(name: &str) -> Option<Viewer> {
+    match name {
+        "spectators" => Some(Viewer::Spectator),
+        _ => name
+            .strip_prefix("seat.")
+            .and_then(|n| n.parse().ok())
+            .map(|n| Viewer::Seat(Seat(n))),
+    }
+}
+
+/// Where a room's stream stands: the epoch and stream it is published in, and how many
+/// messages were published in it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StreamPosition {
+    /// The lease epoch.
+    pub epoch: i64,
+    /// The relay's stream within it.
+    pub stream: u64,
+    /// Messages published so far.
+    pub n: u64,
 }
 
 /// True for a node id that fits in a subject: 1 to 64 letters, digits, `-` and `_`.
@@ -163,19 +205,19 @@ impl From<RemoteError> for ApiError {
 pub struct Answer {
     /// The command's result.
     pub result: Result<Value, RemoteError>,
-    /// How many messages the answering node had sent the connection when it answered: they
-    /// are delivered before the answer, as on one node.
+    /// Where the room's stream stood when the room answered: the connection's node delivers
+    /// what it read of the stream up to there before the answer, as on one node.
     #[serde(default)]
-    pub after: u64,
+    pub after: Option<StreamPosition>,
 }
 
 /// Sends `command` of connection `conn` to a room served here and waits at most `limit` for
-/// its answer (seat number, seq, or null). `outbox` and `mutes` are the connection's, used by
-/// `Join`.
+/// its answer (seat number, seq, or null). `via` (where its messages go) and `mutes` are the
+/// connection's, used by `Join`.
 pub async fn ask_here(
     handle: &RoomHandle,
     conn: ConnId,
-    outbox: &Outbox,
+    via: &Via,
     mutes: &Mutes,
     command: Command,
     limit: Duration,
@@ -198,7 +240,7 @@ pub async fn ask_here(
                     .ask(|reply| RoomCmd::Join {
                         conn,
                         identity,
-                        outbox: outbox.clone(),
+                        via: via.clone(),
                         mutes: mutes.clone(),
                         invite,
                         last_seq,

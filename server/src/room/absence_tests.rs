@@ -19,7 +19,7 @@ use super::core::RoomCore;
 use super::output::Output;
 use super::summary::played_by_a_person;
 use super::task::RoomTask;
-use super::{ConnId, Mutes, Outbox, RoomCmd};
+use super::{ConnId, Mutes, Outbox, RoomCmd, Via};
 use crate::error::ApiError;
 use crate::runner::rules;
 use crate::store::writer::{Append, Writer};
@@ -117,7 +117,7 @@ impl Table {
         self.ask(|reply| RoomCmd::Join {
             conn,
             identity: who.map(player),
-            outbox: Outbox::new(queue, CancellationToken::new()),
+            via: Via::Outbox(Outbox::new(queue, CancellationToken::new())),
             mutes: Mutes::default(),
             invite: None,
             last_seq: None,

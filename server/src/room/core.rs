@@ -668,6 +668,13 @@ impl RoomCore {
         }
     }
 
+    /// The viewer class of follower `conn`: its seat, or spectator.
+    pub(super) fn class_of(&self, conn: ConnId) -> Viewer {
+        self.followers
+            .get(conn)
+            .map_or(Viewer::Spectator, |f| self.viewer_of(f.identity.as_ref()))
+    }
+
     fn viewer_of(&self, identity: Option<&Identity>) -> Viewer {
         seat_of(&self.record, identity).map_or(Viewer::Spectator, Viewer::Seat)
     }

@@ -57,6 +57,25 @@ pub use summary::played_by_a_person;
 /// A connection's id, unique within the server process.
 pub type ConnId = u64;
 
+/// Where a follower's messages go.
+#[derive(Clone, Debug)]
+pub enum Via {
+    /// Its own outgoing queue: a socket of this node.
+    Outbox(Outbox),
+    /// The room's relay (cluster mode): a connection of another node, whose node delivers
+    /// what the relay publishes for its viewer class (`cluster/relay.rs`).
+    Relay(RemoteConn),
+}
+
+/// A connection of another node, as the rooms of this node follow it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct RemoteConn {
+    /// Its node.
+    pub node: std::sync::Arc<str>,
+    /// Its id there.
+    pub conn: ConnId,
+}
+
 /// What a room can be asked.
 #[derive(Debug)]
 pub enum RoomCmd {
@@ -67,7 +86,7 @@ pub enum RoomCmd {
         /// Who it is, if authenticated.
         identity: Option<Identity>,
         /// Where its messages go.
-        outbox: Outbox,
+        via: Via,
         /// Whose chat it does not read (kept current by the connection).
         mutes: Mutes,
         /// A private room's invite code.

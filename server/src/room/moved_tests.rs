@@ -16,7 +16,7 @@ use warroom_protocol::{Identity, IdentityId, MatchId, RoomId, RoomSettings, Room
 
 use super::core::RoomCore;
 use super::task::RoomTask;
-use super::{ConnId, Kick, Mutes, Outbox, RoomCmd};
+use super::{ConnId, Kick, Mutes, Outbox, RoomCmd, Via};
 use crate::cluster::leasing::{Leasing, RoomLease};
 use crate::error::ApiError;
 use crate::runner::rules;
@@ -51,7 +51,7 @@ async fn join(
     ask(commands, |reply| RoomCmd::Join {
         conn,
         identity: Some(player(u8::try_from(conn).unwrap())),
-        outbox,
+        via: Via::Outbox(outbox),
         mutes: Mutes::default(),
         invite: None,
         last_seq: None,

@@ -26,6 +26,7 @@ use super::rematch::RematchVotes;
 use super::social::Social;
 use super::task::RoomTask;
 use crate::cluster::leasing::{Ending, Leasing, RoomLease};
+use crate::cluster::relay::Relays;
 use crate::config::Limits;
 use crate::error::ApiError;
 use crate::runner::MatchRunner;
@@ -53,6 +54,8 @@ pub struct Rooms {
     tasks: TaskTracker,
     /// Cluster mode: this node's leases; a room is served here only under one.
     leasing: Option<Arc<Leasing>>,
+    /// Cluster mode: where rooms served here publish for their followers on other nodes.
+    relays: Option<Arc<Relays>>,
 }
 
 /// Where a room is served.
@@ -76,7 +79,14 @@ impl Rooms {
             stop: CancellationToken::new(),
             tasks: TaskTracker::new(),
             leasing: None,
+            relays: None,
         }
+    }
+
+    /// Cluster mode: rooms served here relay their messages to other nodes through `relays`.
+    pub fn with_relays(mut self, relays: Arc<Relays>) -> Rooms {
+        self.relays = Some(relays);
+        self
     }
 
     /// Cluster mode: rooms are served under this node's leases.
@@ -356,6 +366,7 @@ impl Rooms {
 
     /// The task around a room core, leaving memory once idle; in cluster mode under `lease`.
     fn task(&self, core: RoomCore, lease: Option<RoomLease>) -> (RoomTask, watch::Receiver<Room>) {
+        let core_id = core.id();
         let (task, summary) = RoomTask::new(core, self.store.clone(), self.writer.clone());
         let eviction = Eviction {
             after: Duration::from_secs(self.limits.room_idle_eviction),
@@ -364,7 +375,17 @@ impl Rooms {
         };
         let task = task.with_eviction(eviction);
         let task = match lease {
-            Some(lease) => task.with_lease(lease),
+            Some(lease) => {
+                let relay = self
+                    .relays
+                    .as_ref()
+                    .map(|relays| relays.relay(core_id, lease.fence.epoch));
+                let task = task.with_lease(lease);
+                match relay {
+                    Some(relay) => task.with_relay(relay),
+                    None => task,
+                }
+            }
             None => task,
         };
         (task, summary)

@@ -19,8 +19,9 @@ use super::control::BotTurn;
 use super::core::{RoomCore, Submitted};
 use super::eviction::{Eviction, Idle};
 use super::output::Output;
-use super::{ConnId, Kick, Outbox, RoomCmd};
+use super::{ConnId, Kick, Outbox, RoomCmd, Via};
 use crate::cluster::leasing::{Ending, RoomLease};
+use crate::cluster::relay::Relay;
 use crate::error::ApiError;
 use crate::identity::random_bytes;
 use crate::store::fenced::FencedError;
@@ -57,6 +58,9 @@ pub struct RoomTask {
     lease: Option<RoomLease>,
     /// Set once an append was refused because the lease moved on: the room stops here.
     moved: bool,
+    /// In cluster mode, where the messages of followers on other nodes go (once per viewer
+    /// class, `cluster/relay.rs`).
+    relay: Option<Relay>,
 }
 
 /// A bot's decision: (the seq it was asked at, the seat, the action).
@@ -83,6 +87,7 @@ impl RoomTask {
             idle: Idle::default(),
             lease: None,
             moved: false,
+            relay: None,
         };
         (task, receiver)
     }
@@ -90,6 +95,12 @@ impl RoomTask {
     /// Serves the room under this node's lease (cluster mode): every append is fenced by it.
     pub fn with_lease(mut self, lease: RoomLease) -> RoomTask {
         self.lease = Some(lease);
+        self
+    }
+
+    /// Relays the messages of followers on other nodes through `relay` (cluster mode).
+    pub fn with_relay(mut self, relay: Relay) -> RoomTask {
+        self.relay = Some(relay);
         self
     }
 
@@ -103,6 +114,7 @@ impl RoomTask {
     fn observe_idle(&mut self) {
         let idle = self.core.is_idle()
             && self.outboxes.is_empty()
+            && self.relay.as_ref().is_none_or(Relay::is_empty)
             && self.waiting.is_empty()
             && self.to_store.is_none();
         self.idle.observe(idle, Instant::now());
@@ -119,6 +131,9 @@ impl RoomTask {
     /// finished, so an action being stored is acknowledged). In cluster mode it also stops when
     /// its lease is lost, and its lease is released as it stops.
     pub async fn run(mut self, mut commands: mpsc::Receiver<RoomCmd>, stop: CancellationToken) {
+        if let Some(relay) = &self.relay {
+            relay.start();
+        }
         self.core.resume(Instant::now());
         if self.core.ready_to_start() && self.core.has_bot_seat() {
             // A room filled with bots when it was created (its creator and bots, or bots only)
@@ -187,12 +202,15 @@ impl RoomTask {
         }
         let message =
             warroom_protocol::ServerMsg::error(Some(id), None, ApiError::room_moved().body());
-        let everyone: Vec<ConnId> = self.outboxes.keys().copied().collect();
+        let everyone: Vec<ConnId> = self.core.followers.iter().map(|(conn, _)| conn).collect();
         self.transmit(&everyone, &message);
         // Closing the socket makes every client reconnect and join again (with `last_seq`),
         // wherever the room is served now.
         for (_, outbox) in self.outboxes.drain() {
             outbox.kick(Kick::Moved);
+        }
+        if let Some(relay) = &mut self.relay {
+            relay.close_all(warroom_protocol::codes::ROOM_MOVED);
         }
         while let Ok(command) = commands.try_recv() {
             command.refuse(ApiError::room_moved());
@@ -204,19 +222,41 @@ impl RoomTask {
             RoomCmd::Join {
                 conn,
                 identity,
-                outbox,
+                via,
                 mutes,
                 invite,
                 last_seq,
                 reply,
             } => {
-                let fresh = self.outboxes.insert(conn, outbox).is_none();
+                let fresh = match (via, &mut self.relay) {
+                    (Via::Outbox(outbox), _) => self.outboxes.insert(conn, outbox).is_none(),
+                    (Via::Relay(remote), Some(relay)) => {
+                        let fresh = !relay.follows(conn);
+                        if fresh {
+                            relay.add(conn, remote);
+                        }
+                        fresh
+                    }
+                    (Via::Relay(_), None) => {
+                        let error = ApiError::internal("a room served without a relay");
+                        return self.answer(reply, Err(error));
+                    }
+                };
                 self.core.set_mutes(conn, mutes);
                 let result =
                     self.core
                         .join(conn, identity, invite.as_deref(), last_seq, Instant::now());
+                if result.is_ok()
+                    && let Some(relay) = &mut self.relay
+                {
+                    // Its node learns its class before the join's messages rely on it.
+                    relay.enter(conn, self.core.class_of(conn));
+                }
                 if result.is_err() && fresh {
                     self.outboxes.remove(&conn);
+                    if let Some(relay) = &mut self.relay {
+                        relay.remove(conn);
+                    }
                     self.core.leave(conn, Instant::now());
                 }
                 self.answer(reply, result);
@@ -267,6 +307,9 @@ impl RoomTask {
             }
             RoomCmd::Leave { conn } => {
                 self.outboxes.remove(&conn);
+                if let Some(relay) = &mut self.relay {
+                    relay.remove(conn);
+                }
                 self.core.leave(conn, Instant::now());
                 // A player who never answered the rematch is gone: the others may agree now.
                 self.open_rematch_if_agreed().await;
@@ -517,7 +560,8 @@ impl RoomTask {
     }
 
     /// Queues one message (serialised once) to each connection; a connection whose queue is
-    /// full or closed is gone, and the core hears of it.
+    /// full or closed is gone, and the core hears of it. Followers on other nodes get it
+    /// through the relay, once per viewer class.
     fn transmit(&mut self, to: &[ConnId], message: &warroom_protocol::ServerMsg) {
         let text: axum::extract::ws::Utf8Bytes = match serde_json::to_string(message) {
             Ok(text) => text.into(),
@@ -526,14 +570,57 @@ impl RoomTask {
                 return;
             }
         };
+        let mut remote = Vec::new();
         for conn in to {
-            let gone = self
-                .outboxes
-                .get(conn)
-                .is_some_and(|outbox| outbox.send_text(text.clone()).is_err());
-            if gone {
-                self.outboxes.remove(conn);
-                self.core.leave(*conn, Instant::now());
+            match self.outboxes.get(conn) {
+                Some(outbox) => {
+                    if outbox.send_text(text.clone()).is_err() {
+                        self.outboxes.remove(conn);
+                        self.core.leave(*conn, Instant::now());
+                    }
+                }
+                None => {
+                    if self
+                        .relay
+                        .as_ref()
+                        .is_some_and(|relay| relay.follows(*conn))
+                    {
+                        remote.push(*conn);
+                    }
+                }
+            }
+        }
+        if !remote.is_empty() {
+            self.relay_out(&remote, &text, message);
+        }
+    }
+
+    /// Hands a message for followers on other nodes to the relay; when its queue is full,
+    /// they are all dropped (their nodes disconnect them: `slow_consumer`).
+    fn relay_out(
+        &mut self,
+        remote: &[ConnId],
+        text: &axum::extract::ws::Utf8Bytes,
+        message: &warroom_protocol::ServerMsg,
+    ) {
+        let Some(relay) = self.relay.as_mut() else {
+            return;
+        };
+        let core = &self.core;
+        relay.reclassify(&core.record.seats, |conn| core.class_of(conn));
+        let speaker = match message {
+            warroom_protocol::ServerMsg::Chat { line, .. } => Some(line.from.id),
+            _ => None,
+        };
+        if relay.send(remote, text, speaker).is_err() {
+            tracing::warn!(
+                "room {}: the relay to other nodes is full: their {} followers are dropped",
+                self.core.id(),
+                relay.len()
+            );
+            let dropped = relay.close_all(warroom_protocol::codes::SLOW_CONSUMER);
+            for conn in dropped {
+                self.core.leave(conn, Instant::now());
             }
         }
     }

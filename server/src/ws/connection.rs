@@ -20,7 +20,7 @@ use crate::cluster::node::Forwarded;
 use crate::cluster::wire::{Command, ask_here};
 use crate::error::ApiError;
 use crate::metrics::Metrics;
-use crate::room::{ConnId, Kick, Located as Followed, Mutes, Outbox, RoomCmd};
+use crate::room::{ConnId, Kick, Located as Followed, Mutes, Outbox, RoomCmd, Via};
 use crate::state::AppState;
 
 /// How long closing a socket may take (the close frame, then the TCP shutdown): a client that
@@ -124,6 +124,7 @@ async fn serve_connection(socket: WebSocket, state: AppState, id: ConnId) {
         identity: None,
         said_hello: false,
         rooms: HashMap::new(),
+        via: Via::Outbox(outbox.clone()),
         outbox,
         rate: RateLimiter::new(limits.messages_per_second, limits.message_burst),
         mutes: Mutes::default(),
@@ -286,6 +287,8 @@ struct Connection {
     rooms: HashMap<RoomId, Followed>,
     /// Its outgoing queue.
     outbox: Outbox,
+    /// The same, as rooms here follow it.
+    via: Via,
     /// Its message budget.
     rate: RateLimiter,
     /// Whose chat its identity does not read (shared with the rooms it follows).
@@ -426,11 +429,11 @@ impl Connection {
             // memory only once nobody follows them): the client joins it again.
             Some(Followed::Here(handle)) if handle.is_closed() => Err(ApiError::room_moved()),
             Some(Followed::Here(handle)) => {
-                ask_here(handle, self.id, &self.outbox, &self.mutes, command, limit).await
+                ask_here(handle, self.id, &self.via, &self.mutes, command, limit).await
             }
             Some(Followed::There(owner)) => match &self.state.cluster {
                 Some(cluster) => cluster
-                    .forward(owner, room, self.id, &self.outbox, command)
+                    .forward(owner, room, self.id, &self.outbox, &self.mutes, command)
                     .await
                     .map_err(ApiError::from),
                 None => Err(ApiError::room_moved()),
@@ -445,7 +448,14 @@ impl Connection {
             Followed::There(owner) => {
                 if let Some(cluster) = &self.state.cluster {
                     let _ = cluster
-                        .forward(&owner, room, self.id, &self.outbox, Command::Leave)
+                        .forward(
+                            &owner,
+                            room,
+                            self.id,
+                            &self.outbox,
+                            &self.mutes,
+                            Command::Leave,
+                        )
                         .await;
                 }
             }
@@ -574,7 +584,7 @@ impl Connection {
                     let joined = ask_here(
                         &handle,
                         self.id,
-                        &self.outbox,
+                        &self.via,
                         &self.mutes,
                         command.clone(),
                         limit,
@@ -594,7 +604,14 @@ impl Connection {
                         return Err(ApiError::room_moved());
                     };
                     match cluster
-                        .forward(&owner, room, self.id, &self.outbox, command.clone())
+                        .forward(
+                            &owner,
+                            room,
+                            self.id,
+                            &self.outbox,
+                            &self.mutes,
+                            command.clone(),
+                        )
                         .await
                     {
                         Ok(_) => {
@@ -622,7 +639,7 @@ impl Connection {
             self.leave(room, followed).await;
         }
         if let Some(cluster) = &self.state.cluster {
-            cluster.forget(self.id);
+            cluster.forget(self.id).await;
         }
     }
 }

@@ -1,0 +1,432 @@
+//! The relay of a room served here to its followers on other nodes (cluster mode): owned by the
+//! room task, it publishes each message once per viewer class on the room's subjects
+//! (`wire.rs`) instead of once per remote connection.
+//!
+//! The room cuts every message per viewer class as it always does (a seat's hidden information
+//! is only in that seat's message); the task queues it to its local followers' outboxes and
+//! hands the remote recipients to the relay, which knows each remote connection's class (its
+//! seat, or spectator) and has told it to that connection's node (`enter`, in the same stream,
+//! before the first message that relies on it). Recipients that make up a whole class get one
+//! message on the class's subject (`all` when they are every remote follower); the others one
+//! `direct` message naming them. Every message is numbered in the room's stream (epoch, stream
+//! id, count); an answer to another node's command carries the count (`Relays::position`), and
+//! that node delivers the stream up to it before the answer (`streams.rs`).
+//!
+//! Publishing is off the room: a queue drained by a task per relay. The queue is bounded in
+//! count: past `limit` unpublished messages the room drops its remote followers (the task
+//! calls [`Relay::close_all`]), whose nodes disconnect them (`slow_consumer`).
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+use async_nats::HeaderMap;
+use axum::extract::ws::Utf8Bytes;
+use bytes::Bytes;
+use tokio::sync::mpsc;
+use tokio_util::task::TaskTracker;
+use warroom_engine::Viewer;
+use warroom_protocol::{Identity, IdentityId, RoomId};
+
+use super::wire::{
+    CLOSE, ENTER, EPOCH, FROM, N, SPEAKER, STREAM, StreamPosition, TO, class_name, room_subject,
+};
+use crate::room::{ConnId, RemoteConn};
+
+/// Unpublished messages a room's relay holds before it drops its remote followers.
+pub const RELAY_QUEUE: usize = 8192;
+
+/// The relays of this node's rooms: the NATS client they publish with, and where each room's
+/// stream stands (for the answers to other nodes).
+pub struct Relays {
+    nats: async_nats::Client,
+    node: Arc<str>,
+    limit: usize,
+    positions: Mutex<HashMap<RoomId, Arc<Shared>>>,
+    publishers: TaskTracker,
+}
+
+/// Where one relay's stream stands, readable off the room.
+#[derive(Debug)]
+struct Shared {
+    epoch: i64,
+    stream: u64,
+    n: AtomicU64,
+}
+
+impl Shared {
+    fn position(&self) -> StreamPosition {
+        StreamPosition {
+            epoch: self.epoch,
+            stream: self.stream,
+            n: self.n.load(Ordering::Acquire),
+        }
+    }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+impl Relays {
+    /// Relays of node `node` publishing with `nats`, each holding at most `limit` unpublished
+    /// messages.
+    pub fn new(nats: async_nats::Client, node: Arc<str>, limit: usize) -> Arc<Relays> {
+        Arc::new(Relays {
+            nats,
+            node,
+            limit: limit.max(1),
+            positions: Mutex::new(HashMap::new()),
+            publishers: TaskTracker::new(),
+        })
+    }
+
+    /// A relay for `room`, served here under the lease of `epoch`, with a fresh stream.
+    pub fn relay(self: &Arc<Self>, room: RoomId, epoch: i64) -> Relay {
+        let stream = crate::identity::random_bytes().map_or(0, |b| {
+            u64::from_le_bytes(b[..8].try_into().unwrap_or([0; 8]))
+        });
+        let shared = Arc::new(Shared {
+            epoch,
+            stream,
+            n: AtomicU64::new(0),
+        });
+        let (queue, inbox) = mpsc::unbounded_channel();
+        let pending = Arc::new(AtomicUsize::new(0));
+        self.publishers
+            .spawn(publish(self.nats.clone(), inbox, pending.clone()));
+        Relay {
+            relays: self.clone(),
+            room,
+            shared,
+            all: room_subject(room, "all"),
+            direct: room_subject(room, "direct"),
+            class_subjects: HashMap::new(),
+            followers: HashMap::new(),
+            class_count: HashMap::new(),
+            seats_seen: Vec::new(),
+            queue,
+            pending,
+            sent: 0,
+        }
+    }
+
+    /// Where the stream of the room's relay stands now (`None`: no relay here).
+    pub fn position(&self, room: RoomId) -> Option<StreamPosition> {
+        lock(&self.positions)
+            .get(&room)
+            .map(|shared| shared.position())
+    }
+
+    /// Waits (at most `limit`) for the relays of stopped rooms to publish what they hold.
+    pub async fn drain(&self, limit: std::time::Duration) {
+        self.publishers.close();
+        let _ = tokio::time::timeout(limit, self.publishers.wait()).await;
+    }
+}
+
+/// Publishes a relay's queue in order until the relay is dropped and its queue is empty.
+async fn publish(
+    nats: async_nats::Client,
+    mut inbox: mpsc::UnboundedReceiver<Publish>,
+    pending: Arc<AtomicUsize>,
+) {
+    while let Some(message) = inbox.recv().await {
+        if let Err(error) = nats
+            .publish_with_headers(message.subject, message.headers, message.payload)
+            .await
+        {
+            tracing::warn!("a room's relay cannot publish: {error}");
+        }
+        pending.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
+/// One NATS message to publish.
+struct Publish {
+    subject: String,
+    headers: HeaderMap,
+    payload: Bytes,
+}
+
+/// The relay's queue is full: the room drops its remote followers ([`Relay::close_all`]).
+#[derive(Debug, PartialEq, Eq)]
+pub struct Overflow;
+
+/// A connection of another node following the room.
+#[derive(Debug)]
+struct Follower {
+    remote: RemoteConn,
+    /// The class its node was told (`None`: not yet).
+    class: Option<Viewer>,
+}
+
+/// The relay of one room: owned by its task.
+pub struct Relay {
+    relays: Arc<Relays>,
+    room: RoomId,
+    shared: Arc<Shared>,
+    all: String,
+    direct: String,
+    class_subjects: HashMap<Viewer, String>,
+    /// Remote followers, by their id here.
+    followers: HashMap<ConnId, Follower>,
+    /// How many remote followers each class has (as told).
+    class_count: HashMap<Viewer, usize>,
+    /// The seat holders the classes were last worked out for.
+    seats_seen: Vec<Option<IdentityId>>,
+    queue: mpsc::UnboundedSender<Publish>,
+    pending: Arc<AtomicUsize>,
+    /// Messages published (queued) in this stream.
+    sent: u64,
+}
+
+impl std::fmt::Debug for Relay {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Relay")
+            .field("room", &self.room)
+            .field("position", &self.shared.position())
+            .field("followers", &self.followers.len())
+            .finish()
+    }
+}
+
+impl Drop for Relay {
+    fn drop(&mut self) {
+        let mut positions = lock(&self.relays.positions);
+        if positions
+            .get(&self.room)
+            .is_some_and(|shared| Arc::ptr_eq(shared, &self.shared))
+        {
+            positions.remove(&self.room);
+        }
+    }
+}
+
+impl Relay {
+    /// The room's task runs: answers to other nodes carry this relay's position from now on.
+    pub fn start(&self) {
+        lock(&self.relays.positions).insert(self.room, self.shared.clone());
+    }
+
+    /// True when `conn` is a remote follower.
+    pub fn follows(&self, conn: ConnId) -> bool {
+        self.followers.contains_key(&conn)
+    }
+
+    /// How many remote connections follow the room.
+    pub fn len(&self) -> usize {
+        self.followers.len()
+    }
+
+    /// True when no remote connection follows the room.
+    pub fn is_empty(&self) -> bool {
+        self.followers.is_empty()
+    }
+
+    /// A remote connection follows the room as `conn` (nothing is told its node until
+    /// [`Relay::enter`]).
+    pub fn add(&mut self, conn: ConnId, remote: RemoteConn) {
+        if let Some(old) = self.followers.insert(
+            conn,
+            Follower {
+                remote,
+                class: None,
+            },
+        ) && let Some(class) = old.class
+        {
+            self.uncount(class);
+        }
+    }
+
+    /// A remote follower stops following.
+    pub fn remove(&mut self, conn: ConnId) -> bool {
+        match self.followers.remove(&conn) {
+            Some(follower) => {
+                if let Some(class) = follower.class {
+                    self.uncount(class);
+                }
+                true
+            }
+            None => false,
+        }
+    }
+
+    fn uncount(&mut self, class: Viewer) {
+        if let Some(count) = self.class_count.get_mut(&class) {
+            *count = count.saturating_sub(1);
+        }
+    }
+
+    /// Tells the node of follower `conn` that it is of `class` now (if it was not told so).
+    pub fn enter(&mut self, conn: ConnId, class: Viewer) {
+        let Some(follower) = self.followers.get_mut(&conn) else {
+            return;
+        };
+        if follower.class == Some(class) {
+            return;
+        }
+        let old = follower.class.replace(class);
+        let to = follower.remote.to_string();
+        if let Some(old) = old {
+            self.uncount(old);
+        }
+        *self.class_count.entry(class).or_default() += 1;
+        let mut headers = self.headers();
+        headers.insert(TO, to.as_str());
+        headers.insert(ENTER, class_name(class).as_str());
+        self.queue(self.direct.clone(), headers, Bytes::new());
+    }
+
+    /// When the seat holders changed since the last call: tells every follower's node the
+    /// class it is of now (`class_of`). Call before sending anything.
+    pub fn reclassify(&mut self, seats: &[Option<Identity>], class_of: impl Fn(ConnId) -> Viewer) {
+        let unchanged = self.seats_seen.len() == seats.len()
+            && self
+                .seats_seen
+                .iter()
+                .zip(seats)
+                .all(|(seen, now)| *seen == now.as_ref().map(|i| i.id));
+        if unchanged {
+            return;
+        }
+        self.seats_seen = seats.iter().map(|s| s.as_ref().map(|i| i.id)).collect();
+        let mut conns: Vec<ConnId> = self.followers.keys().copied().collect();
+        conns.sort_unstable();
+        for conn in conns {
+            self.enter(conn, class_of(conn));
+        }
+    }
+
+    /// Publishes `text` for the remote followers `to` (every one of them follows the room):
+    /// once for each whole class among them (`all` when they are everyone), once more on
+    /// `direct` for the rest. `speaker`: a line of chat's, whose muters' nodes drop it.
+    pub fn send(
+        &mut self,
+        to: &[ConnId],
+        text: &Utf8Bytes,
+        speaker: Option<IdentityId>,
+    ) -> Result<(), Overflow> {
+        if to.is_empty() {
+            return Ok(());
+        }
+        if self.pending.load(Ordering::Acquire) >= self.relays.limit {
+            return Err(Overflow);
+        }
+        let payload = Bytes::from(text.clone());
+        let told = |conn: &ConnId| self.followers.get(conn).and_then(|f| f.class);
+        if to.len() == self.followers.len() && to.iter().all(|conn| told(conn).is_some()) {
+            let subject = self.all.clone();
+            self.publish(subject, None, speaker, payload);
+            return Ok(());
+        }
+        // Grouped by class, in first-seen order (a message goes to a few classes at most).
+        let mut groups: Vec<(Option<Viewer>, usize)> = Vec::new();
+        for conn in to {
+            let class = told(conn);
+            match groups.iter_mut().find(|(c, _)| *c == class) {
+                Some((_, count)) => *count += 1,
+                None => groups.push((class, 1)),
+            }
+        }
+        let whole = |class: Option<Viewer>, count: usize| {
+            class.is_some_and(|class| self.class_count.get(&class) == Some(&count))
+        };
+        let whole_classes: Vec<Viewer> = groups
+            .iter()
+            .filter(|(class, count)| whole(*class, *count))
+            .filter_map(|(class, _)| *class)
+            .collect();
+        let rest: Vec<String> = to
+            .iter()
+            .filter(|conn| !told(conn).is_some_and(|class| whole_classes.contains(&class)))
+            .filter_map(|conn| self.followers.get(conn).map(|f| f.remote.to_string()))
+            .collect();
+        for class in whole_classes {
+            let subject = self
+                .class_subjects
+                .entry(class)
+                .or_insert_with(|| room_subject(self.room, &class_name(class)))
+                .clone();
+            self.publish(subject, None, speaker, payload.clone());
+        }
+        if !rest.is_empty() {
+            let subject = self.direct.clone();
+            self.publish(subject, Some(rest.join(",")), speaker, payload);
+        }
+        Ok(())
+    }
+
+    /// Drops every remote follower, telling their nodes to disconnect them with `reason` (a
+    /// close code: `room_moved`, `slow_consumer`); their ids here, for the room to forget.
+    pub fn close_all(&mut self, reason: &str) -> Vec<ConnId> {
+        if self.followers.is_empty() {
+            return Vec::new();
+        }
+        let mut conns: Vec<ConnId> = self.followers.keys().copied().collect();
+        conns.sort_unstable();
+        let to: Vec<String> = conns
+            .iter()
+            .filter_map(|conn| self.followers.get(conn).map(|f| f.remote.to_string()))
+            .collect();
+        self.followers.clear();
+        self.class_count.clear();
+        let mut headers = self.headers();
+        headers.insert(TO, to.join(",").as_str());
+        headers.insert(CLOSE, reason);
+        self.queue(self.direct.clone(), headers, Bytes::new());
+        conns
+    }
+
+    fn publish(
+        &mut self,
+        subject: String,
+        to: Option<String>,
+        speaker: Option<IdentityId>,
+        payload: Bytes,
+    ) {
+        let mut headers = self.headers();
+        if let Some(to) = to {
+            headers.insert(TO, to.as_str());
+        }
+        if let Some(speaker) = speaker {
+            headers.insert(SPEAKER, speaker.to_string().as_str());
+        }
+        self.queue(subject, headers, payload);
+    }
+
+    /// The headers of the next message of the stream (numbered here).
+    fn headers(&mut self) -> HeaderMap {
+        self.sent += 1;
+        let mut headers = HeaderMap::new();
+        headers.insert(FROM, &*self.relays.node);
+        headers.insert(EPOCH, self.shared.epoch.to_string().as_str());
+        headers.insert(STREAM, self.shared.stream.to_string().as_str());
+        headers.insert(N, self.sent.to_string().as_str());
+        headers
+    }
+
+    fn queue(&mut self, subject: String, headers: HeaderMap, payload: Bytes) {
+        self.pending.fetch_add(1, Ordering::AcqRel);
+        if self
+            .queue
+            .send(Publish {
+                subject,
+                headers,
+                payload,
+            })
+            .is_err()
+        {
+            self.pending.fetch_sub(1, Ordering::AcqRel);
+        }
+        self.shared.n.store(self.sent, Ordering::Release);
+    }
+}
+
+impl std::fmt::Display for RemoteConn {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}", self.node, self.conn)
+    }
+}

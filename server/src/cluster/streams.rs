@@ -1,0 +1,315 @@
+//! This node's side of the rooms its connections follow on other nodes: one NATS subscription
+//! per followed room (`warroom.room.<room>.>`), taken before the first join of the room is
+//! forwarded, so that the owner's relay (`relay.rs`) finds it, and read in the order it was
+//! published (async-nats orders messages per subscription only, so one subscription carries
+//! every class of the room).
+//!
+//! Each message is delivered to the local connections it is for: a class message to the
+//! members the stream told were of that class (`enter`), `all` to every member told a class,
+//! `direct` to the connections it names. A line of chat is dropped for a member that mutes its
+//! speaker (the connection's own mutes, so a mute changed later applies at once). A member
+//! whose outgoing queue is full is disconnected by its own outbox (`slow_consumer`). The
+//! position read so far (epoch, stream, count) lets a forwarded command's answer wait for the
+//! messages the room sent before it ([`Streams::wait`]). Messages of an older epoch (a node
+//! that lost the room) are dropped; a newer stream resets every member's class.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use async_nats::HeaderMap;
+use axum::extract::ws::Utf8Bytes;
+use futures_util::StreamExt;
+use tokio::sync::watch;
+use tokio_util::sync::CancellationToken;
+use warroom_engine::{Seat, Viewer};
+use warroom_protocol::{IdentityId, RoomId, codes};
+
+use super::wire::{
+    CLOSE, ENTER, EPOCH, FROM, N, SPEAKER, STREAM, StreamPosition, TO, parse_class, room_subject,
+};
+use crate::room::{ConnId, Kick, Mutes, Outbox};
+
+/// The subscriptions of this node to rooms served elsewhere.
+pub struct Streams {
+    nats: async_nats::Client,
+    node: Arc<str>,
+    /// Held while a subscription is taken or dropped (never while delivering).
+    rooms: tokio::sync::Mutex<HashMap<RoomId, Arc<RoomStream>>>,
+}
+
+/// One followed room.
+struct RoomStream {
+    members: Mutex<HashMap<ConnId, Member>>,
+    /// What was delivered so far.
+    position: watch::Sender<StreamPosition>,
+    /// Stops the reader (dropping the subscription).
+    stop: CancellationToken,
+}
+
+/// A connection of this node following the room.
+struct Member {
+    outbox: Outbox,
+    mutes: Mutes,
+    /// Its class, as the room's stream told (`None`: not yet, in this stream).
+    class: Option<Viewer>,
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+impl Streams {
+    /// No room followed yet.
+    pub fn new(nats: async_nats::Client, node: Arc<str>) -> Streams {
+        Streams {
+            nats,
+            node,
+            rooms: tokio::sync::Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// Connection `conn` (its outbox and mutes) is about to join `room`: subscribes to the
+    /// room first if no connection here follows it. True when it was a member already.
+    pub async fn follow(
+        &self,
+        room: RoomId,
+        conn: ConnId,
+        outbox: &Outbox,
+        mutes: &Mutes,
+    ) -> Result<bool, async_nats::SubscribeError> {
+        let mut rooms = self.rooms.lock().await;
+        let stream = match rooms.get(&room) {
+            Some(stream) => stream.clone(),
+            None => {
+                let subscriber = self.nats.subscribe(room_subject(room, ">")).await?;
+                let stream = Arc::new(RoomStream {
+                    members: Mutex::new(HashMap::new()),
+                    position: watch::Sender::new(StreamPosition::default()),
+                    stop: CancellationToken::new(),
+                });
+                tokio::spawn(read(self.node.clone(), stream.clone(), subscriber));
+                rooms.insert(room, stream.clone());
+                stream
+            }
+        };
+        let mut members = lock(&stream.members);
+        let was = members.contains_key(&conn);
+        members.entry(conn).or_insert_with(|| Member {
+            outbox: outbox.clone(),
+            mutes: mutes.clone(),
+            class: None,
+        });
+        Ok(was)
+    }
+
+    /// Connection `conn` no longer follows `room` (the subscription goes with its last member).
+    pub async fn unfollow(&self, room: RoomId, conn: ConnId) {
+        let mut rooms = self.rooms.lock().await;
+        let empty = rooms.get(&room).is_some_and(|stream| {
+            let mut members = lock(&stream.members);
+            members.remove(&conn);
+            members.is_empty()
+        });
+        if empty && let Some(stream) = rooms.remove(&room) {
+            stream.stop.cancel();
+        }
+    }
+
+    /// Connection `conn` closed: it follows nothing any more.
+    pub async fn forget(&self, conn: ConnId) {
+        let mut rooms = self.rooms.lock().await;
+        rooms.retain(|_, stream| {
+            let mut members = lock(&stream.members);
+            members.remove(&conn);
+            let keep = !members.is_empty();
+            if !keep {
+                stream.stop.cancel();
+            }
+            keep
+        });
+    }
+
+    /// Waits (at most `limit`) until this node delivered `room`'s stream up to `target` (or
+    /// read a newer epoch of it).
+    pub async fn wait(&self, room: RoomId, target: StreamPosition, limit: Duration) {
+        let stream = self.rooms.lock().await.get(&room).cloned();
+        let Some(stream) = stream else { return };
+        let mut position = stream.position.subscribe();
+        let reached = |p: &StreamPosition| {
+            p.epoch > target.epoch
+                || (p.epoch == target.epoch && p.stream == target.stream && p.n >= target.n)
+        };
+        if tokio::time::timeout(limit, position.wait_for(reached))
+            .await
+            .is_err()
+        {
+            tracing::warn!(
+                "room {room}: the stream did not reach {target:?} within {limit:?} (at {:?})",
+                *position.borrow()
+            );
+        }
+    }
+}
+
+/// Reads a room's subscription until stopped.
+async fn read(node: Arc<str>, stream: Arc<RoomStream>, mut subscriber: async_nats::Subscriber) {
+    loop {
+        let message = tokio::select! {
+            () = stream.stop.cancelled() => return,
+            message = subscriber.next() => match message {
+                Some(message) => message,
+                None => return,
+            },
+        };
+        stream.handle(&node, &message);
+    }
+}
+
+/// The headers a stream message carries.
+struct Stamp<'a> {
+    headers: &'a HeaderMap,
+    position: StreamPosition,
+}
+
+impl Stamp<'_> {
+    fn get(&self, name: &str) -> Option<&str> {
+        self.headers.get(name).map(|value| value.as_str())
+    }
+}
+
+fn stamp<'a>(node: &str, message: &'a async_nats::Message) -> Option<Stamp<'a>> {
+    let headers = message.headers.as_ref()?;
+    let get = |name: &str| headers.get(name).map(|value| value.as_str());
+    if get(FROM) == Some(node) {
+        // This node's own relay (it serves the room now): not for its members here.
+        return None;
+    }
+    Some(Stamp {
+        headers,
+        position: StreamPosition {
+            epoch: get(EPOCH)?.parse().ok()?,
+            stream: get(STREAM)?.parse().ok()?,
+            n: get(N)?.parse().ok()?,
+        },
+    })
+}
+
+impl RoomStream {
+    fn handle(&self, node: &str, message: &async_nats::Message) {
+        let Some(stamp) = stamp(node, message) else {
+            return;
+        };
+        let at = stamp.position;
+        let now = *self.position.borrow();
+        if at.epoch < now.epoch {
+            // From a node that no longer holds the room.
+            return;
+        }
+        let mut members = lock(&self.members);
+        if (at.epoch, at.stream) != (now.epoch, now.stream) {
+            // A new stream (another owner, or the room started again): nobody has a class in
+            // it until told.
+            for member in members.values_mut() {
+                member.class = None;
+            }
+        }
+        let mut kind = message.subject.as_str().split('.').skip(3);
+        let class = match (kind.next(), kind.next()) {
+            (Some("direct"), None) => {
+                direct(node, &stamp, message, &mut members);
+                None
+            }
+            (Some("all"), None) => Some(None),
+            (Some("spectators"), None) => Some(Some(Viewer::Spectator)),
+            (Some("seat"), Some(n)) => n.parse().ok().map(|n| Some(Viewer::Seat(Seat(n)))),
+            _ => None,
+        };
+        // `Some(None)`: every member told a class; `Some(Some(class))`: that class.
+        if let Some(class) = class {
+            let text = text_of(message);
+            deliver(
+                &stamp,
+                text,
+                members
+                    .values_mut()
+                    .filter(|m| m.class.is_some() && (class.is_none() || m.class == class)),
+            );
+        }
+        drop(members);
+        self.position.send_replace(at);
+    }
+}
+
+/// The payload as text (sent as it is).
+fn text_of(message: &async_nats::Message) -> Option<Utf8Bytes> {
+    Utf8Bytes::try_from(message.payload.clone()).ok()
+}
+
+/// Queues `text` to each member (a full queue disconnects that member's socket), except those
+/// muting a line's speaker.
+fn deliver<'a>(
+    stamp: &Stamp<'_>,
+    text: Option<Utf8Bytes>,
+    members: impl Iterator<Item = &'a mut Member>,
+) {
+    let Some(text) = text else { return };
+    let speaker: Option<IdentityId> = stamp.get(SPEAKER).and_then(|s| s.parse().ok());
+    for member in members {
+        if speaker.is_some_and(|speaker| member.mutes.mutes(speaker)) {
+            continue;
+        }
+        let _ = member.outbox.send_text(text.clone());
+    }
+}
+
+/// A `direct` message: control (`enter`, `close`) or text for the connections it names here.
+fn direct(
+    node: &str,
+    stamp: &Stamp<'_>,
+    message: &async_nats::Message,
+    members: &mut HashMap<ConnId, Member>,
+) {
+    let Some(to) = stamp.get(TO) else { return };
+    let here: Vec<ConnId> = to
+        .split(',')
+        .filter_map(|pair| pair.split_once(':'))
+        .filter(|(n, _)| *n == node)
+        .filter_map(|(_, conn)| conn.parse().ok())
+        .collect();
+    if here.is_empty() {
+        return;
+    }
+    if let Some(class) = stamp.get(ENTER) {
+        let class = parse_class(class);
+        for conn in &here {
+            if let Some(member) = members.get_mut(conn) {
+                member.class = class;
+            }
+        }
+    } else if let Some(reason) = stamp.get(CLOSE) {
+        let why = if reason == codes::ROOM_MOVED {
+            Kick::Moved
+        } else {
+            Kick::Slow
+        };
+        for conn in &here {
+            if let Some(member) = members.remove(conn) {
+                member.outbox.kick(why);
+            }
+        }
+    } else {
+        let text = text_of(message);
+        let Some(text) = text else { return };
+        let speaker: Option<IdentityId> = stamp.get(SPEAKER).and_then(|s| s.parse().ok());
+        for conn in &here {
+            if let Some(member) = members.get(conn)
+                && !speaker.is_some_and(|speaker| member.mutes.mutes(speaker))
+            {
+                let _ = member.outbox.send_text(text.clone());
+            }
+        }
+    }
+}
