@@ -133,6 +133,12 @@ pub struct Limits {
     /// Messages queued towards one connection before it counts as too slow and is disconnected.
     #[arg(long, env = "WARROOM_OUTGOING_QUEUE", default_value_t = 256)]
     pub outgoing_queue: usize,
+    /// Milliseconds a socket that was only sent spectators' copies of a match waits before its
+    /// next write (urgent messages, such as a seat's copy or an answer, never wait), so one
+    /// write carries several actions and a room watched by many keeps its players' latency.
+    /// 0: every message is written at once.
+    #[arg(long, env = "WARROOM_SPECTATOR_PACE_MS", default_value_t = 100)]
+    pub spectator_pace_ms: u64,
     /// Most appends the writer commits in one transaction.
     #[arg(long, env = "WARROOM_MAX_BATCH", default_value_t = 256)]
     pub max_batch: usize,
@@ -213,6 +219,7 @@ impl Default for Limits {
             message_burst: 60,
             max_spectators_per_room: 200,
             outgoing_queue: 256,
+            spectator_pace_ms: 100,
             max_batch: 256,
             writer_lanes: 4,
             waiting_room_expiry: 30 * 60,

@@ -344,6 +344,7 @@ impl RoomCore {
                 self.out.push_back(Output::Send {
                     to: vec![conn],
                     message,
+                    paced: false,
                 });
             }
         }
@@ -687,7 +688,11 @@ impl RoomCore {
 
     fn send(&mut self, to: Vec<ConnId>, message: ServerMsg) {
         if !to.is_empty() {
-            self.out.push_back(Output::Send { to, message });
+            self.out.push_back(Output::Send {
+                to,
+                message,
+                paced: false,
+            });
         }
     }
 
@@ -735,7 +740,11 @@ impl RoomCore {
         });
         for (viewer, conns) in classes {
             let message = build(record.id, game, viewer, clock.clone());
-            self.out.push_back(Output::Send { to: conns, message });
+            self.out.push_back(Output::Send {
+                to: conns,
+                message,
+                paced: viewer == Viewer::Spectator,
+            });
         }
     }
 }

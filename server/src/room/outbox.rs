@@ -2,12 +2,19 @@
 //! drain it is disconnected (it can reconnect and resync) instead of slowing down the room.
 //! Messages are shared bytes: one serialised message goes to every follower of a viewer class
 //! without a copy per connection.
+//!
+//! A message is either urgent (the default: answers, a seat's copy of the match, chat) or
+//! paced (spectators' copy of the match, [`Outbox::send_paced`]). The socket's writer wakes for
+//! an urgent message at once; paced messages may wait until its next pace (`--spectator-pace-ms`,
+//! `ws/connection.rs`), so one write and one wake-up carry several actions to a spectator and a
+//! room watched by hundreds keeps its players' latency. Both go through one queue, so the order
+//! of a connection's messages never changes.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 
 use axum::extract::ws::Utf8Bytes;
-use tokio::sync::mpsc;
+use tokio::sync::{Notify, mpsc};
 use tokio_util::sync::CancellationToken;
 use warroom_protocol::ServerMsg;
 
@@ -32,6 +39,8 @@ pub struct Outbox {
     /// Messages queued so far, when someone counts them (a follower on another node: its
     /// node waits for them before it answers the command that caused them).
     queued: Option<Arc<AtomicU64>>,
+    /// Told of every urgent message, so a writer waiting out its pace writes at once.
+    urgent: Arc<Notify>,
 }
 
 /// A message could not be queued: the connection is gone or was just disconnected.
@@ -55,7 +64,13 @@ impl Outbox {
             kick,
             why,
             queued: None,
+            urgent: Arc::default(),
         }
+    }
+
+    /// What tells the connection's writer that an urgent message is queued.
+    pub fn urgent(&self) -> Arc<Notify> {
+        self.urgent.clone()
     }
 
     /// Counts the messages queued through this outbox (and its clones) in `queued`.
@@ -91,6 +106,18 @@ impl Outbox {
     /// Queues an already serialised message (rooms serialise once per viewer class and share
     /// the bytes), like [`Outbox::send`].
     pub fn send_text(&self, text: Utf8Bytes) -> Result<(), Gone> {
+        self.enqueue(text)?;
+        self.urgent.notify_one();
+        Ok(())
+    }
+
+    /// Queues a message that may wait for the writer's next pace (a spectator's copy of the
+    /// match), like [`Outbox::send_text`] otherwise.
+    pub fn send_paced(&self, text: Utf8Bytes) -> Result<(), Gone> {
+        self.enqueue(text)
+    }
+
+    fn enqueue(&self, text: Utf8Bytes) -> Result<(), Gone> {
         match self.queue.try_send(text) {
             Ok(()) => {
                 if let Some(queued) = &self.queued {

@@ -17,6 +17,10 @@ pub enum Output {
         to: Vec<ConnId>,
         /// What they get.
         message: ServerMsg,
+        /// It may wait on its way out (a spectators' copy of the match: their sockets are
+        /// written a few times a second, `Outbox::send_paced`), so a room watched by many
+        /// keeps its players' latency.
+        paced: bool,
     },
     /// The room as the lobby shows it changed.
     Summary(Room),

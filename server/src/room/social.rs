@@ -102,6 +102,7 @@ impl RoomCore {
             self.out.push_back(Output::Send {
                 to: vec![conn],
                 message: ServerMsg::ChatHistory { room, lines },
+                paced: false,
             });
         }
         if !self.social.rematch.is_empty() {
@@ -111,6 +112,7 @@ impl RoomCore {
                     room,
                     rematch: self.social.rematch.state(),
                 },
+                paced: false,
             });
         }
         self.observe_presence(now);
@@ -205,6 +207,7 @@ impl RoomCore {
                     room: self.record.id,
                     line,
                 },
+                paced: false,
             });
         }
     }
@@ -276,6 +279,7 @@ impl RoomCore {
                 room: self.record.id,
                 rematch: self.social.rematch.state(),
             },
+            paced: false,
         });
     }
 }

@@ -203,7 +203,7 @@ impl RoomTask {
         let message =
             warroom_protocol::ServerMsg::error(Some(id), None, ApiError::room_moved().body());
         let everyone: Vec<ConnId> = self.core.followers.iter().map(|(conn, _)| conn).collect();
-        self.transmit(&everyone, &message);
+        self.transmit(&everyone, &message, false);
         // Closing the socket makes every client reconnect and join again (with `last_seq`),
         // wherever the room is served now.
         for (_, outbox) in self.outboxes.drain() {
@@ -521,7 +521,7 @@ impl RoomTask {
     fn deliver(&mut self) {
         while let Some(output) = self.core.poll_output() {
             match output {
-                Output::Send { to, message } => self.transmit(&to, &message),
+                Output::Send { to, message, paced } => self.transmit(&to, &message, paced),
                 Output::Summary(room) => {
                     self.summary.send_replace(room);
                 }
@@ -559,10 +559,11 @@ impl RoomTask {
         });
     }
 
-    /// Queues one message (serialised once) to each connection; a connection whose queue is
-    /// full or closed is gone, and the core hears of it. Followers on other nodes get it
-    /// through the relay, once per viewer class.
-    fn transmit(&mut self, to: &[ConnId], message: &warroom_protocol::ServerMsg) {
+    /// Queues one message (serialised once) to each connection, `paced` (it may wait for the
+    /// writer's next pace) or urgent; a connection whose queue is full or closed is gone, and
+    /// the core hears of it. Followers on other nodes get it through the relay, once per
+    /// viewer class (their own node's writer does not pace them).
+    fn transmit(&mut self, to: &[ConnId], message: &warroom_protocol::ServerMsg, paced: bool) {
         let text: axum::extract::ws::Utf8Bytes = match serde_json::to_string(message) {
             Ok(text) => text.into(),
             Err(error) => {
@@ -574,7 +575,13 @@ impl RoomTask {
         for conn in to {
             match self.outboxes.get(conn) {
                 Some(outbox) => {
-                    if outbox.send_text(text.clone()).is_err() {
+                    let text = text.clone();
+                    let sent = if paced {
+                        outbox.send_paced(text)
+                    } else {
+                        outbox.send_text(text)
+                    };
+                    if sent.is_err() {
                         self.outboxes.remove(conn);
                         self.core.leave(*conn, Instant::now());
                     }

@@ -97,6 +97,7 @@ fn next_move(core: &mut RoomCore) -> (ConnId, Value) {
             message: ServerMsg::Snapshot {
                 legal: Some(legal), ..
             },
+            ..
         } = output
         {
             let legal = warroom_protocol::legal::expand_value(&legal.to_value()).unwrap();
@@ -146,6 +147,28 @@ fn an_action_is_announced_only_after_its_commit() {
         })
         .sum();
     assert_eq!((applied.len(), total), (3, 3));
+}
+
+#[test]
+fn only_the_spectators_copy_of_an_action_may_wait_for_their_sockets_pace() {
+    let mut core = started_room();
+    let (conn, action) = next_move(&mut core);
+    let now = Instant::now();
+    core.action(conn, "a1".into(), &action, now).unwrap();
+    drain(&mut core);
+    core.committed(1, Ok(()), now).unwrap();
+    let paced: Vec<(Vec<ConnId>, bool)> = drain(&mut core)
+        .into_iter()
+        .filter_map(|output| match output {
+            Output::Send { to, paced, .. } => Some((to, paced)),
+            _ => None,
+        })
+        .collect();
+    // Conns 1 and 2 hold the seats, conn 3 watches.
+    assert_eq!(
+        paced,
+        vec![(vec![1], false), (vec![2], false), (vec![3], true)]
+    );
 }
 
 #[test]

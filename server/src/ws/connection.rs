@@ -2,93 +2,22 @@
 //! messages into room commands.
 
 use std::collections::HashMap;
-use std::sync::Arc;
-use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, close_code};
-use futures_util::SinkExt;
-use futures_util::stream::{SplitSink, StreamExt};
+use axum::extract::ws::{Message, WebSocket};
+use futures_util::stream::StreamExt;
 use serde_json::Value;
 use tokio::sync::mpsc;
-use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
 use warroom_protocol::{ClientMsg, ErrorBody, Identity, IdentityId, RoomId, ServerMsg, codes};
 
 use super::rate::RateLimiter;
+use super::writer::{CloseReason, Closer, Outgoing, write_loop};
 use crate::cluster::node::Forwarded;
 use crate::cluster::wire::{Command, ask_here};
 use crate::error::ApiError;
-use crate::metrics::Metrics;
-use crate::room::{ConnId, Kick, Located as Followed, Mutes, Outbox, RoomCmd, Via};
+use crate::room::{ConnId, Located as Followed, Mutes, Outbox, RoomCmd, Via};
 use crate::state::AppState;
-
-/// How long closing a socket may take (the close frame, then the TCP shutdown): a client that
-/// reads nothing cannot keep its connection.
-const CLOSE_GRACE: Duration = Duration::from_secs(1);
-
-/// Why the server closes a socket.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum CloseReason {
-    /// Its outgoing queue overflowed.
-    Slow,
-    /// The server is stopping.
-    Shutdown,
-    /// The client went away or the socket failed.
-    Client,
-    /// It did not say `hello` in time.
-    NoHello,
-    /// It answered no ping in time.
-    Dead,
-    /// It sent a frame over the hard limit.
-    TooBig,
-    /// A room it follows moved to another node (cluster mode): reconnect and join again.
-    Moved,
-}
-
-impl CloseReason {
-    /// The close frame that says it.
-    fn frame(self) -> Option<CloseFrame> {
-        let (code, reason) = match self {
-            CloseReason::Slow => (close_code::POLICY, codes::SLOW_CONSUMER),
-            CloseReason::Shutdown => (close_code::AWAY, codes::SHUTTING_DOWN),
-            CloseReason::NoHello => (close_code::POLICY, codes::HELLO_TIMEOUT),
-            CloseReason::Dead => (close_code::POLICY, codes::PING_TIMEOUT),
-            CloseReason::TooBig => (close_code::SIZE, codes::FRAME_TOO_LARGE),
-            CloseReason::Moved => (close_code::RESTART, codes::ROOM_MOVED),
-            CloseReason::Client => return None,
-        };
-        Some(CloseFrame {
-            code,
-            reason: Utf8Bytes::from_static(reason),
-        })
-    }
-}
-
-/// Ends a connection with a reason: the reader and writer halves both watch `token`; rooms
-/// cancel it through the [`Outbox`] when the queue overflows (`Slow`) or the room moved to
-/// another node (`Moved`), saying which in `kicked`.
-#[derive(Clone, Default)]
-struct Closer {
-    token: CancellationToken,
-    reason: Arc<OnceLock<CloseReason>>,
-    kicked: Arc<OnceLock<Kick>>,
-}
-
-impl Closer {
-    fn close(&self, reason: CloseReason) {
-        let _ = self.reason.set(reason);
-        self.token.cancel();
-    }
-
-    fn reason(&self) -> CloseReason {
-        match (self.reason.get(), self.kicked.get()) {
-            (Some(reason), _) => *reason,
-            (None, Some(Kick::Moved)) => CloseReason::Moved,
-            (None, _) => CloseReason::Slow,
-        }
-    }
-}
 
 /// The socket's timers, from the limits.
 #[derive(Clone, Copy)]
@@ -133,7 +62,11 @@ async fn serve_connection(socket: WebSocket, state: AppState, id: ConnId) {
     let writer = tokio::spawn(
         write_loop(
             sink,
-            outgoing,
+            Outgoing {
+                queue: outgoing,
+                urgent: connection.outbox.urgent(),
+                pace: Duration::from_millis(limits.spectator_pace_ms),
+            },
             closer.clone(),
             state.shutdown.clone(),
             timers.ping_every,
@@ -201,79 +134,6 @@ fn is_too_big(error: axum::Error) -> bool {
         error.downcast_ref::<tokio_tungstenite::tungstenite::Error>(),
         Some(tokio_tungstenite::tungstenite::Error::Capacity(_))
     )
-}
-
-/// Most queued messages written to the socket before one flush.
-const WRITE_BATCH: usize = 64;
-
-/// Sends queued messages (and a ping every `ping_every`) until the queue closes or the
-/// connection is closed, then closes the socket with a reason, giving up after
-/// [`CLOSE_GRACE`] when the client reads nothing. What is queued at once (up to
-/// [`WRITE_BATCH`] messages) is written with one flush: one system call for an `applied` and
-/// its `ack`, or a catch-up.
-async fn write_loop(
-    mut sink: SplitSink<WebSocket, Message>,
-    mut outgoing: mpsc::Receiver<Utf8Bytes>,
-    closer: Closer,
-    shutdown: CancellationToken,
-    ping_every: Duration,
-    metrics: Arc<Metrics>,
-) {
-    let mut pings = tokio::time::interval_at(tokio::time::Instant::now() + ping_every, ping_every);
-    let reason = loop {
-        let first = tokio::select! {
-            biased;
-            () = closer.token.cancelled() => break closer.reason(),
-            message = outgoing.recv() => match message {
-                Some(text) => Message::Text(text),
-                None => break if shutdown.is_cancelled() {
-                    CloseReason::Shutdown
-                } else if closer.token.is_cancelled() {
-                    closer.reason()
-                } else {
-                    CloseReason::Client
-                },
-            },
-            () = shutdown.cancelled() => break CloseReason::Shutdown,
-            _ = pings.tick() => Message::Ping(Default::default()),
-        };
-        let burst = async {
-            let mut next = Some(first);
-            let mut written = 0;
-            while let Some(message) = next.take() {
-                if let Message::Text(text) = &message {
-                    metrics.ws_messages_sent.inc();
-                    metrics.ws_bytes_sent.add(text.len() as u64);
-                }
-                sink.feed(message).await?;
-                written += 1;
-                if written < WRITE_BATCH {
-                    next = outgoing.try_recv().ok().map(Message::Text);
-                }
-            }
-            sink.flush().await
-        };
-        // A client that stops reading blocks this write: closing must still win.
-        tokio::select! {
-            sent = burst => {
-                if sent.is_err() {
-                    break CloseReason::Client;
-                }
-            }
-            () = closer.token.cancelled() => break closer.reason(),
-            () = shutdown.cancelled() => break CloseReason::Shutdown,
-        }
-    };
-    if reason == CloseReason::Slow {
-        metrics.slow_consumer_kicks.inc();
-    }
-    let _ = tokio::time::timeout(CLOSE_GRACE, async {
-        if let Some(frame) = reason.frame() {
-            let _ = sink.send(Message::Close(Some(frame))).await;
-        }
-        let _ = sink.close().await;
-    })
-    .await;
 }
 
 /// What the server knows of one connection.

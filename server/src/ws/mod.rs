@@ -4,6 +4,7 @@
 
 mod connection;
 mod rate;
+mod writer;
 
 use axum::extract::State;
 use axum::extract::ws::WebSocketUpgrade;
