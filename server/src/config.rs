@@ -259,6 +259,9 @@ impl Config {
                 max_sockets_per_ip: 100_000,
                 guests_per_ip_per_minute: 1_000_000,
                 rooms_per_ip_per_minute: 1_000_000,
+                // Tests that wait for a spectator after every action would wait a pace each;
+                // the pace has its own tests (`ws/writer.rs`, e2e `play`).
+                spectator_pace_ms: 0,
                 ..Limits::default()
             },
         }

@@ -9,6 +9,7 @@ use serde_json::{Value, json};
 
 use common::play::{Chooser, play, seat_everyone};
 use common::{TestDb, TestServer};
+use warroom_server::config::Config;
 
 on_both_databases! {
     g_rng_2_hexdice_match_is_played_to_the_end_and_verified => g_rng_2_hexdice_match_is_played_to_the_end_and_verified;
@@ -405,4 +406,42 @@ fn forge_a_die(replay: &mut Value) -> Option<u64> {
 fn hex_sha256(seed_hex: &str) -> String {
     use sha2::Digest;
     hex::encode(sha2::Sha256::digest(hex::decode(seed_hex).unwrap()))
+}
+
+/// A spectator's copies of the match wait for its socket's pace, the players' never do, and
+/// the spectator still gets every action once and in order.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_spectator_at_its_pace_gets_every_action_in_order_and_the_players_never_wait() {
+    let db = TestDb::sqlite();
+    let mut config = Config::for_tests(db.url.clone());
+    config.limits.spectator_pace_ms = 500;
+    let server = TestServer::start_with(config).await;
+    let (_room, mut players, mut spectator) =
+        seat_everyone(server.http(), server.addr, "hexdice", json!({}), 2).await;
+    let mut chooser = Chooser(0x9ace);
+    let started = std::time::Instant::now();
+    let actions = 30;
+    let over = play(&mut players, &mut [], actions, &mut |legal| {
+        chooser.below(legal.len())
+    })
+    .await;
+    let played = started.elapsed();
+    // Had the players' copies waited a pace, 30 actions would take 15 s.
+    assert!(
+        played < std::time::Duration::from_millis(500) * actions as u32 / 2,
+        "30 actions took {played:?}"
+    );
+    let last = players[0].seq;
+    assert!(over || last == actions as u64, "seq {last}");
+    spectator.reach(last).await;
+    let seqs: Vec<u64> = spectator
+        .client
+        .received
+        .iter()
+        .filter(|m| m["type"] == "applied")
+        .map(|m| m["seq"].as_u64().unwrap())
+        .collect();
+    assert_eq!(seqs, (1..=last).collect::<Vec<u64>>());
+    server.stop().await;
+    db.cleanup().await;
 }

@@ -112,9 +112,14 @@ impl Outbox {
     }
 
     /// Queues a message that may wait for the writer's next pace (a spectator's copy of the
-    /// match), like [`Outbox::send_text`] otherwise.
+    /// match), like [`Outbox::send_text`] otherwise. Once half the queue is taken the writer is
+    /// woken all the same: a pace never gets a client that reads disconnected as too slow.
     pub fn send_paced(&self, text: Utf8Bytes) -> Result<(), Gone> {
-        self.enqueue(text)
+        self.enqueue(text)?;
+        if self.queue.capacity() * 2 < self.queue.max_capacity() {
+            self.urgent.notify_one();
+        }
+        Ok(())
     }
 
     fn enqueue(&self, text: Utf8Bytes) -> Result<(), Gone> {

@@ -63,9 +63,14 @@ impl Sink<Message> for Recorder {
 
 /// A writer with this pace over a recording socket, and the outbox rooms would fill.
 fn writer(pace: Duration) -> (Recorder, Outbox, Closer) {
+    writer_with_queue(pace, 256)
+}
+
+/// [`writer`] with an outgoing queue of `size` messages.
+fn writer_with_queue(pace: Duration, size: usize) -> (Recorder, Outbox, Closer) {
     let socket = Recorder::new();
     let closer = Closer::default();
-    let (queue, outgoing) = mpsc::channel(256);
+    let (queue, outgoing) = mpsc::channel(size);
     let outbox = Outbox::telling(queue, closer.token.clone(), closer.kicked.clone());
     tokio::spawn(write_loop(
         socket.clone(),
@@ -165,4 +170,22 @@ async fn a_connection_closed_while_it_waits_out_its_pace_closes_at_once() {
     sleep(Duration::from_millis(10)).await;
     assert!(outbox.is_gone());
     assert_eq!(socket.flushes(), vec![(0, texts(&["a"]))]);
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_queue_half_taken_by_paced_messages_is_written_at_once() {
+    let (socket, outbox, _closer) = writer_with_queue(Duration::from_secs(10), 8);
+    let start = socket.since;
+    outbox.send_paced("a".into()).unwrap();
+    sleep_until(start + Duration::from_millis(10)).await;
+    for name in ["b", "c", "d", "e", "f"] {
+        outbox.send_paced(name.into()).unwrap();
+        sleep(Duration::from_millis(1)).await;
+    }
+    assert!(!outbox.is_gone());
+    assert_eq!(
+        socket.flushes(),
+        vec![(0, texts(&["a"])), (14, texts(&["b", "c", "d", "e", "f"]))],
+        "the fifth message leaves 3 of 8 places free: the writer is woken"
+    );
 }
