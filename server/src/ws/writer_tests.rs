@@ -9,14 +9,17 @@ use tokio::time::{Instant, sleep, sleep_until};
 use super::*;
 use crate::room::Outbox;
 
+/// One flush: milliseconds since the socket was made, and the messages it wrote.
+type Flush = (u64, Vec<String>);
+
 /// A socket that records what it was sent and when it was flushed.
 #[derive(Clone)]
 struct Recorder {
     since: Instant,
     /// Messages fed since the last flush.
     pending: Arc<Mutex<Vec<String>>>,
-    /// Each flush: milliseconds since `since`, and the messages it wrote.
-    flushes: Arc<Mutex<Vec<(u64, Vec<String>)>>>,
+    /// Each flush.
+    flushes: Arc<Mutex<Vec<Flush>>>,
 }
 
 impl Recorder {
@@ -28,7 +31,7 @@ impl Recorder {
         }
     }
 
-    fn flushes(&self) -> Vec<(u64, Vec<String>)> {
+    fn flushes(&self) -> Vec<Flush> {
         self.flushes.lock().unwrap().clone()
     }
 }
