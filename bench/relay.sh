@@ -36,7 +36,27 @@ work=$(mktemp -d)
 nats-server -a 127.0.0.1 -p "$nats_port" -m "$monitor_port" >"$work/nats.log" 2>&1 &
 nats_pid=$!
 trap 'kill $nats_pid 2>/dev/null || true' EXIT
-sleep 1
+# The NATS server must be ours and answer (its INFO line on the client port, /healthz on the
+# monitoring port) before anything runs; a port already taken makes it exit at once.
+nats_answers() {
+    kill -0 "$nats_pid" 2>/dev/null || return 1
+    local info
+    { exec 3<>"/dev/tcp/127.0.0.1/$nats_port"; } 2>/dev/null || return 1
+    read -r -t 2 info <&3 || info=
+    exec 3<&- 3>&-
+    [[ $info == INFO* ]] || return 1
+    curl -sf "http://127.0.0.1:$monitor_port/healthz" >/dev/null
+}
+for _ in $(seq 50); do
+    nats_answers && break
+    sleep 0.1
+done
+if ! nats_answers; then
+    echo "bench/relay.sh: the NATS server it started (nats-server -p $nats_port -m $monitor_port)" \
+        "does not answer; its log:" >&2
+    cat "$work/nats.log" >&2
+    exit 1
+fi
 jsonl=$work/results.jsonl
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 started=$(date -u +%Y-%m-%dT%H:%MZ)
