@@ -85,6 +85,18 @@ impl Relays {
 
     /// A relay for `room`, served here under the lease of `epoch`, with a fresh stream.
     pub fn relay(self: &Arc<Self>, room: RoomId, epoch: i64) -> Relay {
+        let (relay, inbox) = self.unpublished(room, epoch);
+        self.publishers
+            .spawn(publish(self.nats.clone(), inbox, relay.pending.clone()));
+        relay
+    }
+
+    /// A relay and its queue, which nothing publishes yet.
+    fn unpublished(
+        self: &Arc<Self>,
+        room: RoomId,
+        epoch: i64,
+    ) -> (Relay, mpsc::UnboundedReceiver<Publish>) {
         let stream = crate::identity::random_bytes().map_or(0, |b| {
             u64::from_le_bytes(b[..8].try_into().unwrap_or([0; 8]))
         });
@@ -95,9 +107,7 @@ impl Relays {
         });
         let (queue, inbox) = mpsc::unbounded_channel();
         let pending = Arc::new(AtomicUsize::new(0));
-        self.publishers
-            .spawn(publish(self.nats.clone(), inbox, pending.clone()));
-        Relay {
+        let relay = Relay {
             relays: self.clone(),
             room,
             shared,
@@ -110,7 +120,8 @@ impl Relays {
             queue,
             pending,
             sent: 0,
-        }
+        };
+        (relay, inbox)
     }
 
     /// Where the stream of the room's relay stands now (`None`: no relay here).
@@ -428,5 +439,101 @@ impl Relay {
 impl std::fmt::Display for RemoteConn {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{}:{}", self.node, self.conn)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use warroom_protocol::codes;
+
+    /// Relays whose NATS client never connects (nothing listens on port 1): the tests read a
+    /// relay's queue themselves, as its publisher would.
+    async fn relays(limit: usize) -> Arc<Relays> {
+        let nats = async_nats::ConnectOptions::new()
+            .retry_on_initial_connect()
+            .connect("nats://127.0.0.1:1")
+            .await
+            .expect("a client that connects in the background");
+        Relays::new(nats, Arc::from("a"), limit)
+    }
+
+    fn header<'a>(message: &'a Publish, name: &str) -> Option<&'a str> {
+        message.headers.get(name).map(|value| value.as_str())
+    }
+
+    /// Two spectators of node b follow the room; the queue holds 4 unpublished messages.
+    async fn full_relay() -> (Arc<Relays>, RoomId, Relay, mpsc::UnboundedReceiver<Publish>) {
+        let relays = relays(4).await;
+        let room = RoomId::random();
+        let (mut relay, inbox) = relays.unpublished(room, 7);
+        relay.start();
+        for conn in [9, 7] {
+            let node = Arc::from("b");
+            relay.add(
+                conn,
+                RemoteConn {
+                    node,
+                    conn: conn + 100,
+                },
+            );
+            relay.enter(conn, Viewer::Spectator);
+        }
+        (relays, room, relay, inbox)
+    }
+
+    #[tokio::test]
+    async fn a_full_queue_refuses_the_next_message_and_close_all_drops_every_remote_follower_as_slow_consumers()
+     {
+        let (relays, room, mut relay, mut inbox) = full_relay().await;
+        let text = Utf8Bytes::from_static(r#"{"type":"applied"}"#);
+        // Two `enter`s and two messages: 4 unpublished, the limit.
+        assert_eq!(relay.send(&[7, 9], &text, None), Ok(()));
+        assert_eq!(relay.send(&[7, 9], &text, None), Ok(()));
+        assert_eq!(relay.send(&[7, 9], &text, None), Err(Overflow));
+        assert_eq!(relay.send(&[9], &text, None), Err(Overflow));
+        assert_eq!(
+            relays.position(room).map(|p| p.n),
+            Some(4),
+            "nothing refused is numbered"
+        );
+
+        // What the room task does then (`relay_out`): every remote follower dropped, their
+        // node told to disconnect them, even though the queue is full.
+        assert_eq!(relay.close_all(codes::SLOW_CONSUMER), vec![7, 9]);
+        assert!(relay.is_empty() && !relay.follows(7) && !relay.follows(9));
+        assert_eq!(relay.send(&[], &text, None), Ok(()), "nobody to send to");
+        assert_eq!(relay.close_all(codes::SLOW_CONSUMER), Vec::<ConnId>::new());
+
+        let mut queued = Vec::new();
+        while let Ok(message) = inbox.try_recv() {
+            queued.push(message);
+        }
+        let numbers: Vec<Option<&str>> = queued.iter().map(|m| header(m, N)).collect();
+        assert_eq!(numbers, ["1", "2", "3", "4", "5"].map(Some));
+        let subjects: Vec<&str> = queued.iter().map(|m| m.subject.as_str()).collect();
+        let (direct, all) = (room_subject(room, "direct"), room_subject(room, "all"));
+        assert_eq!(subjects, [&*direct, &direct, &all, &all, &direct]);
+        let close = &queued[4];
+        assert_eq!(header(close, CLOSE), Some(codes::SLOW_CONSUMER));
+        assert_eq!(header(close, TO), Some("b:107,b:109"));
+        assert_eq!(header(close, ENTER), None);
+        assert!(close.payload.is_empty());
+        assert_eq!(relays.position(room).map(|p| p.n), Some(5));
+    }
+
+    #[tokio::test]
+    async fn the_limit_counts_only_what_is_not_published_yet() {
+        let (_relays, _room, mut relay, mut inbox) = full_relay().await;
+        let text = Utf8Bytes::from_static(r#"{"type":"applied"}"#);
+        assert_eq!(relay.send(&[7, 9], &text, None), Ok(()));
+        assert_eq!(relay.send(&[7, 9], &text, None), Ok(()));
+        assert_eq!(relay.send(&[7, 9], &text, None), Err(Overflow));
+        // The publisher takes one message off the queue and publishes it.
+        assert!(inbox.try_recv().is_ok());
+        relay.pending.fetch_sub(1, Ordering::AcqRel);
+        assert_eq!(relay.send(&[7, 9], &text, None), Ok(()));
+        assert_eq!(relay.send(&[7, 9], &text, None), Err(Overflow));
+        assert_eq!(relay.len(), 2, "refusing a message drops nobody by itself");
     }
 }
