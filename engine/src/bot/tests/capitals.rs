@@ -286,3 +286,62 @@ fn c_battle_2_the_bot_does_not_attack_when_more_likely_to_lose() {
         }
     }
 }
+
+#[test]
+fn c_atk_1_the_bot_does_not_strip_a_factory_next_to_an_enemy_stack() {
+    // Our fast factory holds 6 d6 and borders an enemy stack of 6 d6 and a neutral area of
+    // 1 d6. Taking the neutral area with 4-5 units is an easy win, but it leaves the factory
+    // with 1-2 units next to the stack (C-ATK-1: 5 d6 against 6 d6 win about one time in five,
+    // against 1-2 d6 nearly always), and the won area borders the stack too. The bot keeps the
+    // factory: it gives no order that leaves it with fewer than 3 units. Three players, so
+    // that no enemy capital is the last one (taking it would win at any odds).
+    let (mut base, _) = Capitals::new(&Options::default(), 3, Seed::from_u64(3)).expect("starts");
+    for area in &mut base.areas {
+        area.owner = None;
+        area.units = Units::d6(1);
+    }
+    for seat in 0..3u8 {
+        let capital = base.map.capitals[usize::from(seat)];
+        set(&mut base, capital, Some(seat), Units::d6(10));
+    }
+    base.current = Seat(0);
+    base.orders = 0;
+    let capital = base.map.capitals[0];
+    let gates = base.map.areas[usize::from(capital)].borders.clone();
+    let fast = factories(&base, 0)[0];
+    let borders = |a: AreaId| base.map.areas[usize::from(a)].borders.clone();
+    let outside: Vec<AreaId> = borders(fast)
+        .into_iter()
+        .filter(|&a| a != capital && !gates.contains(&a))
+        .collect();
+    let (enemy, neutral) = outside
+        .iter()
+        .find_map(|&e| {
+            outside
+                .iter()
+                .find(|&&n| n != e && borders(n).contains(&e))
+                .map(|&n| (e, n))
+        })
+        .expect("two bordering areas next to the fast factory");
+    for level in [BotLevel::Normal, BotLevel::Hard] {
+        for seed in 0..4 {
+            let mut game = base.clone();
+            for &a in &outside {
+                set(&mut game, a, None, Units::d6(10));
+            }
+            for &gate in &gates {
+                set(&mut game, gate, None, Units::d6(10));
+            }
+            set(&mut game, capital, Some(0), Units::d6(10));
+            set(&mut game, fast, Some(0), Units::d6(6));
+            set(&mut game, enemy, Some(1), Units::d6(6));
+            set(&mut game, neutral, None, Units::d6(1));
+            let orders = bot_turn(&mut game, level, seed);
+            let left = game.areas[usize::from(fast)].units.total();
+            assert!(
+                game.areas[usize::from(fast)].owner == Some(Seat(0)) && left >= 3,
+                "{level:?} left {left} units in the factory next to the stack: {orders:?}"
+            );
+        }
+    }
+}
