@@ -260,7 +260,7 @@ pub async fn ask_here(
                     conn,
                     client_id,
                     action,
-                    reply,
+                    reply: crate::room::ActionReply::Wait(reply),
                 })
                 .await),
             Command::Resign => seq(handle.ask(|reply| RoomCmd::Resign { conn, reply }).await),

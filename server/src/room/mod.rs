@@ -12,6 +12,9 @@
 //! missed), `game` (a started match and its accepted client ids).
 
 mod absence;
+pub mod answer;
+#[cfg(test)]
+mod answer_tests;
 #[cfg(test)]
 mod absence_tests;
 mod catch_up;
@@ -23,6 +26,8 @@ mod eviction;
 mod expiry;
 mod followers;
 mod game;
+#[cfg(test)]
+mod loop_harness;
 mod messages;
 #[cfg(test)]
 mod moved_tests;
@@ -45,6 +50,7 @@ use warroom_protocol::{Identity, IdentityId, Room, RoomId};
 
 use crate::error::ApiError;
 
+pub use answer::{ActionReply, QueuedAnswer};
 pub use chat::Mutes;
 pub use eviction::DEFAULT_IDLE_EVICTION;
 pub use game::Game;
@@ -121,7 +127,7 @@ pub enum RoomCmd {
         /// The ruleset's action JSON.
         action: Value,
         /// The action's seq once durable, or why it was refused.
-        reply: oneshot::Sender<Result<u64, ApiError>>,
+        reply: ActionReply,
     },
     /// Resign (G-RESIGN-1).
     Resign {
@@ -176,7 +182,8 @@ impl RoomCmd {
             RoomCmd::TakeSeat { reply, .. } => {
                 let _ = reply.send(Err(error));
             }
-            RoomCmd::Action { reply, .. } | RoomCmd::Resign { reply, .. } => {
+            RoomCmd::Action { reply, .. } => reply.send(Err(error)),
+            RoomCmd::Resign { reply, .. } => {
                 let _ = reply.send(Err(error));
             }
             RoomCmd::Leave { .. } => {}
@@ -226,6 +233,26 @@ impl RoomHandle {
                 mpsc::error::TrySendError::Closed(_) => ApiError::room_not_found(),
             })?;
         answer.await.map_err(|_| ApiError::room_not_found())?
+    }
+
+    /// Hands an action to the room without waiting: the room queues its answer to the
+    /// connection's outbox (`answer.rs`). A full or stopped room's refusal is queued the same way.
+    pub fn act(&self, conn: ConnId, client_id: String, action: Value, answer: QueuedAnswer) {
+        let command = RoomCmd::Action {
+            conn,
+            client_id,
+            action,
+            reply: ActionReply::Queue(answer),
+        };
+        if let Err(error) = self.commands.try_send(command) {
+            let (refusal, command) = match error {
+                mpsc::error::TrySendError::Full(command) => (ApiError::busy(), command),
+                mpsc::error::TrySendError::Closed(command) => {
+                    (ApiError::room_not_found(), command)
+                }
+            };
+            command.refuse(refusal);
+        }
     }
 
     /// Sends a command that has no reply (waiting for room in the queue); a stopped room

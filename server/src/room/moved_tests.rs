@@ -180,7 +180,7 @@ async fn an_append_refused_by_its_fence_stops_the_room_with_room_moved() {
         conn,
         client_id: "a1".into(),
         action,
-        reply,
+        reply: crate::room::ActionReply::Wait(reply),
     })
     .await;
     assert_eq!(answer.unwrap_err().code, codes::ROOM_MOVED);

@@ -19,7 +19,7 @@ use super::control::BotTurn;
 use super::core::{RoomCore, Submitted};
 use super::eviction::{Eviction, Idle};
 use super::output::Output;
-use super::{ConnId, Kick, Outbox, RoomCmd, Via};
+use super::{ActionReply, ConnId, Kick, Outbox, RoomCmd, Via};
 use crate::cluster::leasing::{Ending, RoomLease};
 use crate::cluster::relay::Relay;
 use crate::error::ApiError;
@@ -44,7 +44,7 @@ pub struct RoomTask {
     /// The append the core queued, to store next.
     to_store: Option<Append>,
     /// Replies waiting for the commit of their action, by seq.
-    waiting: HashMap<u64, oneshot::Sender<Result<u64, ApiError>>>,
+    waiting: HashMap<u64, ActionReply>,
     /// Bots' decisions, made off the room (`BotTurn`), come back here.
     bot_moves: mpsc::Sender<BotMove>,
     /// Where the loop receives them.
@@ -291,12 +291,12 @@ impl RoomTask {
                 Ok(Submitted::Pending(seq)) => {
                     self.waiting.insert(seq, reply);
                 }
-                Ok(Submitted::Known(seq)) => self.answer(reply, Ok(seq)),
-                Err(error) => self.answer(reply, Err(error)),
+                Ok(Submitted::Known(seq)) => self.answer_action(reply, Ok(seq)),
+                Err(error) => self.answer_action(reply, Err(error)),
             },
             RoomCmd::Resign { conn, reply } => match self.core.resign(conn, Instant::now()) {
                 Ok(Submitted::Pending(seq)) => {
-                    self.waiting.insert(seq, reply);
+                    self.waiting.insert(seq, ActionReply::Wait(reply));
                 }
                 Ok(Submitted::Known(seq)) => self.answer(reply, Ok(seq)),
                 Err(error) => self.answer(reply, Err(error)),
@@ -419,6 +419,12 @@ impl RoomTask {
         let _ = reply.send(result);
     }
 
+    /// Delivers what the action made the core say, then answers it (queued behind it).
+    fn answer_action(&mut self, reply: ActionReply, result: Result<u64, ApiError>) {
+        self.deliver();
+        reply.send(result);
+    }
+
     /// The fence of the room's own writes: its lease, in cluster mode.
     fn fence(&self) -> Option<&Fence> {
         self.lease.as_ref().map(|lease| &lease.fence)
@@ -490,7 +496,7 @@ impl RoomTask {
                 fence: self.lease.as_ref().map(|lease| lease.fence.clone()),
                 ..append
             };
-            let stored = self.writer.append(append).await;
+            let stored = self.store_answering_in_time(append).await;
             let moved = stored == Err(AppendError::Moved);
             let answer = self.core.committed(
                 seq,
@@ -502,17 +508,39 @@ impl RoomTask {
                 self.moved = true;
                 self.deliver();
                 if let Some(reply) = self.waiting.remove(&seq) {
-                    let _ = reply.send(Err(ApiError::room_moved()));
+                    reply.send(Err(ApiError::room_moved()));
                 }
                 return;
             }
             self.deliver();
             if let Some(reply) = self.waiting.remove(&seq) {
-                let _ = reply.send(answer);
+                reply.send(answer);
             }
             if stop.is_cancelled() {
                 // Whatever the core queued next was told to no one; it ends with the task.
                 return;
+            }
+        }
+    }
+
+    /// Stores one append. A commit slower than the writer's answer timeout gets its sender told
+    /// `unavailable` meanwhile (the action may still be stored; sent again with its id it is
+    /// answered from the log); the room goes on waiting for the outcome either way.
+    async fn store_answering_in_time(&mut self, append: Append) -> Result<(), AppendError> {
+        let seq = append.seq;
+        let limit = self.writer.answer_timeout();
+        let stored = self.writer.append(append);
+        tokio::pin!(stored);
+        tokio::select! {
+            stored = &mut stored => stored,
+            () = tokio::time::sleep(limit) => {
+                if let Some(reply) = self.waiting.remove(&seq) {
+                    let room = self.core.id();
+                    reply.send(Err(ApiError::unavailable(format!(
+                        "room {room}: the database did not answer within {limit:?}"
+                    ))));
+                }
+                stored.await
             }
         }
     }

@@ -130,6 +130,8 @@ pub struct Writer {
     requests: mpsc::Sender<Request>,
     /// Shared with the task.
     health: Arc<WriterHealth>,
+    /// The database timeout: writing an append's rows takes at most this.
+    timeout: Duration,
 }
 
 impl Writer {
@@ -156,7 +158,19 @@ impl Writer {
             health: health.clone(),
         };
         let task = tokio::spawn(writer.run(inbox, max_batch.max(1), lanes, stop));
-        (Writer { requests, health }, task)
+        let writer = Writer {
+            requests,
+            health,
+            timeout,
+        };
+        (writer, task)
+    }
+
+    /// How long an action's sender may wait for its answer: twice the database timeout (the
+    /// rows are written within one; a `COMMIT` that takes longer is answered `unavailable`, and
+    /// the action may still be stored: sent again with its id, it is answered from the log).
+    pub fn answer_timeout(&self) -> Duration {
+        self.timeout * 2
     }
 
     /// How the writer is doing.
@@ -180,16 +194,32 @@ impl Writer {
     /// A writer that stores nothing and reports every append committed at once, handing each
     /// to the returned receiver (for room loop tests with paused time and no database).
     pub fn accepting_all() -> (Writer, mpsc::UnboundedReceiver<Append>) {
+        Writer::committing_after(Duration::ZERO)
+    }
+
+    /// The same, each commit taking `delay` (a database slower than the answer timeout).
+    pub fn committing_after(delay: Duration) -> (Writer, mpsc::UnboundedReceiver<Append>) {
         let (requests, mut inbox) = mpsc::channel::<Request>(16);
         let (seen, appends) = mpsc::unbounded_channel();
         tokio::spawn(async move {
             while let Some((append, reply)) = inbox.recv().await {
+                if !delay.is_zero() {
+                    tokio::time::sleep(delay).await;
+                }
                 let _ = seen.send(append);
                 let _ = reply.send(Ok(()));
             }
         });
         let health = Arc::new(WriterHealth::default());
-        (Writer { requests, health }, appends)
+        let timeout = Duration::from_secs(5);
+        (
+            Writer {
+                requests,
+                health,
+                timeout,
+            },
+            appends,
+        )
     }
 
     /// A writer that stores nothing and refuses every append with `error`, handing each
@@ -204,7 +234,15 @@ impl Writer {
             }
         });
         let health = Arc::new(WriterHealth::default());
-        (Writer { requests, health }, fences)
+        let timeout = Duration::from_secs(5);
+        (
+            Writer {
+                requests,
+                health,
+                timeout,
+            },
+            fences,
+        )
     }
 }
 

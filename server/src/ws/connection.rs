@@ -16,7 +16,7 @@ use super::writer::{CloseReason, Closer, Outgoing, write_loop};
 use crate::cluster::node::Forwarded;
 use crate::cluster::wire::{Command, ask_here};
 use crate::error::ApiError;
-use crate::room::{ConnId, Located as Followed, Mutes, Outbox, RoomCmd, Via};
+use crate::room::{ConnId, Located as Followed, Mutes, Outbox, QueuedAnswer, RoomCmd, Via};
 use crate::state::AppState;
 
 /// The socket's timers, from the limits.
@@ -225,6 +225,20 @@ impl Connection {
             }
             ClientMsg::Action { room, id, action } => {
                 let started = Instant::now();
+                if let Some(Followed::Here(handle)) = self.rooms.get(&room)
+                    && !handle.is_closed()
+                {
+                    // Served here: the room queues the answer behind the action's `applied`.
+                    let answer = QueuedAnswer::new(
+                        self.outbox.clone(),
+                        room,
+                        id.clone(),
+                        started,
+                        self.state.metrics.clone(),
+                    );
+                    handle.act(self.id, id, action, answer);
+                    return;
+                }
                 let client_id = id.clone();
                 let result = self
                     .ask(room, Command::Action { client_id, action })

@@ -1,0 +1,214 @@
+//! The real room loop (`task.rs`) driven as the sockets drive it, for tests with tokio's paused
+//! time: a started 2-seat hexdice room, commands and outboxes as connections use them, and a
+//! writer that commits at once instead of a database.
+
+use std::time::Duration;
+
+use axum::extract::ws::Utf8Bytes;
+use serde_json::Value;
+use tokio::sync::{mpsc, oneshot, watch};
+use tokio::time::Instant;
+use tokio_util::sync::CancellationToken;
+use warroom_engine::{RulesetId, Seed};
+use warroom_protocol::{
+    ClockSettings, Identity, IdentityId, MatchId, Room, RoomId, RoomSettings, RoomState,
+};
+
+use super::core::RoomCore;
+use super::task::RoomTask;
+use super::{ConnId, Mutes, Outbox, RoomCmd, Via};
+use crate::error::ApiError;
+use crate::runner::rules;
+use crate::store::writer::{Append, Writer};
+use crate::store::{RoomRecord, Store};
+
+pub(super) const GRACE: Duration = Duration::from_secs(60);
+
+/// Longest a test waits for a message (paused time: this passes in no time when stuck).
+pub(super) const PATIENCE: Duration = Duration::from_secs(3600);
+
+pub(super) fn player(n: u8) -> Identity {
+    Identity {
+        id: IdentityId(uuid::Uuid::from_u128(u128::from(n) + 1)),
+        name: format!("p{n}"),
+    }
+}
+
+/// A started 2-seat hexdice room, grace period 60 s, run by its real loop.
+pub(super) struct Table {
+    pub(super) commands: mpsc::Sender<RoomCmd>,
+    pub(super) appends: mpsc::UnboundedReceiver<Append>,
+    pub(super) summary: watch::Receiver<Room>,
+    pub(super) _stop: CancellationToken,
+}
+
+/// One connection following the table.
+pub(super) struct Person {
+    pub(super) conn: ConnId,
+    pub(super) inbox: mpsc::Receiver<Utf8Bytes>,
+    /// Its outgoing queue as the room has it.
+    pub(super) outbox: Outbox,
+    pub(super) seen: Vec<Value>,
+}
+
+pub(super) fn record(bot_delay_ms: u32, clock: Option<ClockSettings>) -> RoomRecord {
+    let ruleset = RulesetId::Hexdice;
+    RoomRecord {
+        id: RoomId::random(),
+        ruleset,
+        options: rules(ruleset).unwrap().check_options(None, 2).unwrap(),
+        settings: RoomSettings {
+            clock,
+            bot_delay_ms,
+            grace_seconds: u32::try_from(GRACE.as_secs()).unwrap(),
+        },
+        seat_count: 2,
+        private: false,
+        invite_code: "code".into(),
+        creator: player(0).id,
+        state: RoomState::Waiting,
+        match_id: None,
+        created_at: 0,
+        seats: vec![Some(player(0)), Some(player(1))],
+    }
+}
+
+impl Table {
+    /// The match starts now; nobody follows the room yet.
+    pub(super) fn start(bot_delay_ms: u32) -> Table {
+        Table::start_with(bot_delay_ms, None)
+    }
+
+    /// The same, with a match clock.
+    pub(super) fn start_with(bot_delay_ms: u32, clock: Option<ClockSettings>) -> Table {
+        Table::start_on(record(bot_delay_ms, clock), Writer::accepting_all())
+    }
+
+    /// A match without a clock whose every commit takes `delay` (a slow database).
+    pub(super) fn start_committing_after(delay: Duration) -> Table {
+        Table::start_on(record(0, None), Writer::committing_after(delay))
+    }
+
+    fn start_on(
+        record: RoomRecord,
+        (writer, appends): (Writer, mpsc::UnboundedReceiver<Append>),
+    ) -> Table {
+        let now = Instant::now();
+        let rules = rules(record.ruleset).unwrap();
+        let mut core = RoomCore::new(record, rules, None, 10).with_wall_clock(now, 0);
+        core.prepare_start(Seed::from_u64(7), MatchId::random(), 0)
+            .unwrap();
+        core.started(now);
+        let (task, summary) = RoomTask::new(core, Store::unconnected(), writer);
+        let (commands, inbox) = mpsc::channel(16);
+        let stop = CancellationToken::new();
+        tokio::spawn(task.run(inbox, stop.clone()));
+        Table {
+            commands,
+            appends,
+            summary,
+            _stop: stop,
+        }
+    }
+
+    pub(super) async fn ask<T>(
+        &self,
+        command: impl FnOnce(oneshot::Sender<Result<T, ApiError>>) -> RoomCmd,
+    ) -> Result<T, ApiError> {
+        let (reply, answer) = oneshot::channel();
+        self.commands.send(command(reply)).await.unwrap();
+        answer.await.unwrap()
+    }
+
+    /// `conn` follows the room as `who` (the seat's player, or a spectator with `None`).
+    pub(super) async fn join(&self, conn: ConnId, who: Option<u8>) -> Person {
+        let (queue, inbox) = mpsc::channel(4096);
+        let outbox = Outbox::new(queue, CancellationToken::new());
+        self.ask(|reply| RoomCmd::Join {
+            conn,
+            identity: who.map(player),
+            via: Via::Outbox(outbox.clone()),
+            mutes: Mutes::default(),
+            invite: None,
+            last_seq: None,
+            reply,
+        })
+        .await
+        .unwrap();
+        Person {
+            conn,
+            inbox,
+            outbox,
+            seen: Vec::new(),
+        }
+    }
+
+    /// The connection closes.
+    pub(super) async fn leave(&self, person: Person) {
+        self.commands
+            .send(RoomCmd::Leave { conn: person.conn })
+            .await
+            .unwrap();
+    }
+
+    pub(super) async fn act(&self, person: &Person, id: &str, action: Value) -> Result<u64, ApiError> {
+        let conn = person.conn;
+        let client_id = id.to_owned();
+        self.ask(|reply| RoomCmd::Action {
+            conn,
+            client_id,
+            action,
+            reply: crate::room::ActionReply::Wait(reply),
+        })
+        .await
+    }
+
+    pub(super) async fn back(&self, person: &Person) -> Result<(), ApiError> {
+        let conn = person.conn;
+        self.ask(|reply| RoomCmd::Back { conn, reply }).await
+    }
+}
+
+impl Person {
+    /// The next message, waiting (time runs on while nothing happens).
+    pub(super) async fn next(&mut self) -> Value {
+        let text = tokio::time::timeout(PATIENCE, self.inbox.recv())
+            .await
+            .expect("a message in time")
+            .expect("the room is running");
+        let message: Value = serde_json::from_str(&text).unwrap();
+        self.seen.push(message.clone());
+        message
+    }
+
+    /// Reads messages until one satisfies `wanted`.
+    pub(super) async fn until(&mut self, what: &str, wanted: impl Fn(&Value) -> bool) -> Value {
+        loop {
+            let message = self.next().await;
+            if wanted(&message) {
+                return message;
+            }
+            assert!(
+                message["type"] != "finished",
+                "the match ended before {what}: {:?}",
+                self.seen
+            );
+        }
+    }
+
+    /// Reads what has arrived, without waiting.
+    pub(super) fn read_arrived(&mut self) {
+        while let Ok(text) = self.inbox.try_recv() {
+            self.seen.push(serde_json::from_str(&text).unwrap());
+        }
+    }
+
+    /// The last match message seen (snapshot or applied).
+    pub(super) fn last_match_message(&self) -> Option<&Value> {
+        self.seen
+            .iter()
+            .rev()
+            .find(|m| m["type"] == "snapshot" || m["type"] == "applied")
+    }
+}
+
