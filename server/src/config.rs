@@ -56,6 +56,11 @@ pub struct Config {
     /// Where the embedded SQLite database lives when no database URL is given.
     #[arg(long, env = "WARROOM_DATA_DIR", default_value = "data")]
     pub data_dir: PathBuf,
+    /// Threads that run rooms and sockets (default: one per core). On a small machine shared
+    /// with its database, 1 spends less CPU per action (no wake-ups across threads):
+    /// bench/RESULTS.md.
+    #[arg(long, env = "WARROOM_WORKER_THREADS")]
+    pub worker_threads: Option<usize>,
     /// Limits on clients.
     #[command(flatten)]
     pub limits: Limits,
@@ -249,6 +254,7 @@ impl Config {
             bind: "127.0.0.1:0".into(),
             database_url: Some(database_url),
             data_dir: PathBuf::from("data"),
+            worker_threads: None,
             cluster: ClusterConfig {
                 lease_seconds: DEFAULT_LEASE_SECONDS,
                 ..ClusterConfig::default()

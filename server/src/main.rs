@@ -45,12 +45,17 @@ fn verify(path: &std::path::Path) -> ExitCode {
     }
 }
 
-#[tokio::main]
-async fn serve(config: warroom_server::config::Config) -> anyhow::Result<()> {
-    let listener = TcpListener::bind(&config.bind).await?;
-    // Tests and scripts read this line to find the port when binding port 0.
-    println!("warroom listening on http://{}", listener.local_addr()?);
-    warroom_server::run(config, listener, shutdown_signal()).await
+fn serve(config: warroom_server::config::Config) -> anyhow::Result<()> {
+    let mut runtime = tokio::runtime::Builder::new_multi_thread();
+    if let Some(threads) = config.worker_threads {
+        runtime.worker_threads(threads.max(1));
+    }
+    runtime.enable_all().build()?.block_on(async {
+        let listener = TcpListener::bind(&config.bind).await?;
+        // Tests and scripts read this line to find the port when binding port 0.
+        println!("warroom listening on http://{}", listener.local_addr()?);
+        warroom_server::run(config, listener, shutdown_signal()).await
+    })
 }
 
 async fn shutdown_signal() {

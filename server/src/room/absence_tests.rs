@@ -8,11 +8,11 @@ use tokio::time::Instant;
 use warroom_engine::{RulesetId, Seat, Seed};
 use warroom_protocol::{ActedBy, ClockSettings, MatchId, RoomState, Takeover};
 
+use super::ConnId;
 use super::core::RoomCore;
 use super::loop_harness::{GRACE, PATIENCE, Person, Table, player, record};
-use super::summary::played_by_a_person;
-use super::ConnId;
 use super::output::Output;
+use super::summary::played_by_a_person;
 use crate::runner::rules;
 use crate::store::writer::Append;
 

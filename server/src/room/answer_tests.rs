@@ -86,13 +86,21 @@ async fn an_actions_ack_is_queued_to_its_socket_right_behind_its_applied() {
 async fn a_refused_action_is_answered_on_its_socket_with_its_id_and_code() {
     let table = Table::start(0);
     let (mut ada, _) = seat_zero_ready(&table).await;
-    send_action(&table, &ada, "nonsense-1", json!({"type": "no_such_action"})).await;
+    send_action(
+        &table,
+        &ada,
+        "nonsense-1",
+        json!({"type": "no_such_action"}),
+    )
+    .await;
     let refusal = next_about_actions(&mut ada).await;
     assert_eq!(refusal["type"], "error", "{refusal}");
     assert_eq!(refusal["id"], "nonsense-1", "{refusal}");
     assert_eq!(refusal["room"], json!(room_of(&table)), "{refusal}");
     assert!(
-        refusal["code"].as_str().is_some_and(|code| !code.is_empty()),
+        refusal["code"]
+            .as_str()
+            .is_some_and(|code| !code.is_empty()),
         "{refusal}"
     );
     ada.read_arrived();

@@ -151,7 +151,12 @@ impl Table {
             .unwrap();
     }
 
-    pub(super) async fn act(&self, person: &Person, id: &str, action: Value) -> Result<u64, ApiError> {
+    pub(super) async fn act(
+        &self,
+        person: &Person,
+        id: &str,
+        action: Value,
+    ) -> Result<u64, ApiError> {
         let conn = person.conn;
         let client_id = id.to_owned();
         self.ask(|reply| RoomCmd::Action {
@@ -211,4 +216,3 @@ impl Person {
             .find(|m| m["type"] == "snapshot" || m["type"] == "applied")
     }
 }
-

@@ -12,11 +12,11 @@
 //! missed), `game` (a started match and its accepted client ids).
 
 mod absence;
+#[cfg(test)]
+mod absence_tests;
 pub mod answer;
 #[cfg(test)]
 mod answer_tests;
-#[cfg(test)]
-mod absence_tests;
 mod catch_up;
 pub mod chat;
 pub mod clock;
@@ -247,9 +247,7 @@ impl RoomHandle {
         if let Err(error) = self.commands.try_send(command) {
             let (refusal, command) = match error {
                 mpsc::error::TrySendError::Full(command) => (ApiError::busy(), command),
-                mpsc::error::TrySendError::Closed(command) => {
-                    (ApiError::room_not_found(), command)
-                }
+                mpsc::error::TrySendError::Closed(command) => (ApiError::room_not_found(), command),
             };
             command.refuse(refusal);
         }
