@@ -57,8 +57,8 @@ pub struct Config {
     #[arg(long, env = "WARROOM_DATA_DIR", default_value = "data")]
     pub data_dir: PathBuf,
     /// Threads that run rooms and sockets (default: one per core). On a small machine shared
-    /// with its database, 1 spends less CPU per action (no wake-ups across threads):
-    /// bench/RESULTS.md.
+    /// with its database, 1 spends less CPU per action (no wake-ups across threads) but raises
+    /// the latency at a steady rate: bench/RESULTS.md.
     #[arg(long, env = "WARROOM_WORKER_THREADS")]
     pub worker_threads: Option<usize>,
     /// Limits on clients.
