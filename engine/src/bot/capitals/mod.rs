@@ -30,6 +30,8 @@
 //!   won area is taken back on the next turn (C-ATK-1). In the lost matches replayed, the bot's
 //!   own attacks had left its factories with one unit and random players took them
 //!   (bench/RESULTS.md).
+//! - Held to its capital and at most one more area from round 4 on, the bot accepts more danger
+//!   ([`STUCK_DANGER`]): waiting there while the enemies grow loses the match in the end.
 //! - `hard` weighs more: the threats attacking our capital one after another (each battle the
 //!   capital wins still thins it, C-BATTLE-3).
 //! - Out of our capital the bot also weighs sending every other number of units (checked by the
@@ -82,6 +84,16 @@ const ACCEPTED_DANGER: f64 = 0.1;
 const PATIENT_ROUNDS: u32 = 20;
 const DANGER_STEP: f64 = 0.02;
 const LATE_DANGER: f64 = 0.9;
+/// A bot that holds no more than [`STUCK_AREAS`] areas from round [`STUCK_FROM_ROUND`] on accepts
+/// [`STUCK_DANGER`] more danger on its capital (`normal` and `hard`). Held to its capital (its
+/// factories neutral at 3 units or taken by an enemy), the bot used to sit at home for dozens of
+/// rounds, every attack out weighing as too much danger against the enemy stacks around it, while
+/// a random player grew to 20-40 areas and finally took the capital; its factories, thin enough
+/// to retake, were left alone: 25 of the 53 matches lost among random players on seeds 4000..8000
+/// (bench/RESULTS.md).
+const STUCK_AREAS: usize = 2;
+const STUCK_FROM_ROUND: u32 = 4;
+const STUCK_DANGER: f64 = 0.3;
 /// Once we hold this many of our capital's three factories, they (4 units a turn between them)
 /// feed the expansion and the capital keeps a garrison of [`GARRISON`] units: each unit short of
 /// it counts as [`GARRISON_DANGER`] of danger (60 points). Kept from the start, the garrison
@@ -222,6 +234,10 @@ impl<'a> Planner<'a> {
             accepted_danger: accepted_danger(state.round()),
             garrison: false,
         };
+        let held = state.areas().iter().filter(|a| a.owner == Some(me)).count();
+        if level != BotLevel::Easy && held <= STUCK_AREAS && state.round() >= STUCK_FROM_ROUND {
+            planner.accepted_danger = (planner.accepted_danger + STUCK_DANGER).min(LATE_DANGER);
+        }
         if let Some(capital) = capital {
             let factories_held = map.areas[usize::from(capital)]
                 .borders

@@ -345,3 +345,40 @@ fn c_atk_1_the_bot_does_not_strip_a_factory_next_to_an_enemy_stack() {
         }
     }
 }
+
+#[test]
+fn c_map_2_a_bot_held_to_its_capital_retakes_its_thin_factory() {
+    // Round 8: we hold nothing but our capital (9 d6). Our fast factory is held by the enemy
+    // with 1 d6, our strong factories are neutral with 3 d6, and an enemy stack of 7 d6 stands
+    // beyond a strong factory (a deep attack on the capital, C-DEEP-1). Before, `normal` sat at
+    // home: any attack out weighed as too much danger, while the enemy grew. A bot held to
+    // its capital now accepts more danger and retakes the factory (C-MAP-2).
+    let base = quiet_match();
+    let capital = base.map.capitals[0];
+    let ours = factories(&base, 0);
+    let distance = base.map.distances_from(capital);
+    let enemy = base.map.areas[usize::from(ours[1])]
+        .borders
+        .iter()
+        .copied()
+        .find(|&a| distance[usize::from(a)] == 2)
+        .expect("an area beyond the factory");
+    for level in [BotLevel::Normal, BotLevel::Hard] {
+        for seed in 0..4 {
+            let mut game = base.clone();
+            game.round = 8;
+            set(&mut game, capital, Some(0), Units::d6(9));
+            set(&mut game, ours[0], Some(1), Units::d6(1));
+            set(&mut game, ours[1], None, Units::d6(3));
+            set(&mut game, ours[2], None, Units::d6(3));
+            set(&mut game, enemy, Some(1), Units::d6(7));
+            let action = game
+                .bot_action(level, &mut BotRng::new(seed))
+                .expect("an action");
+            assert!(
+                matches!(action, Action::Attack { path, .. } if path.areas() == [capital, ours[0]]),
+                "{level:?} did not retake its factory: {action:?}"
+            );
+        }
+    }
+}
