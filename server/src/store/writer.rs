@@ -8,6 +8,14 @@
 //! fsync, and the database flushes the commits that meet together. Each room has at most one
 //! append in flight, so batches never race for one match.
 //!
+//! A lane is a task of its own for the writer's lifetime: it takes what queued straight from the
+//! rooms' channel and keeps its connection between batches, so a batch costs no task spawn and
+//! no pool round trips (sqlx pings a connection when it is handed out and again when it is given
+//! back: two round trips to the database per batch otherwise). A connection that failed is given
+//! back (and closed if broken), and the lane takes another for its next batch; a kept connection
+//! that turns out dead before anything was committed (the database restarted meanwhile) is
+//! replaced and the batch written once more.
+//!
 //! A database that stops answering must not hold actions for long: taking a connection and
 //! writing the rows must finish within the database timeout, or the transaction is dropped
 //! (rolled back) and its appends fail (`unavailable`); only the `COMMIT` itself is awaited
@@ -18,15 +26,16 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::time::{Duration, Instant};
 
-use sqlx::Row;
-use tokio::sync::{mpsc, oneshot};
+use sqlx::pool::PoolConnection;
+use sqlx::{Any, AnyConnection, Connection, Row};
+use tokio::sync::{Mutex, mpsc, oneshot};
 use tokio::task::{JoinHandle, JoinSet};
 use tokio_util::sync::CancellationToken;
 use warroom_engine::{Outcome, Seat};
 use warroom_protocol::{ActedBy, MatchId, MatchState, RoomId, RoomState};
 
 use super::leases::Fence;
-use super::{SqlType, Store, now_ms};
+use super::{Dialect, SqlType, Store, now_ms};
 use crate::metrics::Metrics;
 
 /// One accepted action to make durable.
@@ -255,80 +264,78 @@ struct Task {
     health: Arc<WriterHealth>,
 }
 
-/// Gives a lane back to the writer when its batch is done (or its task ended otherwise).
-struct Lane {
-    index: usize,
-    free: mpsc::Sender<usize>,
-}
-
-impl Drop for Lane {
-    fn drop(&mut self) {
-        // The channel holds every lane, so there is always room for this one.
-        let _ = self.free.try_send(self.index);
-    }
-}
+/// The rooms' appends as the lanes share them: one lane at a time waits for the next batch.
+type Inbox = Arc<Mutex<mpsc::Receiver<Request>>>;
 
 impl Task {
     async fn run(
         self,
-        mut inbox: mpsc::Receiver<Request>,
+        inbox: mpsc::Receiver<Request>,
         max_batch: usize,
         lanes: usize,
         stop: CancellationToken,
     ) {
         let task = Arc::new(self);
-        let (free, mut lanes_free) = mpsc::channel(lanes);
-        for index in 0..lanes {
-            let _ = free.try_send(index);
-        }
+        let inbox: Inbox = Arc::new(Mutex::new(inbox));
         let mut running = JoinSet::new();
-        loop {
-            // A free lane first; then `recv_many` waits for the first request and takes
-            // whatever else is already queued: the batch is what arrived while the lanes were
-            // busy.
-            let lane = tokio::select! {
-                Some(index) = lanes_free.recv() => Lane { index, free: free.clone() },
-                () = stop.cancelled() => break,
-            };
-            let mut batch = Vec::with_capacity(max_batch);
-            let received = tokio::select! {
-                received = inbox.recv_many(&mut batch, max_batch) => received,
-                () = stop.cancelled() => break,
-            };
-            if received == 0 {
-                break;
-            }
-            running.spawn(task.clone().commit_batch(lane, batch));
-            while running.try_join_next().is_some() {}
-        }
-        // Stopping (or every handle dropped): refuse new appends, flush the queued ones.
-        inbox.close();
-        loop {
-            let Some(index) = lanes_free.recv().await else {
-                break;
-            };
-            let lane = Lane {
-                index,
-                free: free.clone(),
-            };
-            let mut batch = Vec::with_capacity(max_batch);
-            if inbox.recv_many(&mut batch, max_batch).await == 0 {
-                break;
-            }
-            running.spawn(task.clone().commit_batch(lane, batch));
+        for index in 0..lanes {
+            running.spawn(
+                task.clone()
+                    .lane(index, inbox.clone(), max_batch, stop.clone()),
+            );
         }
         while running.join_next().await.is_some() {}
         task.health.stopped.store(true, Ordering::Release);
     }
 
-    async fn commit_batch(self: Arc<Self>, lane: Lane, mut batch: Vec<Request>) {
-        let batch = &mut batch;
+    /// One lane: whenever it is free it waits for the first append and takes whatever else is
+    /// already queued (the batch is what arrived while the lanes were busy), and commits it on
+    /// its own connection, kept from one batch to the next. It ends when every handle is
+    /// dropped or `stop` is cancelled; either way what is already queued is committed first.
+    async fn lane(
+        self: Arc<Self>,
+        index: usize,
+        inbox: Inbox,
+        max_batch: usize,
+        stop: CancellationToken,
+    ) {
+        let mut connection = None;
+        let mut batch = Vec::with_capacity(max_batch);
+        loop {
+            let mut queue = inbox.lock().await;
+            let mut received = 0;
+            if !stop.is_cancelled() {
+                received = tokio::select! {
+                    received = queue.recv_many(&mut batch, max_batch) => received,
+                    () = stop.cancelled() => 0,
+                };
+            }
+            if received == 0 && stop.is_cancelled() {
+                // Stopping: refuse new appends, flush the queued ones.
+                queue.close();
+                received = queue.recv_many(&mut batch, max_batch).await;
+            }
+            drop(queue);
+            if received == 0 {
+                break;
+            }
+            self.commit_batch(index, &mut connection, &mut batch).await;
+        }
+    }
+
+    async fn commit_batch(
+        &self,
+        lane: usize,
+        connection: &mut Option<PoolConnection<Any>>,
+        batch: &mut Vec<Request>,
+    ) {
         let metrics = &self.metrics;
-        let busy_since = &self.health.busy_since_ms[lane.index];
+        let busy_since = &self.health.busy_since_ms[lane];
         busy_since.store(now_ms(), Ordering::Release);
         let appends: Vec<&Append> = batch.iter().map(|(append, _)| append).collect();
         let started = Instant::now();
-        let written = self.write_all(&appends).await;
+        let written = self.write_all(connection, &appends).await;
+        drop(appends);
         metrics
             .append_commit_seconds
             .observe_duration(started.elapsed());
@@ -353,7 +360,7 @@ impl Task {
                 );
                 let mut failed = false;
                 for (append, reply) in batch.drain(..) {
-                    let result = match self.write_all(&[&append]).await {
+                    let result = match self.write_all(connection, &[&append]).await {
                         Ok(moved) if moved.first() == Some(&true) => Err(AppendError::Moved),
                         Ok(_) => Ok(()),
                         Err(error) => Err(AppendError::Database(error.text)),
@@ -377,31 +384,85 @@ impl Task {
         };
         self.health.last_failed.store(failed, Ordering::Release);
         busy_since.store(0, Ordering::Release);
-        drop(lane);
     }
 
-    /// Writes the appends in one transaction: the rows within the timeout (else it is dropped,
-    /// so rolled back), then the commit. Says, for each append, whether it was refused by its
-    /// fence (not written: its room moved); the others are committed.
-    async fn write_all(&self, appends: &[&Append]) -> Result<Vec<bool>, WriteError> {
-        let (tx, moved) = tokio::time::timeout(self.timeout, write_rows(&self.store, appends))
+    /// Writes the appends in one transaction on the lane's connection; a kept connection found
+    /// broken before anything was committed (an outage error, not a timeout, while writing the
+    /// rows) is replaced and the transaction written once more. Says, for each append, whether
+    /// it was refused by its fence (not written: its room moved); the others are committed.
+    async fn write_all(
+        &self,
+        connection: &mut Option<PoolConnection<Any>>,
+        appends: &[&Append],
+    ) -> Result<Vec<bool>, WriteError> {
+        let kept = connection.is_some();
+        match self.write_once(connection, appends).await {
+            Err(error) if kept && error.stale => self.write_once(connection, appends).await,
+            written => written,
+        }
+    }
+
+    /// One try of [`Task::write_all`]: takes a connection if the lane has none, writes the rows
+    /// within the timeout (else the transaction is dropped, so rolled back), then commits. On
+    /// any failure the connection is given back to the pool (which closes it if it is broken).
+    async fn write_once(
+        &self,
+        connection: &mut Option<PoolConnection<Any>>,
+        appends: &[&Append],
+    ) -> Result<Vec<bool>, WriteError> {
+        let written = self.write_and_commit(connection, appends).await;
+        if written.is_err() {
+            *connection = None;
+        }
+        written
+    }
+
+    async fn write_and_commit(
+        &self,
+        connection: &mut Option<PoolConnection<Any>>,
+        appends: &[&Append],
+    ) -> Result<Vec<bool>, WriteError> {
+        let store = &self.store;
+        let slot = &mut *connection;
+        let rows = async move {
+            if slot.is_none() {
+                *slot = Some(store.pool().acquire().await?);
+            }
+            let Some(connection) = slot.as_mut() else {
+                unreachable!("a connection was just taken");
+            };
+            write_rows(connection, store.dialect(), appends).await
+        };
+        let (tx, moved) = tokio::time::timeout(self.timeout, rows)
             .await
             .map_err(|_| WriteError {
                 text: format!("the database took over {:?} to take the rows", self.timeout),
                 outage: true,
+                stale: false,
             })?
-            .map_err(WriteError::from)?;
+            .map_err(|error| WriteError::from(error).before_commit())?;
         tx.commit().await.map_err(WriteError::from)?;
         Ok(moved)
     }
 }
 
 /// Why a transaction failed; `outage` when the database could not be used at all (retrying
-/// the appends one by one would only wait longer).
+/// the appends one by one would only wait longer); `stale` when that was found before the
+/// commit was sent, at once (so nothing was written, and a fresh connection may do).
 #[derive(Debug)]
 struct WriteError {
     text: String,
     outage: bool,
+    stale: bool,
+}
+
+impl WriteError {
+    fn before_commit(self) -> WriteError {
+        WriteError {
+            stale: self.outage,
+            ..self
+        }
+    }
 }
 
 impl From<sqlx::Error> for WriteError {
@@ -409,6 +470,7 @@ impl From<sqlx::Error> for WriteError {
         WriteError {
             outage: crate::error::is_outage(&error),
             text: error.to_string(),
+            stale: false,
         }
     }
 }
@@ -418,12 +480,12 @@ impl From<sqlx::Error> for WriteError {
 /// fixed number of statements: the fence check (cluster mode), one `INSERT` of every action,
 /// and for each action that ended its match the match's outcome (and action count) and its
 /// room's state. A running match's row is not touched: its action count is read from the log.
-async fn write_rows(
-    store: &Store,
+async fn write_rows<'c>(
+    connection: &'c mut AnyConnection,
+    d: Dialect,
     appends: &[&Append],
-) -> sqlx::Result<(sqlx::Transaction<'static, sqlx::Any>, Vec<bool>)> {
-    let d = store.dialect();
-    let mut tx = store.pool().begin().await?;
+) -> sqlx::Result<(sqlx::Transaction<'c, Any>, Vec<bool>)> {
+    let mut tx = connection.begin().await?;
     let moved = fenced_out(&mut tx, appends).await?;
     let written: Vec<&Append> = appends
         .iter()
@@ -527,7 +589,7 @@ fn action_rows(appends: &[&Append]) -> String {
 /// taking the room over waits for this commit, and an append whose lease moved on (another
 /// owner or epoch, or expired) is not written. Says, for each append, whether it is refused.
 async fn fenced_out(
-    tx: &mut sqlx::Transaction<'static, sqlx::Any>,
+    tx: &mut sqlx::Transaction<'_, Any>,
     appends: &[&Append],
 ) -> sqlx::Result<Vec<bool>> {
     let fenced: Vec<(RoomId, &Fence)> = appends
