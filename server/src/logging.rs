@@ -4,8 +4,9 @@
 //!
 //! Spans carry the context: `http` (method, route, path) around every request, `conn` (its id,
 //! then the identity after `hello`) around every WebSocket connection, `msg` (type, room, seat)
-//! around each of its messages, and `room` (id) around each room task; a JSON line lists the
-//! spans it was written in.
+//! around each of its messages (but an action for a room served on this node, handed over at
+//! once: what it causes is logged in the room's span), and `room` (id) around each room task; a
+//! JSON line lists the spans it was written in.
 
 use std::io::IsTerminal;
 

@@ -44,6 +44,9 @@ async fn serve_connection(socket: WebSocket, state: AppState, id: ConnId) {
         ping_every: Duration::from_secs(limits.ping_interval.max(1)),
         dead_after: Duration::from_secs(limits.ping_timeout.max(1)),
     };
+    // The server's shutdown as this connection's two halves watch it: a token of its own, so
+    // that waiting on it locks nothing the other connections share.
+    let shutdown = state.shutdown.child_token();
     let (sink, mut stream) = socket.split();
     let (queue, outgoing) = mpsc::channel(limits.outgoing_queue.max(1));
     let closer = Closer::default();
@@ -68,7 +71,7 @@ async fn serve_connection(socket: WebSocket, state: AppState, id: ConnId) {
                 pace: Duration::from_millis(limits.spectator_pace_ms),
             },
             closer.clone(),
-            state.shutdown.clone(),
+            shutdown.clone(),
             timers.ping_every,
             metrics.clone(),
         )
@@ -77,10 +80,14 @@ async fn serve_connection(socket: WebSocket, state: AppState, id: ConnId) {
     let hello_deadline = tokio::time::Instant::now() + timers.hello;
     let mut last_heard = Instant::now();
     let mut liveness = tokio::time::interval(timers.ping_every);
+    // Made once and polled again for every frame (see `write_loop`).
+    let closed = closer.token.cancelled();
+    let stopping = shutdown.cancelled();
+    tokio::pin!(closed, stopping);
     loop {
         let frame = tokio::select! {
-            () = closer.token.cancelled() => break,
-            () = state.shutdown.cancelled() => break,
+            () = &mut closed => break,
+            () = &mut stopping => break,
             () = tokio::time::sleep_until(hello_deadline), if !connection.said_hello => {
                 tracing::debug!("closing a socket that did not say hello");
                 closer.close(CloseReason::NoHello);
@@ -194,6 +201,10 @@ impl Connection {
             );
         }
         match ClientMsg::parse(text) {
+            // An action for a room served here is handed to it without a wait and nothing is
+            // logged on the way, so it gets no `msg` span (one per action cost a few percent of
+            // the server's CPU under load): the room logs what follows in its `room` span.
+            Ok(message) if self.handed_to_room_here(&message) => self.on_message(message).await,
             Ok(message) => {
                 let span = self.message_span(&message);
                 self.on_message(message).instrument(span).await;
@@ -359,6 +370,18 @@ impl Connection {
         }
         self.state.store.set_mute(me, player, muted).await?;
         Ok(self.mutes.set(player, muted))
+    }
+
+    /// Whether the message is an action for a room served on this node (handed over at once,
+    /// its answer queued by the room).
+    fn handed_to_room_here(&self, message: &ClientMsg) -> bool {
+        match message {
+            ClientMsg::Action { room, .. } => matches!(
+                self.rooms.get(room),
+                Some(Followed::Here(handle)) if !handle.is_closed()
+            ),
+            _ => false,
+        }
     }
 
     /// A `msg` span: the message's type, its room, and the seat this identity holds there.

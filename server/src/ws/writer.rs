@@ -119,20 +119,25 @@ pub(super) async fn write_loop<S>(
     } = outgoing;
     let mut pings = tokio::time::interval_at(tokio::time::Instant::now() + ping_every, ping_every);
     let mut paced_until = None;
+    // Made once and polled again on every turn: a new one per turn would register with (and
+    // leave) each token's waiter list every time, a lock each.
+    let closed = closer.token.cancelled();
+    let stopping = shutdown.cancelled();
+    tokio::pin!(closed, stopping);
     let reason = loop {
         if let Some(until) = paced_until.take() {
             // Not polling the queue meanwhile: queuing a paced message wakes nobody.
             tokio::select! {
                 biased;
-                () = closer.token.cancelled() => break closer.reason(),
-                () = shutdown.cancelled() => break CloseReason::Shutdown,
+                () = &mut closed => break closer.reason(),
+                () = &mut stopping => break CloseReason::Shutdown,
                 () = urgent.notified() => {}
                 () = tokio::time::sleep_until(until) => {}
             }
         }
         let first = tokio::select! {
             biased;
-            () = closer.token.cancelled() => break closer.reason(),
+            () = &mut closed => break closer.reason(),
             message = outgoing.recv() => match message {
                 Some(text) => Message::Text(text),
                 None => break if shutdown.is_cancelled() {
@@ -143,7 +148,7 @@ pub(super) async fn write_loop<S>(
                     CloseReason::Client
                 },
             },
-            () = shutdown.cancelled() => break CloseReason::Shutdown,
+            () = &mut stopping => break CloseReason::Shutdown,
             _ = pings.tick() => Message::Ping(Default::default()),
         };
         let burst = async {
@@ -173,8 +178,8 @@ pub(super) async fn write_loop<S>(
                     paced_until = Some(started + pace);
                 }
             }
-            () = closer.token.cancelled() => break closer.reason(),
-            () = shutdown.cancelled() => break CloseReason::Shutdown,
+            () = &mut closed => break closer.reason(),
+            () = &mut stopping => break CloseReason::Shutdown,
         }
     };
     if reason == CloseReason::Slow {
