@@ -162,12 +162,12 @@ pub async fn run(
             tokio::spawn(leasing.clone().renew_until(stop_leases.clone()));
             let node = ClusterNode::start(
                 client,
-                leasing.node.clone(),
+                leasing,
                 rooms.clone(),
                 relays,
                 store.clone(),
                 config.limits.clone(),
-                config.cluster.lease(),
+                metrics.clone(),
             )
             .await?;
             tracing::info!(node = %leasing.node, "cluster node up");

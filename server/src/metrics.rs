@@ -164,6 +164,9 @@ pub struct Metrics {
     pub append_failures: Counter,
     /// HTTP answers (REST, web client, `/ws` upgrades), by status code.
     pub http_responses: LabeledCounter,
+    /// Gaps found in the streams of rooms this node follows for another node (each disconnects
+    /// the room's members here as slow consumers).
+    pub cluster_stream_gaps: Counter,
 }
 
 impl Default for Metrics {
@@ -184,6 +187,7 @@ impl Default for Metrics {
             append_commit_seconds: Histogram::new(&SECONDS_BUCKETS),
             append_failures: Counter::default(),
             http_responses: LabeledCounter::default(),
+            cluster_stream_gaps: Counter::default(),
         }
     }
 }
@@ -320,6 +324,11 @@ pub fn render(metrics: &Metrics, sampled: &Sampled) -> String {
         "HTTP answers by status code.",
         "status",
         &metrics.http_responses,
+    );
+    out.counter(
+        "warroom_cluster_stream_gaps_total",
+        "Gaps found in followed rooms' streams from other nodes (their members here rejoin).",
+        &metrics.cluster_stream_gaps,
     );
     out.0
 }

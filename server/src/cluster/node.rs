@@ -16,11 +16,13 @@ use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 use warroom_protocol::{Room, RoomId, ServerMsg, codes};
 
+use super::leasing::Leasing;
 use super::relay::Relays;
 use super::streams::Streams;
 use super::wire::{Answer, Ask, Command, RemoteError, ask_here, ask_subject};
 use crate::config::Limits;
 use crate::error::ApiError;
+use crate::metrics::Metrics;
 use crate::room::{ConnId, Kick, Located, Mutes, Outbox, RemoteConn, Rooms, Via};
 use crate::store::{RoomRecord, Store};
 
@@ -105,19 +107,21 @@ impl ClusterNode {
             .await?)
     }
 
-    /// Starts answering requests on `nats` as `node` (its rooms publish through `relays`).
+    /// Starts answering requests on `nats` as the node `leasing` names (its rooms publish
+    /// through `relays`; `metrics` counts what its followed streams missed).
     pub async fn start(
         nats: async_nats::Client,
-        node: Arc<str>,
+        leasing: &Leasing,
         rooms: Arc<Rooms>,
         relays: Arc<Relays>,
         store: Store,
         limits: Limits,
-        lease: Duration,
+        metrics: Arc<Metrics>,
     ) -> anyhow::Result<Arc<ClusterNode>> {
+        let (node, lease) = (leasing.node.clone(), leasing.length);
         let asks = nats.subscribe(ask_subject(&node)).await?;
         let this = Arc::new(ClusterNode {
-            streams: Streams::new(nats.clone(), node.clone()),
+            streams: Streams::new(nats.clone(), node.clone(), metrics),
             node,
             nats,
             rooms,

@@ -29,7 +29,8 @@ use warroom_engine::Viewer;
 use warroom_protocol::{Identity, IdentityId, RoomId};
 
 use super::wire::{
-    CLOSE, ENTER, EPOCH, FROM, N, SPEAKER, STREAM, StreamPosition, TO, class_name, room_subject,
+    CLOSE, ENTER, EPOCH, FROM, N, PACED, SPEAKER, STREAM, StreamPosition, TO, class_name,
+    room_subject,
 };
 use crate::room::{ConnId, RemoteConn};
 
@@ -319,6 +320,7 @@ impl Relay {
         to: &[ConnId],
         text: &Utf8Bytes,
         speaker: Option<IdentityId>,
+        paced: bool,
     ) -> Result<(), Overflow> {
         if to.is_empty() {
             return Ok(());
@@ -330,7 +332,7 @@ impl Relay {
         let told = |conn: &ConnId| self.followers.get(conn).and_then(|f| f.class);
         if to.len() == self.followers.len() && to.iter().all(|conn| told(conn).is_some()) {
             let subject = self.all.clone();
-            self.publish(subject, None, speaker, payload);
+            self.publish(subject, None, speaker, paced, payload);
             return Ok(());
         }
         // Grouped by class, in first-seen order (a message goes to a few classes at most).
@@ -361,11 +363,11 @@ impl Relay {
                 .entry(class)
                 .or_insert_with(|| room_subject(self.room, &class_name(class)))
                 .clone();
-            self.publish(subject, None, speaker, payload.clone());
+            self.publish(subject, None, speaker, paced, payload.clone());
         }
         if !rest.is_empty() {
             let subject = self.direct.clone();
-            self.publish(subject, Some(rest.join(",")), speaker, payload);
+            self.publish(subject, Some(rest.join(",")), speaker, paced, payload);
         }
         Ok(())
     }
@@ -396,9 +398,13 @@ impl Relay {
         subject: String,
         to: Option<String>,
         speaker: Option<IdentityId>,
+        paced: bool,
         payload: Bytes,
     ) {
         let mut headers = self.headers();
+        if paced {
+            headers.insert(PACED, "1");
+        }
         if let Some(to) = to {
             headers.insert(TO, to.as_str());
         }
@@ -488,10 +494,10 @@ mod tests {
         let (relays, room, mut relay, mut inbox) = full_relay().await;
         let text = Utf8Bytes::from_static(r#"{"type":"applied"}"#);
         // Two `enter`s and two messages: 4 unpublished, the limit.
-        assert_eq!(relay.send(&[7, 9], &text, None), Ok(()));
-        assert_eq!(relay.send(&[7, 9], &text, None), Ok(()));
-        assert_eq!(relay.send(&[7, 9], &text, None), Err(Overflow));
-        assert_eq!(relay.send(&[9], &text, None), Err(Overflow));
+        assert_eq!(relay.send(&[7, 9], &text, None, false), Ok(()));
+        assert_eq!(relay.send(&[7, 9], &text, None, false), Ok(()));
+        assert_eq!(relay.send(&[7, 9], &text, None, false), Err(Overflow));
+        assert_eq!(relay.send(&[9], &text, None, false), Err(Overflow));
         assert_eq!(
             relays.position(room).map(|p| p.n),
             Some(4),
@@ -502,7 +508,11 @@ mod tests {
         // node told to disconnect them, even though the queue is full.
         assert_eq!(relay.close_all(codes::SLOW_CONSUMER), vec![7, 9]);
         assert!(relay.is_empty() && !relay.follows(7) && !relay.follows(9));
-        assert_eq!(relay.send(&[], &text, None), Ok(()), "nobody to send to");
+        assert_eq!(
+            relay.send(&[], &text, None, false),
+            Ok(()),
+            "nobody to send to"
+        );
         assert_eq!(relay.close_all(codes::SLOW_CONSUMER), Vec::<ConnId>::new());
 
         let mut queued = Vec::new();
@@ -526,14 +536,31 @@ mod tests {
     async fn the_limit_counts_only_what_is_not_published_yet() {
         let (_relays, _room, mut relay, mut inbox) = full_relay().await;
         let text = Utf8Bytes::from_static(r#"{"type":"applied"}"#);
-        assert_eq!(relay.send(&[7, 9], &text, None), Ok(()));
-        assert_eq!(relay.send(&[7, 9], &text, None), Ok(()));
-        assert_eq!(relay.send(&[7, 9], &text, None), Err(Overflow));
+        assert_eq!(relay.send(&[7, 9], &text, None, false), Ok(()));
+        assert_eq!(relay.send(&[7, 9], &text, None, false), Ok(()));
+        assert_eq!(relay.send(&[7, 9], &text, None, false), Err(Overflow));
         // The publisher takes one message off the queue and publishes it.
         assert!(inbox.try_recv().is_ok());
         relay.pending.fetch_sub(1, Ordering::AcqRel);
-        assert_eq!(relay.send(&[7, 9], &text, None), Ok(()));
-        assert_eq!(relay.send(&[7, 9], &text, None), Err(Overflow));
+        assert_eq!(relay.send(&[7, 9], &text, None, false), Ok(()));
+        assert_eq!(relay.send(&[7, 9], &text, None, false), Err(Overflow));
         assert_eq!(relay.len(), 2, "refusing a message drops nobody by itself");
+    }
+
+    #[tokio::test]
+    async fn a_paced_message_is_marked_paced_for_the_reading_node_and_an_urgent_one_is_not() {
+        let (_relays, _room, mut relay, mut inbox) = full_relay().await;
+        let text = Utf8Bytes::from_static(r#"{"type":"applied"}"#);
+        assert_eq!(relay.send(&[7, 9], &text, None, true), Ok(()));
+        assert_eq!(relay.send(&[7], &text, None, false), Ok(()));
+        let mut queued = Vec::new();
+        while let Ok(message) = inbox.try_recv() {
+            queued.push(message);
+        }
+        // Two `enter`s, then the two messages.
+        assert_eq!(queued.len(), 4);
+        assert_eq!(header(&queued[2], PACED), Some("1"));
+        assert_eq!(header(&queued[3], PACED), None);
+        assert!(queued[..2].iter().all(|m| header(m, PACED).is_none()));
     }
 }

@@ -12,6 +12,13 @@
 //! position read so far (epoch, stream, count) lets a forwarded command's answer wait for the
 //! messages the room sent before it ([`Streams::wait`]). Messages of an older epoch (a node
 //! that lost the room) are dropped; a newer stream resets every member's class.
+//!
+//! A message marked [`PACED`] (a spectators' copy of the match) is queued paced, so this node's
+//! writers pace remote spectators as the room's own node paces its own. A message numbered past
+//! the next one of its stream means this node missed some (NATS dropped them: a full
+//! subscription channel, a reconnect): every member of the room here is disconnected as a slow
+//! consumer, so its client joins again and catches up from the log, rather than going on with
+//! a hole in what it saw (`warroom_cluster_stream_gaps_total` counts it).
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -26,14 +33,17 @@ use warroom_engine::{Seat, Viewer};
 use warroom_protocol::{IdentityId, RoomId, codes};
 
 use super::wire::{
-    CLOSE, ENTER, EPOCH, FROM, N, SPEAKER, STREAM, StreamPosition, TO, parse_class, room_subject,
+    CLOSE, ENTER, EPOCH, FROM, N, PACED, SPEAKER, STREAM, StreamPosition, TO, parse_class,
+    room_subject,
 };
+use crate::metrics::Metrics;
 use crate::room::{ConnId, Kick, Mutes, Outbox};
 
 /// The subscriptions of this node to rooms served elsewhere.
 pub struct Streams {
     nats: async_nats::Client,
     node: Arc<str>,
+    metrics: Arc<Metrics>,
     /// Held while a subscription is taken or dropped (never while delivering).
     rooms: tokio::sync::Mutex<HashMap<RoomId, Arc<RoomStream>>>,
 }
@@ -63,10 +73,11 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 
 impl Streams {
     /// No room followed yet.
-    pub fn new(nats: async_nats::Client, node: Arc<str>) -> Streams {
+    pub fn new(nats: async_nats::Client, node: Arc<str>, metrics: Arc<Metrics>) -> Streams {
         Streams {
             nats,
             node,
+            metrics,
             rooms: tokio::sync::Mutex::new(HashMap::new()),
         }
     }
@@ -90,7 +101,12 @@ impl Streams {
                     position: watch::Sender::new(StreamPosition::default()),
                     stop: CancellationToken::new(),
                 });
-                tokio::spawn(read(self.node.clone(), stream.clone(), subscriber));
+                tokio::spawn(read(
+                    self.node.clone(),
+                    self.metrics.clone(),
+                    stream.clone(),
+                    subscriber,
+                ));
                 rooms.insert(room, stream.clone());
                 stream
             }
@@ -155,7 +171,12 @@ impl Streams {
 }
 
 /// Reads a room's subscription until stopped.
-async fn read(node: Arc<str>, stream: Arc<RoomStream>, mut subscriber: async_nats::Subscriber) {
+async fn read(
+    node: Arc<str>,
+    metrics: Arc<Metrics>,
+    stream: Arc<RoomStream>,
+    mut subscriber: async_nats::Subscriber,
+) {
     loop {
         let message = tokio::select! {
             () = stream.stop.cancelled() => return,
@@ -164,8 +185,19 @@ async fn read(node: Arc<str>, stream: Arc<RoomStream>, mut subscriber: async_nat
                 None => return,
             },
         };
-        stream.handle(&node, &message);
+        if stream.handle(&node, &message) == Read::Gap {
+            metrics.cluster_stream_gaps.inc();
+        }
     }
+}
+
+/// What reading one message found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Read {
+    /// The message is for this node and was handled (or it was not for this node).
+    InOrder,
+    /// Messages before it were missed: the room's members here were disconnected.
+    Gap,
 }
 
 /// The headers a stream message carries.
@@ -177,6 +209,16 @@ struct Stamp<'a> {
 impl Stamp<'_> {
     fn get(&self, name: &str) -> Option<&str> {
         self.headers.get(name).map(|value| value.as_str())
+    }
+
+    /// Queues the message's text to `outbox`, paced when it is marked so (a full queue
+    /// disconnects that socket by itself).
+    fn queue(&self, outbox: &Outbox, text: Utf8Bytes) {
+        let _ = if self.get(PACED).is_some() {
+            outbox.send_paced(text)
+        } else {
+            outbox.send_text(text)
+        };
     }
 }
 
@@ -198,18 +240,35 @@ fn stamp<'a>(node: &str, message: &'a async_nats::Message) -> Option<Stamp<'a>> 
 }
 
 impl RoomStream {
-    fn handle(&self, node: &str, message: &async_nats::Message) {
+    fn handle(&self, node: &str, message: &async_nats::Message) -> Read {
         let Some(stamp) = stamp(node, message) else {
-            return;
+            return Read::InOrder;
         };
         let at = stamp.position;
         let now = *self.position.borrow();
         if at.epoch < now.epoch {
             // From a node that no longer holds the room.
-            return;
+            return Read::InOrder;
         }
         let mut members = lock(&self.members);
-        if (at.epoch, at.stream) != (now.epoch, now.stream) {
+        let same_stream = (at.epoch, at.stream) == (now.epoch, now.stream);
+        if same_stream && at.n > now.n + 1 {
+            tracing::warn!(
+                "a followed room's stream skipped from {} to {} (epoch {}): its {} members here \
+                 are disconnected to join again",
+                now.n,
+                at.n,
+                at.epoch,
+                members.len()
+            );
+            for (_, member) in members.drain() {
+                member.outbox.kick(Kick::Slow);
+            }
+            drop(members);
+            self.position.send_replace(at);
+            return Read::Gap;
+        }
+        if !same_stream {
             // A new stream (another owner, or the room started again): nobody has a class in
             // it until told.
             for member in members.values_mut() {
@@ -240,6 +299,7 @@ impl RoomStream {
         }
         drop(members);
         self.position.send_replace(at);
+        Read::InOrder
     }
 }
 
@@ -261,7 +321,7 @@ fn deliver<'a>(
         if speaker.is_some_and(|speaker| member.mutes.mutes(speaker)) {
             continue;
         }
-        let _ = member.outbox.send_text(text.clone());
+        stamp.queue(&member.outbox, text.clone());
     }
 }
 
@@ -308,8 +368,136 @@ fn direct(
             if let Some(member) = members.get(conn)
                 && !speaker.is_some_and(|speaker| member.mutes.mutes(speaker))
             {
-                let _ = member.outbox.send_text(text.clone());
+                stamp.queue(&member.outbox, text.clone());
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use futures_util::FutureExt;
+    use tokio::sync::mpsc;
+
+    use super::*;
+
+    const ROOM: &str = "warroom.room.r";
+
+    fn room_stream() -> RoomStream {
+        RoomStream {
+            members: Mutex::new(HashMap::new()),
+            position: watch::Sender::new(StreamPosition::default()),
+            stop: CancellationToken::new(),
+        }
+    }
+
+    /// Message `n` of stream 5 in epoch 1, from node `a`, on `suffix`.
+    fn message(suffix: &str, n: u64, paced: bool) -> async_nats::Message {
+        let mut headers = HeaderMap::new();
+        headers.insert(FROM, "a");
+        headers.insert(EPOCH, "1");
+        headers.insert(STREAM, "5");
+        headers.insert(N, n.to_string().as_str());
+        if paced {
+            headers.insert(PACED, "1");
+        }
+        async_nats::Message {
+            subject: format!("{ROOM}.{suffix}").into(),
+            reply: None,
+            payload: bytes::Bytes::from(format!(r#"{{"n":{n}}}"#)),
+            headers: Some(headers),
+            status: None,
+            description: None,
+            length: 0,
+        }
+    }
+
+    /// Connection `conn` of node `b` follows the room, and message `n` (its `enter`) says it is
+    /// of `class`: its outbox and its queue's reading end.
+    fn join(
+        stream: &RoomStream,
+        conn: ConnId,
+        class: Viewer,
+        n: u64,
+    ) -> (Outbox, mpsc::Receiver<Utf8Bytes>) {
+        let (queue, inbox) = mpsc::channel(16);
+        let outbox = Outbox::new(queue, CancellationToken::new());
+        lock(&stream.members).insert(
+            conn,
+            Member {
+                outbox: outbox.clone(),
+                mutes: Mutes::default(),
+                class: None,
+            },
+        );
+        let mut enter = message("direct", n, false);
+        let headers = enter.headers.as_mut().expect("headers");
+        headers.insert(TO, format!("b:{conn}").as_str());
+        headers.insert(ENTER, super::super::wire::class_name(class).as_str());
+        enter.payload = bytes::Bytes::new();
+        assert_eq!(stream.handle("b", &enter), Read::InOrder);
+        (outbox, inbox)
+    }
+
+    /// True when the writer was told of an urgent message (and takes the permit).
+    fn woken(outbox: &Outbox) -> bool {
+        outbox.urgent().notified().now_or_never().is_some()
+    }
+
+    #[test]
+    fn a_message_marked_paced_waits_for_the_pace_on_this_node_and_an_unmarked_one_wakes_the_writer()
+    {
+        let stream = room_stream();
+        let (outbox, mut inbox) = join(&stream, 1, Viewer::Spectator, 1);
+        assert_eq!(
+            stream.handle("b", &message("spectators", 2, true)),
+            Read::InOrder
+        );
+        assert_eq!(inbox.try_recv().ok().as_deref(), Some(r#"{"n":2}"#));
+        assert!(!woken(&outbox), "a spectators' copy of the match is paced");
+        assert_eq!(stream.handle("b", &message("all", 3, false)), Read::InOrder);
+        assert_eq!(inbox.try_recv().ok().as_deref(), Some(r#"{"n":3}"#));
+        assert!(woken(&outbox), "anything else is urgent");
+    }
+
+    #[test]
+    fn a_gap_in_a_followed_stream_disconnects_its_members_here_as_slow_consumers() {
+        let stream = room_stream();
+        // A node that subscribed mid-stream starts wherever the stream is.
+        let (spectator, mut spectator_inbox) = join(&stream, 1, Viewer::Spectator, 6);
+        let (seat, mut seat_inbox) = join(&stream, 2, Viewer::Seat(Seat(0)), 7);
+        assert_eq!(
+            stream.handle("b", &message("spectators", 8, true)),
+            Read::InOrder
+        );
+        assert_eq!(
+            stream.handle("b", &message("seat.0", 9, false)),
+            Read::InOrder
+        );
+        assert_eq!(
+            spectator_inbox.try_recv().ok().as_deref(),
+            Some(r#"{"n":8}"#)
+        );
+        assert_eq!(seat_inbox.try_recv().ok().as_deref(), Some(r#"{"n":9}"#));
+        assert_eq!((spectator.kicked(), seat.kicked()), (None, None));
+
+        // Message 10 never came.
+        assert_eq!(stream.handle("b", &message("all", 11, false)), Read::Gap);
+        assert!(spectator_inbox.try_recv().is_err(), "nothing after the gap");
+        assert!(seat_inbox.try_recv().is_err(), "nothing after the gap");
+        assert_eq!(spectator.kicked(), Some(Kick::Slow));
+        assert_eq!(seat.kicked(), Some(Kick::Slow));
+        assert!(lock(&stream.members).is_empty());
+        assert_eq!(stream.position.borrow().n, 11);
+    }
+
+    #[test]
+    fn a_new_stream_of_the_room_is_no_gap() {
+        let stream = room_stream();
+        let (outbox, _inbox) = join(&stream, 1, Viewer::Spectator, 3);
+        let mut next = message("all", 40, false);
+        next.headers.as_mut().expect("headers").insert(STREAM, "6");
+        assert_eq!(stream.handle("b", &next), Read::InOrder);
+        assert_eq!(outbox.kicked(), None);
     }
 }

@@ -10,7 +10,8 @@
 //!   the payload exactly the text to send. `direct` carries what is for some connections only
 //!   (header [`TO`]), and the control messages: [`ENTER`] (a connection's class) and
 //!   [`CLOSE`] (the room disconnected them). Every message carries [`FROM`], [`EPOCH`],
-//!   [`STREAM`] and [`N`] (its place in the room's stream); chat carries [`SPEAKER`].
+//!   [`STREAM`] and [`N`] (its place in the room's stream); chat carries [`SPEAKER`]; a
+//!   spectators' copy of the match carries [`PACED`] (the reading node paces its sockets).
 
 use std::time::Duration;
 
@@ -36,6 +37,9 @@ pub const TO: &str = "Warroom-To";
 pub const ENTER: &str = "Warroom-Enter";
 /// Header: the `TO` connections are disconnected, and why (a close reason code); no payload.
 pub const CLOSE: &str = "Warroom-Close";
+/// Header (`1`): the message may wait for its socket writer's next pace (a spectators' copy
+/// of the match, `Outbox::send_paced`), on the reading node as on the room's own.
+pub const PACED: &str = "Warroom-Paced";
 /// Header: who said a line of chat (its identity), for the reading node's mutes.
 pub const SPEAKER: &str = "Warroom-Speaker";
 

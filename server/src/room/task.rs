@@ -590,7 +590,7 @@ impl RoomTask {
     /// Queues one message (serialised once) to each connection, `paced` (it may wait for the
     /// writer's next pace) or urgent; a connection whose queue is full or closed is gone, and
     /// the core hears of it. Followers on other nodes get it through the relay, once per
-    /// viewer class (their own node's writer does not pace them).
+    /// viewer class, marked paced if it is (their own node's writers pace them).
     fn transmit(&mut self, to: &[ConnId], message: &warroom_protocol::ServerMsg, paced: bool) {
         let text: axum::extract::ws::Utf8Bytes = match serde_json::to_string(message) {
             Ok(text) => text.into(),
@@ -626,7 +626,7 @@ impl RoomTask {
             }
         }
         if !remote.is_empty() {
-            self.relay_out(&remote, &text, message);
+            self.relay_out(&remote, &text, message, paced);
         }
     }
 
@@ -637,6 +637,7 @@ impl RoomTask {
         remote: &[ConnId],
         text: &axum::extract::ws::Utf8Bytes,
         message: &warroom_protocol::ServerMsg,
+        paced: bool,
     ) {
         let Some(relay) = self.relay.as_mut() else {
             return;
@@ -647,7 +648,7 @@ impl RoomTask {
             warroom_protocol::ServerMsg::Chat { line, .. } => Some(line.from.id),
             _ => None,
         };
-        if relay.send(remote, text, speaker).is_err() {
+        if relay.send(remote, text, speaker, paced).is_err() {
             tracing::warn!(
                 "room {}: the relay to other nodes is full: their {} followers are dropped",
                 self.core.id(),
