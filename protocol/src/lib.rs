@@ -15,6 +15,7 @@ mod control;
 pub mod fuzz;
 mod ids;
 pub mod legal;
+pub mod patch;
 pub mod played;
 mod players;
 mod raw;

@@ -188,9 +188,18 @@ pub enum ServerMsg {
         /// The events it caused, redacted for this connection.
         #[cfg_attr(test, ts(type = "Array<any>"))]
         events: RawJson,
-        /// The view after it, for this connection.
+        /// The view after it, for this connection, whole but for its static parts; absent when
+        /// `patch` is sent instead.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(test, ts(optional))]
         #[cfg_attr(test, ts(type = "any"))]
-        view: RawJson,
+        view: Option<RawJson>,
+        /// What changed in this connection's view since `seq - 1` ([`crate::patch`]), sent
+        /// instead of `view` when the server knows the connection holds that view.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(test, ts(optional))]
+        #[cfg_attr(test, ts(type = "Array<[Array<string | number>, any?]>"))]
+        patch: Option<RawJson>,
         /// Whose decision the match waits for now.
         #[cfg_attr(test, ts(type = "number | null"))]
         to_act: Option<Seat>,

@@ -751,9 +751,15 @@ action: any,
  */
 events: Array<any>, 
 /**
- * The view after it, for this connection.
+ * The view after it, for this connection, whole but for its static parts; absent when
+ * `patch` is sent instead.
  */
-view: any, 
+view?: any, 
+/**
+ * What changed in this connection's view since `seq - 1` ([`crate::patch`]), sent
+ * instead of `view` when the server knows the connection holds that view.
+ */
+patch?: Array<[Array<string | number>, any?]>, 
 /**
  * Whose decision the match waits for now.
  */

@@ -106,3 +106,95 @@ export function withStaticParts(view, whole) {
   }
   return merged;
 }
+
+/**
+ * A whole view (a snapshot's) less its static parts: the view an `applied` would carry, which
+ * the next `applied`'s patch applies to.
+ * @param {any} view @returns {any}
+ */
+export function withoutStaticParts(view) {
+  if (!view || typeof view !== 'object' || Array.isArray(view)) return view;
+  /** @type {Record<string, any>} */
+  const stripped = {};
+  for (const [field, value] of Object.entries(view)) {
+    if (!STATIC_VIEW_FIELDS.includes(field)) stripped[field] = value;
+  }
+  for (const [list, fields] of Object.entries(STATIC_ENTRY_FIELDS)) {
+    const entries = stripped[list];
+    if (!Array.isArray(entries)) continue;
+    stripped[list] = entries.map((entry) => {
+      if (!entry || typeof entry !== 'object') return entry;
+      /** @type {Record<string, any>} */
+      const kept = {};
+      for (const [field, value] of Object.entries(entry)) {
+        if (!fields.includes(field)) kept[field] = value;
+      }
+      return kept;
+    });
+  }
+  return stripped;
+}
+
+/** A patch that does not fit the view it is applied to (the client must ask for a whole view). */
+export class PatchError extends Error {}
+
+/**
+ * An `applied` message's `patch` applied to `view`, the view (without static parts) of the seq
+ * before it (docs/PROTOCOL.md "View patches"): a list of operations, in order; `[path, value]`
+ * sets the value at `path` (keys and indices; an index equal to an array's length appends),
+ * `[path]` removes an object's member. `view` is left as it was: the containers along each path
+ * are copied. Throws a PatchError when the patch does not fit.
+ * @param {any} view @param {any} patch @returns {any}
+ */
+export function applyPatch(view, patch) {
+  if (!Array.isArray(patch)) throw new PatchError('a patch is a list of operations');
+  /** The containers copied for this patch (changed in place by later operations). */
+  const copied = new Set();
+  /** @param {any} value */
+  const own = (value) => {
+    if (value === null || typeof value !== 'object' || copied.has(value)) return value;
+    const copy = Array.isArray(value) ? [...value] : { ...value };
+    copied.add(copy);
+    return copy;
+  };
+  let root = view;
+  for (const op of patch) {
+    if (!Array.isArray(op) || !Array.isArray(op[0]) || op.length < 1 || op.length > 2) {
+      throw new PatchError(`not an operation: ${JSON.stringify(op)}`);
+    }
+    const [path, value] = op;
+    const remove = op.length === 1;
+    if (path.length === 0) {
+      if (remove) throw new PatchError('the view cannot be removed');
+      root = value;
+      continue;
+    }
+    root = own(root);
+    let parent = root;
+    for (let i = 0; i < path.length - 1; i += 1) {
+      const step = path[i];
+      if (!fits(parent, step) || !(step in parent)) throw new PatchError(`no ${JSON.stringify(path)} in the view`);
+      parent[step] = own(parent[step]);
+      parent = parent[step];
+    }
+    const last = path[path.length - 1];
+    if (!fits(parent, last)) throw new PatchError(`no ${JSON.stringify(path)} in the view`);
+    if (Array.isArray(parent)) {
+      if (remove || last > parent.length) throw new PatchError(`no ${JSON.stringify(path)} in the view`);
+      parent[last] = value;
+    } else if (remove) {
+      if (!(last in parent)) throw new PatchError(`no ${JSON.stringify(path)} in the view`);
+      delete parent[last];
+    } else {
+      parent[last] = value;
+    }
+  }
+  return root;
+}
+
+/** Whether `step` can index `container` (a key of an object, an index of an array). @param {any} container @param {any} step */
+function fits(container, step) {
+  if (container === null || typeof container !== 'object') return false;
+  if (Array.isArray(container)) return Number.isInteger(step) && step >= 0;
+  return typeof step === 'string';
+}

@@ -19,7 +19,7 @@ import { rulesetName } from './lobby.js';
 import { seatColor, seatInk, seatSymbol } from '../lib/colors.js';
 import * as attention from '../lib/attention.js';
 import { clockBadge } from './clock.js';
-import { expandLegal, withStaticParts as completed } from '../lib/protocol.js';
+import { expandLegal, withStaticParts as completed, withoutStaticParts, applyPatch } from '../lib/protocol.js';
 
 /** @typedef {import('../app.js').Session} Session */
 /** @typedef {import('../lib/protocol.js').Room} Room */
@@ -34,6 +34,7 @@ import { expandLegal, withStaticParts as completed } from '../lib/protocol.js';
  *   seq: number | null, seat: number | null, view: any, toAct: number | null,
  *   outcome: Outcome | null, seedCommitment: string | null, seed: string | null,
  *   legal: any[] | null, lastEvents: any[], staticView: any, clock: ReceivedClock | null,
+ *   dynamic: any, resyncFrom: number | null,
  * }} MatchSeen
  */
 
@@ -47,7 +48,7 @@ function memoryOf(roomId) {
   if (!memory) {
     memory = {
       room: null,
-      match: { seq: null, seat: null, view: null, toAct: null, outcome: null, seedCommitment: null, seed: null, legal: null, lastEvents: [], staticView: null, clock: null },
+      match: { seq: null, seat: null, view: null, toAct: null, outcome: null, seedCommitment: null, seed: null, legal: null, lastEvents: [], staticView: null, clock: null, dynamic: null, resyncFrom: -1 },
       log: new MatchLog(),
     };
     remembered.set(roomId, memory);
@@ -151,6 +152,8 @@ export function roomScreen(session, roomId, invite, play = false) {
           seq: msg.seq,
           seat: msg.seat,
           view: withStaticParts(msg.view),
+          // What the next `applied`'s patch applies to.
+          dynamic: withoutStaticParts(msg.view),
           toAct: msg.to_act,
           outcome: msg.outcome,
           seedCommitment: msg.seed_commitment ?? match.seedCommitment,
@@ -166,16 +169,32 @@ export function roomScreen(session, roomId, invite, play = false) {
         backfill();
         break;
       }
-      case 'applied':
+      case 'applied': {
         if (match.seq !== null && msg.seq <= match.seq) break;
         if (match.seq === null || msg.seq !== match.seq + 1) {
           // A gap: something was missed; ask for everything after what we have.
-          connection.resync(roomId);
+          resync();
           break;
+        }
+        // A patch applies to the view of the seq just before it, which this client holds (the
+        // server sends one only then); one that does not fit means the view is not to be
+        // trusted: ask for whole views from what we have.
+        let dynamic = msg.view;
+        if (msg.patch !== undefined) {
+          try {
+            dynamic = applyPatch(match.dynamic, msg.patch);
+          } catch {
+            dynamic = undefined;
+          }
+          if (match.dynamic === null || dynamic === undefined) {
+            resync();
+            break;
+          }
         }
         Object.assign(match, {
           seq: msg.seq,
-          view: withStaticParts(msg.view),
+          view: withStaticParts(dynamic),
+          dynamic,
           toAct: msg.to_act,
           outcome: msg.outcome,
           legal: expandLegal(msg.legal),
@@ -192,6 +211,7 @@ export function roomScreen(session, roomId, invite, play = false) {
         matchView?.settled();
         render();
         break;
+      }
       case 'finished':
         match.outcome = msg.outcome;
         match.seed = msg.seed;
@@ -226,6 +246,17 @@ export function roomScreen(session, roomId, invite, play = false) {
       default:
         break;
     }
+  }
+
+  /**
+   * Asks the server again for what came after the last seq this screen holds (a gap, or a patch
+   * that does not fit), once per seq: the messages already on their way are dropped until its
+   * answer brings the next seq.
+   */
+  function resync() {
+    if (match.resyncFrom === match.seq) return;
+    match.resyncFrom = match.seq;
+    connection.resync(roomId);
   }
 
   /**

@@ -23,6 +23,7 @@ use super::clock::Clock;
 use super::followers::{Follower, Followers};
 use super::game::Game;
 use super::output::Output;
+use super::patches::LastViews;
 use super::presence::{Presence, Rejoin};
 use super::seats::{self, SeatChange, seat_of};
 use super::social::Social;
@@ -52,6 +53,8 @@ pub struct RoomCore {
     pub(super) presence: Presence,
     /// The catch-ups' view budget and snapshots (`catch_up.rs`).
     catch_ups: CatchUps,
+    /// The views last sent per viewer class, patches are made from (`patches.rs`).
+    pub(super) last_views: LastViews,
     /// The accepted action waiting for its commit.
     pending: Option<Pending>,
     /// A match set up and waiting for its record to be stored.
@@ -126,6 +129,7 @@ impl RoomCore {
             max_spectators,
             presence: Presence::default(),
             catch_ups: CatchUps::default(),
+            last_views: LastViews::default(),
             pending: None,
             starting: None,
             out: VecDeque::new(),
@@ -321,6 +325,7 @@ impl RoomCore {
             Follower {
                 identity: identity.clone(),
                 room_seen: 0,
+                view_seen: None,
             },
         );
         if rejoin != Rejoin::Repeated {
@@ -337,6 +342,7 @@ impl RoomCore {
         self.saw_room(conn);
         let clock = self.clock_state();
         if let Some(game) = &self.game {
+            let sent_view = last_seq != Some(game.runner.seq());
             let messages =
                 self.catch_ups
                     .catch_up(self.record.id, game, viewer, last_seq, clock, now);
@@ -346,6 +352,10 @@ impl RoomCore {
                     message,
                     paced: false,
                 });
+            }
+            if sent_view {
+                // It holds the view of the current seq now (the last message of its catch-up).
+                self.caught_up(conn, viewer);
             }
         }
         self.observe_absences(now);
@@ -448,6 +458,11 @@ impl RoomCore {
         self.observe_absences(now);
         self.publish();
         self.broadcast(messages::snapshot);
+        let conns: Vec<ConnId> = self.followers.iter().map(|(conn, _)| conn).collect();
+        for conn in conns {
+            let viewer = self.class_of(conn);
+            self.caught_up(conn, viewer);
+        }
         self.schedule_bot();
     }
 
@@ -648,14 +663,7 @@ impl RoomCore {
 
     /// Sends the last accepted action to every follower, each with its own view (and the end).
     fn announce_last_action(&mut self) {
-        self.broadcast(
-            |room, game, viewer, clock| match game.runner.last_seen_by(viewer) {
-                Some(seen) => {
-                    messages::applied(room, seen, game.runner.legal_actions_for(viewer), clock)
-                }
-                None => messages::snapshot(room, game, viewer, clock),
-            },
-        );
+        self.announce_applied();
         let room = self.record.id;
         if let Some(finished) = self
             .game
@@ -676,7 +684,7 @@ impl RoomCore {
             .map_or(Viewer::Spectator, |f| self.viewer_of(f.identity.as_ref()))
     }
 
-    fn viewer_of(&self, identity: Option<&Identity>) -> Viewer {
+    pub(super) fn viewer_of(&self, identity: Option<&Identity>) -> Viewer {
         seat_of(&self.record, identity).map_or(Viewer::Spectator, Viewer::Seat)
     }
 

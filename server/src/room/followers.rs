@@ -4,6 +4,7 @@
 
 use std::collections::BTreeMap;
 
+use warroom_engine::Viewer;
 use warroom_protocol::{Identity, IdentityId};
 
 use super::ConnId;
@@ -15,6 +16,9 @@ pub struct Follower {
     pub identity: Option<Identity>,
     /// The presence version of the last `room` it was sent (`presence.rs`).
     pub room_seen: u64,
+    /// The viewer class and seq of the last view of the match it was sent, when the room knows
+    /// it holds that view (`patches.rs`).
+    pub view_seen: Option<(Viewer, u64)>,
 }
 
 /// Every follower of one room, in connection order (so outputs are deterministic).
@@ -48,6 +52,13 @@ impl Followers {
     pub fn mark_seen(&mut self, conn: ConnId, version: u64) {
         if let Some(follower) = self.by_conn.get_mut(&conn) {
             follower.room_seen = version;
+        }
+    }
+
+    /// Records that `conn` was sent the view of class `viewer` at `seq`.
+    pub fn saw_view(&mut self, conn: ConnId, viewer: Viewer, seq: u64) {
+        if let Some(follower) = self.by_conn.get_mut(&conn) {
+            follower.view_seen = Some((viewer, seq));
         }
     }
 

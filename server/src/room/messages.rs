@@ -56,12 +56,33 @@ pub fn applied(
         by: seen.by,
         action: seen.action,
         events: seen.events,
-        view: seen.view,
+        view: Some(seen.view),
+        patch: None,
         to_act: seen.to_act,
         outcome: seen.outcome,
         legal: legal_actions,
         clock,
     }
+}
+
+/// [`applied`] with a patch of the viewer's view since the previous seq instead of the view
+/// (`patches.rs`).
+pub fn applied_patch(
+    room: RoomId,
+    seen: SeenAction,
+    patch: RawJson,
+    legal_actions: Option<RawJson>,
+    clock: Option<ClockState>,
+) -> ServerMsg {
+    let mut message = applied(room, seen, legal_actions, clock);
+    if let ServerMsg::Applied {
+        view, patch: slot, ..
+    } = &mut message
+    {
+        *view = None;
+        *slot = Some(patch);
+    }
+    message
 }
 
 /// The end of a match, with its seed revealed.

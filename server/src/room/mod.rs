@@ -33,6 +33,7 @@ mod messages;
 mod moved_tests;
 mod outbox;
 pub mod output;
+mod patches;
 mod presence;
 mod registry;
 pub mod rematch;

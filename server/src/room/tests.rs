@@ -514,3 +514,179 @@ fn a_player_who_acts_in_time_keeps_the_bank_and_the_clock_waits_for_each_commit(
         assert_eq!(shown.banks_ms[me.index()], 3_000, "2 s of bank were spent");
     }
 }
+
+/// Plays `count` actions of the seat to act (its first legal action), each committed, and
+/// returns what the core asked to send after each commit.
+fn play_committed(core: &mut RoomCore, count: usize) -> Vec<Vec<Output>> {
+    use super::core::Submission;
+    use warroom_engine::Viewer;
+    let mut rounds = Vec::new();
+    for n in 0..count {
+        let game = core.game.as_ref().unwrap();
+        let Some(seat) = game.runner.to_act() else {
+            break;
+        };
+        let legal = game.runner.legal_actions_for(Viewer::Seat(seat)).unwrap();
+        let legal = warroom_protocol::legal::expand_value(&legal.to_value()).unwrap();
+        let action = legal[n % legal.len()].clone();
+        let now = Instant::now();
+        let Submitted::Pending(seq) = core
+            .submit(
+                seat,
+                format!("p{n}"),
+                Submission::Rules(&action),
+                ActedBy::Player,
+                now,
+            )
+            .unwrap()
+        else {
+            panic!("a new action");
+        };
+        drain(core);
+        core.committed(seq, Ok(()), now).unwrap();
+        rounds.push(drain(core));
+    }
+    rounds
+}
+
+/// Each connection's view as its messages build it: a snapshot's (less its static parts), an
+/// `applied`'s whole view, or the previous one patched. Returns how many patches were applied.
+fn follow_views(
+    views: &mut std::collections::HashMap<ConnId, (u64, Value)>,
+    outputs: &[Output],
+) -> usize {
+    let mut patches = 0;
+    for output in outputs {
+        let Output::Send { to, message, .. } = output else {
+            continue;
+        };
+        for conn in to {
+            match message {
+                ServerMsg::Snapshot { seq, view, .. } => {
+                    let mut view = view.to_value();
+                    crate::runner::strip_static_parts(&mut view);
+                    views.insert(*conn, (*seq, view));
+                }
+                ServerMsg::Applied {
+                    seq,
+                    view: Some(view),
+                    patch: None,
+                    ..
+                } => {
+                    views.insert(*conn, (*seq, view.to_value()));
+                }
+                ServerMsg::Applied {
+                    seq,
+                    view: None,
+                    patch: Some(patch),
+                    ..
+                } => {
+                    let (held, view) = views.get_mut(conn).expect("a patch has its base");
+                    assert_eq!(*held + 1, *seq, "conn {conn}: a patch on another seq");
+                    warroom_protocol::patch::apply(view, &patch.to_value()).unwrap();
+                    *held = *seq;
+                    patches += 1;
+                }
+                ServerMsg::Applied { .. } => panic!("a view or a patch: {message:?}"),
+                _ => {}
+            }
+        }
+    }
+    patches
+}
+
+#[test]
+fn live_followers_get_patches_that_rebuild_their_view_and_a_rejoin_gets_whole_views() {
+    use warroom_engine::Viewer;
+    for (ruleset, seats, spectator) in [
+        (RulesetId::Hexdice, 2, 3),
+        (RulesetId::Classic, 3, 100),
+        (RulesetId::Capitals, 2, 3),
+    ] {
+        let holders: Vec<Option<Identity>> = (0..seats).map(|n| Some(player(n))).collect();
+        let mut core = started(ruleset, holders);
+        let mut views = std::collections::HashMap::new();
+        follow_views(&mut views, &drain(&mut core));
+        let class = |conn: ConnId| {
+            if conn == spectator {
+                Viewer::Spectator
+            } else {
+                Viewer::Seat(Seat(u8::try_from(conn - 1).unwrap()))
+            }
+        };
+        let conns: Vec<ConnId> = (1..=ConnId::from(seats)).chain([spectator]).collect();
+        let check = |core: &RoomCore, views: &std::collections::HashMap<ConnId, (u64, Value)>| {
+            let game = core.game.as_ref().unwrap();
+            for conn in &conns {
+                let (seq, view) = &views[conn];
+                assert_eq!(*seq, game.runner.seq(), "{ruleset:?} conn {conn}");
+                assert_eq!(
+                    view,
+                    &game.runner.dynamic_view(class(*conn)).to_value(),
+                    "{ruleset:?} conn {conn} at {seq}"
+                );
+            }
+        };
+        // Everyone got the snapshot at the start: every later action comes as a patch.
+        let mut patched = 0;
+        let rounds = play_committed(&mut core, 30);
+        assert_eq!(rounds.len(), 30, "{ruleset:?}: the match goes on");
+        for outputs in &rounds {
+            patched += follow_views(&mut views, outputs);
+        }
+        check(&core, &views);
+        assert_eq!(patched, 30 * conns.len(), "{ruleset:?}: all patches");
+
+        // A spectator comes back two actions behind: the two whole, then patches again.
+        let seq = core.game.as_ref().unwrap().runner.seq();
+        core.join(spectator, None, None, Some(seq - 2), Instant::now())
+            .unwrap();
+        let outputs = drain(&mut core);
+        let whole: Vec<u64> = sends(&outputs)
+            .iter()
+            .filter_map(|m| match m {
+                ServerMsg::Applied {
+                    seq,
+                    view: Some(_),
+                    patch: None,
+                    ..
+                } => Some(*seq),
+                ServerMsg::Applied { .. } => panic!("a catch-up patch: {m:?}"),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(whole, vec![seq - 1, seq], "{ruleset:?}");
+        follow_views(&mut views, &outputs);
+        let rounds = play_committed(&mut core, 1);
+        assert_eq!(follow_views(&mut views, &rounds[0]), conns.len());
+        check(&core, &views);
+
+        // A seat rejoins with the seq it holds: nothing is sent, so the room cannot know what it
+        // holds, and its next action comes whole.
+        let seq = core.game.as_ref().unwrap().runner.seq();
+        core.join(1, Some(player(0)), None, Some(seq), Instant::now())
+            .unwrap();
+        follow_views(&mut views, &drain(&mut core));
+        let rounds = play_committed(&mut core, 1);
+        let to_seat: Vec<&ServerMsg> = rounds[0]
+            .iter()
+            .filter_map(|o| match o {
+                Output::Send { to, message, .. } if to.contains(&1) => Some(message),
+                _ => None,
+            })
+            .collect();
+        assert!(
+            matches!(
+                to_seat.as_slice(),
+                [ServerMsg::Applied {
+                    view: Some(_),
+                    patch: None,
+                    ..
+                }]
+            ),
+            "{ruleset:?}: {to_seat:?}"
+        );
+        assert_eq!(follow_views(&mut views, &rounds[0]), conns.len() - 1);
+        check(&core, &views);
+    }
+}

@@ -22,6 +22,27 @@ pub fn without_static_parts<V: Serialize>(view: &V) -> RawJson {
     RawJson::of(&Filtered(view, Rule::View))
 }
 
+/// A whole view (a `snapshot`'s) less its static parts, as a `Value`: the view an `applied`
+/// would carry, which the next one's patch applies to (clients and tests; the server writes
+/// views without them in the first place).
+pub fn strip_static_parts(view: &mut serde_json::Value) {
+    let Some(fields) = view.as_object_mut() else {
+        return;
+    };
+    for field in STATIC_VIEW_FIELDS {
+        fields.remove(field);
+    }
+    for (list, static_fields) in STATIC_ENTRY_FIELDS {
+        if let Some(entries) = fields.get_mut(list).and_then(|l| l.as_array_mut()) {
+            for entry in entries.iter_mut().filter_map(|e| e.as_object_mut()) {
+                for field in static_fields {
+                    entry.remove(*field);
+                }
+            }
+        }
+    }
+}
+
 /// What is left out of the value being written.
 #[derive(Clone, Copy)]
 enum Rule {

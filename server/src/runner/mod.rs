@@ -16,6 +16,7 @@ use warroom_protocol::{ActedBy, RawJson, Replay, SeatRange};
 use crate::error::ApiError;
 use crate::store::{ActionRecord, MatchRecord};
 
+pub use dynamic_view::{STATIC_ENTRY_FIELDS, STATIC_VIEW_FIELDS, strip_static_parts};
 pub use engine::Engine;
 pub use warroom_protocol::VerifyReport;
 
@@ -123,6 +124,9 @@ pub trait MatchRunner: Send {
     fn outcome(&self) -> Option<Outcome>;
     /// What `viewer` may see now, whole, written as JSON.
     fn view(&self, viewer: Viewer) -> RawJson;
+    /// What `viewer` may see now without the static parts, as `applied` carries it
+    /// (`dynamic_view.rs`).
+    fn dynamic_view(&self, viewer: Viewer) -> RawJson;
     /// The legal actions, grouped by type (`warroom_protocol::legal`), when `viewer` is the
     /// seat to act.
     fn legal_actions_for(&self, viewer: Viewer) -> Option<RawJson>;

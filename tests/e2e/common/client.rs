@@ -1,6 +1,7 @@
 //! A real WebSocket client (tokio-tungstenite) that records every message it receives, so tests
 //! can both wait for one message and scan all of them afterwards.
 
+use std::collections::HashMap;
 use std::net::SocketAddr;
 
 use futures_util::{SinkExt, StreamExt};
@@ -26,6 +27,13 @@ pub struct Client {
     pub inspect: Option<Inspector>,
     /// The close frame's reason, once the server closed the socket.
     pub closed: Option<String>,
+    /// Per room, the seq and view (without its static parts) of the last match message, which
+    /// the next `applied`'s patch applies to.
+    pub views: HashMap<String, (u64, Value)>,
+    /// How many `applied` messages came with a patch, and how many with a whole view.
+    pub patched: usize,
+    /// See `patched`.
+    pub whole: usize,
 }
 
 impl Client {
@@ -40,6 +48,9 @@ impl Client {
             keep: true,
             inspect: None,
             closed: None,
+            views: HashMap::new(),
+            patched: 0,
+            whole: 0,
         }
     }
 
@@ -77,8 +88,9 @@ impl Client {
             };
             match frame {
                 Some(Ok(Message::Text(text))) => {
-                    let value: Value =
+                    let mut value: Value =
                         serde_json::from_str(text.as_str()).expect("server sends JSON");
+                    self.track_view(&mut value);
                     if let Some(inspect) = &mut self.inspect {
                         inspect(&value);
                     }
@@ -94,6 +106,44 @@ impl Client {
                 Some(Ok(_)) => {}
                 Some(Err(_)) | None => return None,
             }
+        }
+    }
+
+    /// Keeps the view of each room's match as its messages say it, and gives an `applied` that
+    /// came with a patch its patched view under `view` (so every test reads whole views). A
+    /// patch must apply to the view of the seq just before it: the server sends one only when
+    /// it knows this connection holds that view (docs/PROTOCOL.md "View patches").
+    fn track_view(&mut self, message: &mut Value) {
+        let Some(room) = message["room"].as_str().map(str::to_owned) else {
+            return;
+        };
+        let seq = message["seq"].as_u64();
+        match (message["type"].as_str(), seq) {
+            (Some("snapshot"), Some(seq)) => {
+                let mut view = message["view"].clone();
+                warroom_server::runner::strip_static_parts(&mut view);
+                self.views.insert(room, (seq, view));
+            }
+            (Some("applied"), Some(seq)) if message.get("patch").is_some() => {
+                assert!(
+                    message.get("view").is_none(),
+                    "a patch or a view, not both: {message}"
+                );
+                let Some((held, view)) = self.views.get_mut(&room) else {
+                    panic!("a patch without a base view: {message}");
+                };
+                assert_eq!(*held + 1, seq, "a patch on another seq's view: {message}");
+                warroom_protocol::patch::apply(view, &message["patch"])
+                    .unwrap_or_else(|error| panic!("{error} ({message})"));
+                *held = seq;
+                message["view"] = view.clone();
+                self.patched += 1;
+            }
+            (Some("applied"), Some(seq)) => {
+                self.views.insert(room, (seq, message["view"].clone()));
+                self.whole += 1;
+            }
+            _ => {}
         }
     }
 

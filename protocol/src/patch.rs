@@ -1,0 +1,546 @@
+//! View patches: what changed in one viewer class's view from one `seq` to the next, as a live
+//! `applied` carries it instead of the whole view (docs/PROTOCOL.md "View patches").
+//!
+//! A patch is a JSON array of operations, applied in order:
+//!
+//! - `[path, value]` sets the value at `path` (an object member is added if it is missing; an
+//!   array index equal to the array's length appends);
+//! - `[path]` removes the object member at `path`.
+//!
+//! `path` is an array of object keys (strings) and array indices (numbers); `[]` is the view
+//! itself. So `[[["cells", 7, "owner"], 1], [["cells", 7, "units"], 3]]` says that cell 7 changed
+//! hands. The views are mostly long arrays of small objects (cells, territories) of which an
+//! action changes a few, so an RFC 7386 merge patch (which replaces arrays whole) would be about
+//! as large as the view, and RFC 6902's `{"op": "replace", "path": "/cells/7/owner", "value": 1}`
+//! spends most of its bytes on names.
+//!
+//! [`diff`] works on the two views' JSON text, as the server wrote them once per viewer class: it
+//! walks both texts side by side and builds no tree, so a patch costs a few microseconds. Where
+//! the operations for a container would take more bytes than the container itself (or an array
+//! got shorter), the container is set whole. [`apply`] is for clients and tests.
+
+use serde_json::Value;
+
+/// One step of a path while diffing: an object key (its JSON text, quotes included, as written)
+/// or an array index.
+#[derive(Clone, Copy, Debug)]
+enum Step<'a> {
+    Key(&'a str),
+    Index(usize),
+}
+
+/// The operations that turn the JSON text `old` into `new`, as the text of a patch array (`[]`
+/// when they are equal). Both must be JSON (as `RawJson` holds it); text that is not is set
+/// whole.
+pub fn diff(old: &str, new: &str) -> String {
+    let mut out = String::with_capacity(64);
+    out.push('[');
+    let mut path = Vec::with_capacity(8);
+    diff_value(old.trim(), new.trim(), &mut path, &mut out);
+    out.push(']');
+    out
+}
+
+fn diff_value<'a>(old: &'a str, new: &'a str, path: &mut Vec<Step<'a>>, out: &mut String) {
+    if old == new {
+        return;
+    }
+    let mark = out.len();
+    let done = match (old.as_bytes().first(), new.as_bytes().first()) {
+        (Some(b'{'), Some(b'{')) => diff_object(old, new, path, out),
+        (Some(b'['), Some(b'[')) => diff_array(old, new, path, out),
+        _ => false,
+    };
+    // The operations must not outweigh the value itself.
+    if !done || out.len() - mark > new.len() + 8 {
+        out.truncate(mark);
+        set(path, new, out);
+    }
+}
+
+/// False when the members could not be read (then the object is set whole).
+fn diff_object<'a>(old: &'a str, new: &'a str, path: &mut Vec<Step<'a>>, out: &mut String) -> bool {
+    let (Some(old_members), Some(new_members)) = (Members::of(old), Members::of(new)) else {
+        return false;
+    };
+    // The members of a struct come in the same order each time: walk them side by side.
+    let mut old_members = old_members.peekable();
+    let mut new_members = new_members.peekable();
+    loop {
+        let pair = match (old_members.peek(), new_members.peek()) {
+            (Some(Some(o)), Some(Some(n))) if o.0 == n.0 => Some((*o, *n)),
+            (None, None) => return true,
+            _ => None,
+        };
+        let Some(((_, before), (key, value))) = pair else {
+            break;
+        };
+        path.push(Step::Key(key));
+        diff_value(before, value, path, out);
+        path.pop();
+        old_members.next();
+        new_members.next();
+    }
+    // The keys differ from here on (an optional field came or went): match them by name.
+    let Some(rest_old) = old_members.collect::<Option<Vec<(&str, &str)>>>() else {
+        return false;
+    };
+    let Some(rest_new) = new_members.collect::<Option<Vec<(&str, &str)>>>() else {
+        return false;
+    };
+    for &(key, value) in &rest_new {
+        path.push(Step::Key(key));
+        match rest_old.iter().find(|(k, _)| *k == key) {
+            Some(&(_, before)) => diff_value(before, value, path, out),
+            None => set(path, value, out),
+        }
+        path.pop();
+    }
+    for &(key, _) in &rest_old {
+        if !rest_new.iter().any(|(k, _)| *k == key) {
+            path.push(Step::Key(key));
+            remove(path, out);
+            path.pop();
+        }
+    }
+    true
+}
+
+/// False when the entries could not be read or the array got shorter (then it is set whole).
+fn diff_array<'a>(old: &'a str, new: &'a str, path: &mut Vec<Step<'a>>, out: &mut String) -> bool {
+    let (Some(mut old_entries), Some(new_entries)) = (Entries::of(old), Entries::of(new)) else {
+        return false;
+    };
+    for (index, entry) in new_entries.enumerate() {
+        let Some(entry) = entry else { return false };
+        path.push(Step::Index(index));
+        match old_entries.next() {
+            Some(Some(before)) => diff_value(before, entry, path, out),
+            Some(None) => return false,
+            // Appended.
+            None => set(path, entry, out),
+        }
+        path.pop();
+    }
+    old_entries.next().is_none()
+}
+
+fn write_path(path: &[Step<'_>], out: &mut String) {
+    use std::fmt::Write;
+    if out.len() > 1 {
+        out.push(',');
+    }
+    out.push_str("[[");
+    for (index, step) in path.iter().enumerate() {
+        if index > 0 {
+            out.push(',');
+        }
+        match step {
+            Step::Key(key) => out.push_str(key),
+            Step::Index(index) => {
+                let _ = write!(out, "{index}");
+            }
+        }
+    }
+    out.push(']');
+}
+
+fn set(path: &[Step<'_>], value: &str, out: &mut String) {
+    write_path(path, out);
+    out.push(',');
+    out.push_str(value);
+    out.push(']');
+}
+
+fn remove(path: &[Step<'_>], out: &mut String) {
+    write_path(path, out);
+    out.push(']');
+}
+
+/// A cursor over JSON text.
+struct Cursor<'a> {
+    text: &'a str,
+    at: usize,
+}
+
+impl<'a> Cursor<'a> {
+    fn skip_space(&mut self) {
+        let bytes = self.text.as_bytes();
+        while self.at < bytes.len() && bytes[self.at].is_ascii_whitespace() {
+            self.at += 1;
+        }
+    }
+
+    fn peek(&mut self) -> Option<u8> {
+        self.skip_space();
+        self.text.as_bytes().get(self.at).copied()
+    }
+
+    fn eat(&mut self, byte: u8) -> bool {
+        if self.peek() == Some(byte) {
+            self.at += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Skips one value (its text is not checked beyond what finding its end needs); its text.
+    fn value(&mut self) -> Option<&'a str> {
+        self.skip_space();
+        let bytes = self.text.as_bytes();
+        let start = self.at;
+        let mut depth = 0usize;
+        while self.at < bytes.len() {
+            match bytes[self.at] {
+                b'"' => self.string()?,
+                b'{' | b'[' => {
+                    depth += 1;
+                    self.at += 1;
+                }
+                b'}' | b']' => {
+                    if depth == 0 {
+                        break;
+                    }
+                    depth -= 1;
+                    self.at += 1;
+                }
+                b',' | b':' => {
+                    if depth == 0 {
+                        break;
+                    }
+                    self.at += 1;
+                }
+                byte if byte.is_ascii_whitespace() => {
+                    if depth == 0 {
+                        break;
+                    }
+                    self.at += 1;
+                }
+                _ => self.at += 1,
+            }
+            if depth == 0 && matches!(bytes[self.at - 1], b'}' | b']' | b'"') {
+                break;
+            }
+        }
+        (depth == 0 && self.at > start).then(|| &self.text[start..self.at])
+    }
+
+    /// Skips a string starting at the cursor.
+    fn string(&mut self) -> Option<()> {
+        let bytes = self.text.as_bytes();
+        self.at += 1;
+        while self.at < bytes.len() {
+            match bytes[self.at] {
+                b'\\' => self.at += 2,
+                b'"' => {
+                    self.at += 1;
+                    return Some(());
+                }
+                _ => self.at += 1,
+            }
+        }
+        None
+    }
+}
+
+/// The members of an object's text, as (key text with its quotes, value text); an item is
+/// `None` where the text is not an object.
+struct Members<'a> {
+    cursor: Cursor<'a>,
+    first: bool,
+    done: bool,
+}
+
+impl<'a> Members<'a> {
+    fn of(text: &'a str) -> Option<Members<'a>> {
+        let mut cursor = Cursor { text, at: 0 };
+        cursor.eat(b'{').then_some(Members {
+            cursor,
+            first: true,
+            done: false,
+        })
+    }
+}
+
+impl<'a> Iterator for Members<'a> {
+    type Item = Option<(&'a str, &'a str)>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.done {
+            return None;
+        }
+        if self.cursor.eat(b'}') {
+            self.done = true;
+            return None;
+        }
+        if !self.first && !self.cursor.eat(b',') {
+            self.done = true;
+            return Some(None);
+        }
+        self.first = false;
+        let member = (|| {
+            if self.cursor.peek() != Some(b'"') {
+                return None;
+            }
+            let key = self.cursor.value()?;
+            if !self.cursor.eat(b':') {
+                return None;
+            }
+            let value = self.cursor.value()?;
+            Some((key, value))
+        })();
+        if member.is_none() {
+            self.done = true;
+        }
+        Some(member)
+    }
+}
+
+/// The entries of an array's text; an item is `None` where the text is not an array.
+struct Entries<'a> {
+    cursor: Cursor<'a>,
+    first: bool,
+    done: bool,
+}
+
+impl<'a> Entries<'a> {
+    fn of(text: &'a str) -> Option<Entries<'a>> {
+        let mut cursor = Cursor { text, at: 0 };
+        cursor.eat(b'[').then_some(Entries {
+            cursor,
+            first: true,
+            done: false,
+        })
+    }
+}
+
+impl<'a> Iterator for Entries<'a> {
+    type Item = Option<&'a str>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.done {
+            return None;
+        }
+        if self.cursor.eat(b']') {
+            self.done = true;
+            return None;
+        }
+        if !self.first && !self.cursor.eat(b',') {
+            self.done = true;
+            return Some(None);
+        }
+        self.first = false;
+        let entry = self.cursor.value();
+        if entry.is_none() {
+            self.done = true;
+        }
+        Some(entry)
+    }
+}
+
+/// Why a patch could not be applied: the view is not the one it was made from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PatchError(pub String);
+
+impl std::fmt::Display for PatchError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "the patch does not fit the view: {}", self.0)
+    }
+}
+
+impl std::error::Error for PatchError {}
+
+/// Applies `patch` (an array of operations, see the module) to `view`. On an error `view` may
+/// be partly patched: the caller must drop it and ask for a whole view.
+pub fn apply(view: &mut Value, patch: &Value) -> Result<(), PatchError> {
+    let fail = |what: &str, op: &Value| Err(PatchError(format!("{what}: {op}")));
+    let Some(ops) = patch.as_array() else {
+        return fail("not an array", patch);
+    };
+    for op in ops {
+        let Some((path, value)) = op.as_array().and_then(|op| match op.as_slice() {
+            [Value::Array(path)] => Some((path, None)),
+            [Value::Array(path), value] => Some((path, Some(value))),
+            _ => None,
+        }) else {
+            return fail("not an operation", op);
+        };
+        let Some((last, parents)) = path.split_last() else {
+            match value {
+                Some(value) => *view = value.clone(),
+                None => return fail("cannot remove the view", op),
+            }
+            continue;
+        };
+        let mut target = &mut *view;
+        for step in parents {
+            target = match (target, step) {
+                (Value::Object(map), Value::String(key)) => match map.get_mut(key) {
+                    Some(next) => next,
+                    None => return fail("no such member", op),
+                },
+                (Value::Array(list), Value::Number(index)) => {
+                    match index
+                        .as_u64()
+                        .and_then(|i| list.get_mut(usize::try_from(i).ok()?))
+                    {
+                        Some(next) => next,
+                        None => return fail("no such entry", op),
+                    }
+                }
+                _ => return fail("the path does not fit", op),
+            };
+        }
+        match (target, last, value) {
+            (Value::Object(map), Value::String(key), Some(value)) => {
+                map.insert(key.clone(), value.clone());
+            }
+            (Value::Object(map), Value::String(key), None) => {
+                if map.remove(key).is_none() {
+                    return fail("no such member", op);
+                }
+            }
+            (Value::Array(list), Value::Number(index), Some(value)) => {
+                let index = index.as_u64().and_then(|i| usize::try_from(i).ok());
+                match index {
+                    Some(i) if i < list.len() => list[i] = value.clone(),
+                    Some(i) if i == list.len() => list.push(value.clone()),
+                    _ => return fail("no such entry", op),
+                }
+            }
+            _ => return fail("the path does not fit", op),
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn check(old: &Value, new: &Value) -> String {
+        let patch = diff(&old.to_string(), &new.to_string());
+        let parsed: Value = serde_json::from_str(&patch).expect("a patch is JSON");
+        let mut patched = old.clone();
+        apply(&mut patched, &parsed).expect("the patch fits the view it was made from");
+        assert_eq!(&patched, new, "patch {patch}");
+        patch
+    }
+
+    #[test]
+    fn a_changed_cell_is_one_set_by_path() {
+        let cells: Vec<Value> = (0..30)
+            .map(|i| json!({"owner": i % 2, "units": 1}))
+            .collect();
+        let old = json!({"cells": cells, "turn": 3, "to_act": 0});
+        let mut new = old.clone();
+        new["cells"][7]["units"] = json!(4);
+        new["turn"] = json!(4);
+        let patch = check(&old, &new);
+        assert_eq!(patch, r#"[[["cells",7,"units"],4],[["turn"],4]]"#);
+        // Both fields of a small entry: the entry whole is shorter than two paths.
+        new["cells"][7]["owner"] = json!(0);
+        let patch = check(&old, &new);
+        assert_eq!(
+            patch,
+            r#"[[["cells",7],{"owner":0,"units":4}],[["turn"],4]]"#
+        );
+        assert_eq!(check(&old, &old), "[]");
+    }
+
+    #[test]
+    fn members_that_come_or_go_are_set_or_removed_and_arrays_that_shrink_are_set_whole() {
+        let old = json!({"a": 1, "pending": {"x": [1, 2]}, "hand": [1, 2, 3], "z": "é\"\\"});
+        let new = json!({"a": 1, "hand": [1, 2], "z": "é\"\\", "added": null});
+        let patch = check(&old, &new);
+        assert!(patch.contains(r#"[["pending"]]"#), "{patch}");
+        assert!(patch.contains(r#"[["hand"],[1,2]]"#), "{patch}");
+        // Appended entries, nested arrays, type changes, the root itself.
+        check(&json!([1, [2, 3]]), &json!([1, [2, 3, 4], {"a": []}]));
+        check(&json!({"a": [1]}), &json!({"a": {"b": 1}}));
+        check(&json!(1), &json!({"a": 1}));
+        check(&json!({"a": "x"}), &json!([]));
+        // Spaced text is read too.
+        let spaced = diff(
+            "{ \"a\" : [ 1 , 2 ] , \"b\" : true }",
+            "{\"a\":[1,3],\"b\":true}",
+        );
+        assert_eq!(spaced, r#"[[["a",1],3]]"#);
+    }
+
+    #[test]
+    fn a_patch_is_never_much_larger_than_the_value_it_sets() {
+        let old = json!({"list": [1, 2, 3, 4, 5, 6, 7, 8]});
+        let new = json!({"list": [8, 7, 6, 5, 4, 3, 2, 1]});
+        let patch = check(&old, &new);
+        assert_eq!(patch, r#"[[["list"],[8,7,6,5,4,3,2,1]]]"#);
+    }
+
+    #[test]
+    fn a_patch_that_does_not_fit_is_refused() {
+        let mut view = json!({"cells": [{"owner": 0}]});
+        assert!(apply(&mut view, &json!([[["cells", 3, "owner"], 1]])).is_err());
+        assert!(apply(&mut view, &json!([[["nothing"]]])).is_err());
+        assert!(apply(&mut view, &json!({"not": "a patch"})).is_err());
+        assert!(apply(&mut view, &json!([[["cells", 0, "owner"], 1]])).is_ok());
+        assert_eq!(view, json!({"cells": [{"owner": 1}]}));
+    }
+
+    #[test]
+    fn random_values_patch_exactly() {
+        // A small deterministic generator: values that share structure and differ in places.
+        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut next = move |n: u64| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state % n
+        };
+        fn build(next: &mut dyn FnMut(u64) -> u64, depth: u32) -> Value {
+            match if depth == 0 { next(4) } else { next(7) } {
+                0 => json!(null),
+                1 => json!(next(5)),
+                2 => json!(format!("s{}\"\\", next(3))),
+                3 => json!(next(2) == 0),
+                4 | 5 => Value::Array((0..next(5)).map(|_| build(next, depth - 1)).collect()),
+                _ => Value::Object(
+                    (0..next(5))
+                        .map(|i| (format!("k{}", i + next(2)), build(next, depth - 1)))
+                        .collect(),
+                ),
+            }
+        }
+        fn mutate(next: &mut dyn FnMut(u64) -> u64, value: &mut Value) {
+            match value {
+                Value::Array(list) if !list.is_empty() && next(4) > 0 => {
+                    let i = usize::try_from(next(list.len() as u64)).unwrap();
+                    mutate(next, &mut list[i]);
+                }
+                Value::Object(map) if !map.is_empty() && next(4) > 0 => {
+                    let key = map
+                        .keys()
+                        .nth(next(map.len() as u64) as usize)
+                        .unwrap()
+                        .clone();
+                    if next(5) == 0 {
+                        map.remove(&key);
+                    } else {
+                        mutate(next, map.get_mut(&key).unwrap());
+                    }
+                }
+                other => *other = build(next, 2),
+            }
+        }
+        for _ in 0..2000 {
+            let old = build(&mut next, 4);
+            let mut new = old.clone();
+            for _ in 0..next(4) {
+                mutate(&mut next, &mut new);
+            }
+            check(&old, &new);
+        }
+    }
+}

@@ -1,0 +1,196 @@
+//! Sending what changed: a live `applied` carries a patch of the viewer class's view since the
+//! previous seq instead of the whole view, to the followers the room knows hold that view
+//! (docs/PROTOCOL.md "View patches").
+//!
+//! The room keeps, per viewer class, the view (without its static parts) it last sent that
+//! class, at the last seq. Each follower remembers the class and seq of the last view it was
+//! sent ([`super::followers::Follower::view_seen`]): a snapshot or an `applied` it got from a
+//! broadcast, or the end of its catch-up. A connection's messages are delivered in order or the
+//! connection is closed (`slow_consumer`), so a follower whose last view was of class C at
+//! seq N − 1 holds it when seq N goes out. Everyone else (a joiner that was sent nothing, a
+//! class whose previous view the room no longer keeps) gets the whole view.
+//!
+//! A patch is made between two views of the same class only, once per class (and once for
+//! classes whose views are the same text), and its bytes shared like the whole message's: no
+//! patch can carry what another class sees.
+
+use warroom_engine::Viewer;
+use warroom_protocol::{RawJson, patch};
+
+use super::ConnId;
+use super::core::RoomCore;
+use super::messages;
+use super::output::Output;
+use crate::runner::SeenAction;
+
+/// The views the room last sent, per viewer class, all of one seq.
+#[derive(Debug, Default)]
+pub struct LastViews {
+    /// Their seq.
+    seq: Option<u64>,
+    /// Per class, its view without the static parts.
+    views: Vec<(Viewer, RawJson)>,
+}
+
+impl LastViews {
+    /// The view of `viewer` at `seq`, if the room keeps it.
+    fn get(&self, viewer: Viewer, seq: u64) -> Option<&RawJson> {
+        if self.seq != Some(seq) {
+            return None;
+        }
+        self.views
+            .iter()
+            .find(|(v, _)| *v == viewer)
+            .map(|(_, view)| view)
+    }
+
+    /// Keeps `view` as `viewer`'s at `seq` (views of another seq are dropped).
+    fn keep(&mut self, viewer: Viewer, seq: u64, view: RawJson) {
+        if self.seq != Some(seq) {
+            self.seq = Some(seq);
+            self.views.clear();
+        }
+        match self.views.iter_mut().find(|(v, _)| *v == viewer) {
+            Some((_, kept)) => *kept = view,
+            None => self.views.push((viewer, view)),
+        }
+    }
+
+    /// True when the room keeps `viewer`'s view at `seq`.
+    fn has(&self, viewer: Viewer, seq: u64) -> bool {
+        self.get(viewer, seq).is_some()
+    }
+}
+
+impl RoomCore {
+    /// Sends every follower the last accepted action, each with its class's view: as a patch to
+    /// those holding the class's previous view, whole to the others.
+    pub(super) fn announce_applied(&mut self) {
+        let clock = self.clock_state();
+        let Some(game) = &self.game else { return };
+        let seq = game.runner.seq();
+        let room = self.record.id;
+        let previous = std::mem::take(&mut self.last_views);
+        let classes: Vec<(Viewer, Vec<ConnId>, Option<SeenAction>)> = self
+            .followers
+            .classes(|f| self.viewer_of(f.identity.as_ref()))
+            .into_iter()
+            .map(|(viewer, conns)| {
+                let seen = game.runner.last_seen_by(viewer);
+                (viewer, conns, seen)
+            })
+            .collect();
+        // One patch per class whose previous view the room keeps and some follower holds; made
+        // once for classes that see the same views.
+        let mut patches: Vec<Option<RawJson>> = Vec::with_capacity(classes.len());
+        for (index, (viewer, conns, seen)) in classes.iter().enumerate() {
+            let base = seq
+                .checked_sub(1)
+                .and_then(|last| previous.get(*viewer, last));
+            let held = |conn: &ConnId| {
+                self.followers
+                    .get(*conn)
+                    .is_some_and(|f| f.view_seen == Some((*viewer, seq - 1)))
+            };
+            let (Some(base), Some(seen)) = (base, seen) else {
+                patches.push(None);
+                continue;
+            };
+            if !conns.iter().any(held) {
+                patches.push(None);
+                continue;
+            }
+            let same = classes[..index]
+                .iter()
+                .zip(&patches)
+                .find_map(|(other, made)| {
+                    let other_base = previous.get(other.0, seq - 1)?;
+                    let other_view = &other.2.as_ref()?.view;
+                    (other_base.get() == base.get() && other_view.get() == seen.view.get())
+                        .then(|| made.clone())
+                        .flatten()
+                });
+            let patch = same.or_else(|| {
+                RawJson::from_text(patch::diff(base.get(), seen.view.get()))
+                    .inspect_err(|error| tracing::error!("a view patch is not JSON: {error}"))
+                    .ok()
+            });
+            patches.push(patch);
+        }
+        let mut outputs = Vec::new();
+        for ((viewer, conns, seen), patch) in classes.into_iter().zip(patches) {
+            let paced = viewer == Viewer::Spectator;
+            let Some(seen) = seen else {
+                let message = messages::snapshot(room, game, viewer, clock.clone());
+                outputs.push((
+                    None,
+                    Output::Send {
+                        to: conns,
+                        message,
+                        paced,
+                    },
+                ));
+                continue;
+            };
+            self.last_views.keep(viewer, seq, seen.view.clone());
+            let legal = game.runner.legal_actions_for(viewer);
+            let (patched, whole): (Vec<ConnId>, Vec<ConnId>) = match &patch {
+                Some(_) => conns.into_iter().partition(|conn| {
+                    self.followers
+                        .get(*conn)
+                        .is_some_and(|f| f.view_seen == Some((viewer, seq - 1)))
+                }),
+                None => (Vec::new(), conns),
+            };
+            if let Some(patch) = patch.filter(|_| !patched.is_empty()) {
+                let message = messages::applied_patch(
+                    room,
+                    seen.clone(),
+                    patch,
+                    legal.clone(),
+                    clock.clone(),
+                );
+                outputs.push((
+                    Some(viewer),
+                    Output::Send {
+                        to: patched,
+                        message,
+                        paced,
+                    },
+                ));
+            }
+            if !whole.is_empty() {
+                let message = messages::applied(room, seen, legal, clock.clone());
+                outputs.push((
+                    Some(viewer),
+                    Output::Send {
+                        to: whole,
+                        message,
+                        paced,
+                    },
+                ));
+            }
+        }
+        for (viewer, output) in outputs {
+            if let (Some(viewer), Output::Send { to, .. }) = (viewer, &output) {
+                for conn in to {
+                    self.followers.saw_view(*conn, viewer, seq);
+                }
+            }
+            self.out.push_back(output);
+        }
+    }
+
+    /// A joiner of class `viewer` was brought to the current seq (a snapshot, or every action it
+    /// missed): the next action may reach it as a patch. The room keeps its class's view now if
+    /// it did not.
+    pub(super) fn caught_up(&mut self, conn: ConnId, viewer: Viewer) {
+        let Some(game) = &self.game else { return };
+        let seq = game.runner.seq();
+        if !self.last_views.has(viewer, seq) {
+            let view = game.runner.dynamic_view(viewer);
+            self.last_views.keep(viewer, seq, view);
+        }
+        self.followers.saw_view(conn, viewer, seq);
+    }
+}
