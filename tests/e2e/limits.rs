@@ -251,12 +251,16 @@ async fn kicked_socket_is_closed_even_if_the_client_never_reads() {
         .await
         .unwrap();
     metric_becomes(http, "warroom_connections", 5.0, Duration::from_secs(5)).await;
-    // Play until the room has kicked the socket that reads nothing.
+    // Play until the room has kicked the socket that reads nothing. Live actions reach it as
+    // small patches, so it also joins again now and then: each join is answered with a whole
+    // snapshot of the classic board (about 15 KB), which fills its buffers sooner.
     let mut chooser = Chooser(0x51ee);
+    let join = json!({"type": "join", "room": room}).to_string();
     for _ in 0..100 {
         if http.metric("warroom_slow_consumer_kicks_total").await >= 1.0 {
             break;
         }
+        let _ = stuck.send(Message::Text(join.clone().into())).await;
         let over = play(&mut players, &mut [&mut spectator], 20, &mut |legal| {
             chooser.below(legal.len())
         })
