@@ -244,22 +244,59 @@ impl<'a> Cursor<'a> {
     }
 }
 
-/// The members of an object's text, as (key text with its quotes, value text); an item is
-/// `None` where the text is not an object.
-struct Members<'a> {
+/// The comma-separated items of an object's or an array's text, from its opening to its
+/// closing bracket.
+struct Items<'a> {
     cursor: Cursor<'a>,
+    close: u8,
     first: bool,
     done: bool,
 }
 
-impl<'a> Members<'a> {
-    fn of(text: &'a str) -> Option<Members<'a>> {
+impl<'a> Items<'a> {
+    fn of(text: &'a str, open: u8, close: u8) -> Option<Items<'a>> {
         let mut cursor = Cursor { text, at: 0 };
-        cursor.eat(b'{').then_some(Members {
+        cursor.eat(open).then_some(Items {
             cursor,
+            close,
             first: true,
             done: false,
         })
+    }
+
+    /// Reads the next item with `read` (at its start): `None` after the last, `Some(None)`
+    /// where the text is malformed (nothing is read after it).
+    fn next_with<T>(
+        &mut self,
+        read: impl FnOnce(&mut Cursor<'a>) -> Option<T>,
+    ) -> Option<Option<T>> {
+        if self.done {
+            return None;
+        }
+        if self.cursor.eat(self.close) {
+            self.done = true;
+            return None;
+        }
+        if !self.first && !self.cursor.eat(b',') {
+            self.done = true;
+            return Some(None);
+        }
+        self.first = false;
+        let item = read(&mut self.cursor);
+        if item.is_none() {
+            self.done = true;
+        }
+        Some(item)
+    }
+}
+
+/// The members of an object's text, as (key text with its quotes, value text); an item is
+/// `None` where the text is not an object.
+struct Members<'a>(Items<'a>);
+
+impl<'a> Members<'a> {
+    fn of(text: &'a str) -> Option<Members<'a>> {
+        Items::of(text, b'{', b'}').map(Members)
     }
 }
 
@@ -267,51 +304,26 @@ impl<'a> Iterator for Members<'a> {
     type Item = Option<(&'a str, &'a str)>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        if self.done {
-            return None;
-        }
-        if self.cursor.eat(b'}') {
-            self.done = true;
-            return None;
-        }
-        if !self.first && !self.cursor.eat(b',') {
-            self.done = true;
-            return Some(None);
-        }
-        self.first = false;
-        let member = (|| {
-            if self.cursor.peek() != Some(b'"') {
+        self.0.next_with(|cursor| {
+            if cursor.peek() != Some(b'"') {
                 return None;
             }
-            let key = self.cursor.value()?;
-            if !self.cursor.eat(b':') {
+            let key = cursor.value()?;
+            if !cursor.eat(b':') {
                 return None;
             }
-            let value = self.cursor.value()?;
+            let value = cursor.value()?;
             Some((key, value))
-        })();
-        if member.is_none() {
-            self.done = true;
-        }
-        Some(member)
+        })
     }
 }
 
 /// The entries of an array's text; an item is `None` where the text is not an array.
-struct Entries<'a> {
-    cursor: Cursor<'a>,
-    first: bool,
-    done: bool,
-}
+struct Entries<'a>(Items<'a>);
 
 impl<'a> Entries<'a> {
     fn of(text: &'a str) -> Option<Entries<'a>> {
-        let mut cursor = Cursor { text, at: 0 };
-        cursor.eat(b'[').then_some(Entries {
-            cursor,
-            first: true,
-            done: false,
-        })
+        Items::of(text, b'[', b']').map(Entries)
     }
 }
 
@@ -319,23 +331,7 @@ impl<'a> Iterator for Entries<'a> {
     type Item = Option<&'a str>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        if self.done {
-            return None;
-        }
-        if self.cursor.eat(b']') {
-            self.done = true;
-            return None;
-        }
-        if !self.first && !self.cursor.eat(b',') {
-            self.done = true;
-            return Some(None);
-        }
-        self.first = false;
-        let entry = self.cursor.value();
-        if entry.is_none() {
-            self.done = true;
-        }
-        Some(entry)
+        self.0.next_with(Cursor::value)
     }
 }
 
