@@ -425,13 +425,11 @@ impl Task {
         let store = &self.store;
         let slot = &mut *connection;
         let rows = async move {
-            if slot.is_none() {
-                *slot = Some(store.pool().acquire().await?);
-            }
-            let Some(connection) = slot.as_mut() else {
-                unreachable!("a connection was just taken");
+            let connection = match slot.take() {
+                Some(kept) => kept,
+                None => store.pool().acquire().await?,
             };
-            write_rows(connection, store.dialect(), appends).await
+            write_rows(slot.insert(connection), store.dialect(), appends).await
         };
         let (tx, moved) = tokio::time::timeout(self.timeout, rows)
             .await
