@@ -62,6 +62,13 @@ impl Followers {
         }
     }
 
+    /// True when `conn` is known to hold the view of class `viewer` at `seq`.
+    pub fn holds_view(&self, conn: ConnId, viewer: Viewer, seq: u64) -> bool {
+        self.by_conn
+            .get(&conn)
+            .is_some_and(|follower| follower.view_seen == Some((viewer, seq)))
+    }
+
     /// Records that every follower was sent the room as of presence `version`.
     pub fn mark_all_seen(&mut self, version: u64) {
         for follower in self.by_conn.values_mut() {

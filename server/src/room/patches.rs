@@ -87,16 +87,14 @@ impl RoomCore {
             let base = seq
                 .checked_sub(1)
                 .and_then(|last| previous.get(*viewer, last));
-            let held = |conn: &ConnId| {
-                self.followers
-                    .get(*conn)
-                    .is_some_and(|f| f.view_seen == Some((*viewer, seq - 1)))
-            };
             let (Some(base), Some(seen)) = (base, seen) else {
                 patches.push(None);
                 continue;
             };
-            if !conns.iter().any(held) {
+            if !conns
+                .iter()
+                .any(|conn| self.followers.holds_view(*conn, *viewer, seq - 1))
+            {
                 patches.push(None);
                 continue;
             }
@@ -135,11 +133,9 @@ impl RoomCore {
             self.last_views.keep(viewer, seq, seen.view.clone());
             let legal = game.runner.legal_actions_for(viewer);
             let (patched, whole): (Vec<ConnId>, Vec<ConnId>) = match &patch {
-                Some(_) => conns.into_iter().partition(|conn| {
-                    self.followers
-                        .get(*conn)
-                        .is_some_and(|f| f.view_seen == Some((viewer, seq - 1)))
-                }),
+                Some(_) => conns
+                    .into_iter()
+                    .partition(|conn| self.followers.holds_view(*conn, viewer, seq - 1)),
                 None => (Vec::new(), conns),
             };
             if let Some(patch) = patch.filter(|_| !patched.is_empty()) {
