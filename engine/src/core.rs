@@ -163,6 +163,14 @@ pub trait Ruleset: Clone + fmt::Debug + PartialEq + Send + Sync + 'static {
     /// What `viewer` may see of the match.
     fn view(&self, viewer: Viewer) -> Self::View;
 
+    /// [`Ruleset::view`] for a writer that leaves out what never changes during a match (the
+    /// board's shapes, and classic's borders and continents; a server sends them once, with the
+    /// match's first view): those may be left empty here, so they are not built again for every
+    /// action. Everything else is as [`Ruleset::view`] gives it.
+    fn dynamic_view(&self, viewer: Viewer) -> Self::View {
+        self.view(viewer)
+    }
+
     /// The copy of `event` that `viewer` may see (hidden information removed).
     fn redact_event(event: &Self::Event, viewer: Viewer) -> Self::Event {
         let _ = viewer;

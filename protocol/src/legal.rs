@@ -97,51 +97,19 @@ pub fn expand_value(legal: &Value) -> Option<Vec<Value>> {
     Some(expand(&groups))
 }
 
-/// Writes `actions` grouped (the server's side): each action's fields are captured as JSON text
-/// straight from its typed form, so no `Value` is built, and rows are merged where they can be.
+/// Writes `actions` grouped (the server's side). Each action's fields are written as JSON text
+/// straight from its typed form into one buffer shared by every row, so no `Value` is built and
+/// a list of a few hundred actions costs a handful of allocations, not a few per action; rows
+/// are merged where they can be.
 pub fn compact<A: Serialize>(actions: &[A]) -> RawJson {
-    let mut groups: Vec<Group> = Vec::new();
+    let mut table = Table::default();
     for action in actions {
-        let captured = action
-            .serialize(Capture::default())
-            .ok()
-            .filter(|captured| captured.kind.is_some());
-        let (kind, fields, row) = match captured {
-            Some(captured) => (
-                captured.kind,
-                captured.fields,
-                Row {
-                    values: captured.values,
-                    ends: captured.ends,
-                },
-            ),
-            None => {
-                let values = json_text(action).into_bytes();
-                let ends = vec![values.len()];
-                (None, vec!["action"], Row { values, ends })
-            }
-        };
-        match groups
-            .iter_mut()
-            .find(|group| group.kind == kind && group.fields == fields)
-        {
-            Some(group) => group.rows.push(row),
-            None => groups.push(Group {
-                kind,
-                fields,
-                rows: vec![row],
-            }),
-        }
+        table.add(action);
     }
-    let mut out = Vec::with_capacity(64 + groups.iter().map(Group::size).sum::<usize>());
-    out.push(b'[');
-    for (index, group) in groups.iter().enumerate() {
-        if index > 0 {
-            out.push(b',');
-        }
-        group.write(&mut out);
-    }
-    out.push(b']');
+    let mut out = Vec::with_capacity(
+        64 * (table.groups.len() + 1) + table.values.len() + 3 * table.ends.len(),
+    );
+    table.write(&mut out);
     // Only serde_json wrote into it: always UTF-8 and JSON; checked once, at the end.
     String::from_utf8(out)
         .ok()
@@ -149,124 +117,183 @@ pub fn compact<A: Serialize>(actions: &[A]) -> RawJson {
         .unwrap_or_else(RawJson::null)
 }
 
-/// A group being built.
+/// The actions taken apart, grouped: every row's values live in one buffer.
+#[derive(Default)]
+struct Table {
+    /// Each row's field values as JSON text, comma-separated, rows one after another.
+    values: Vec<u8>,
+    /// Where each field's value ends in `values`, rows one after another.
+    ends: Vec<usize>,
+    /// The action being taken apart: the JSON text of its tag, once read.
+    tag: Vec<u8>,
+    /// Whether it had a tag.
+    tagged: bool,
+    /// Its other fields' names.
+    fields: Vec<&'static str>,
+    /// The groups so far, in the order of their first action.
+    groups: Vec<Group>,
+}
+
+/// One type of action and its rows.
 struct Group {
-    kind: Option<String>,
+    /// The JSON text of the actions' `type` (`None`: each row holds one whole action).
+    kind: Option<Vec<u8>>,
     fields: Vec<&'static str>,
     rows: Vec<Row>,
 }
 
-/// One action's field values as JSON text, comma-separated.
+/// One action's values in the [`Table`]: where they start in `values`, and where the end of its
+/// first field is in `ends`.
+#[derive(Clone, Copy)]
 struct Row {
-    values: Vec<u8>,
-    /// Where each field's value ends in `values`.
-    ends: Vec<usize>,
+    start: usize,
+    first_end: usize,
 }
 
-impl Row {
-    /// The text of field `index`'s value.
-    fn field(&self, index: usize) -> &[u8] {
-        let start = match index {
-            0 => 0,
-            _ => self.ends[index - 1] + 1,
+impl Table {
+    /// Takes `action` apart into a row of its group (a new group for a new type or fields).
+    fn add<A: Serialize>(&mut self, action: &A) {
+        let row = Row {
+            start: self.values.len(),
+            first_end: self.ends.len(),
         };
-        &self.values[start..self.ends[index]]
-    }
-
-    /// The text of the values of the fields before `index`.
-    fn before(&self, index: usize) -> &[u8] {
-        match index {
-            0 => &[],
-            _ => &self.values[..self.ends[index - 1]],
-        }
-    }
-}
-
-/// Rows merged from field `field` on: the row the values of the fields before `field` come
-/// from, and the cells of `field` and those after it, written.
-struct Merged<'a> {
-    first: &'a Row,
-    cells: Vec<u8>,
-}
-
-impl Group {
-    /// About the length of its JSON.
-    fn size(&self) -> usize {
-        32 + self
-            .rows
-            .iter()
-            .map(|row| row.values.len() + 3)
-            .sum::<usize>()
-    }
-
-    /// The rows, merged: from the last field to the first, neighbouring rows that differ only
-    /// in that field become one row with the choice of their values. Merging a field while
-    /// every field before it holds one value keeps the written out order.
-    fn merged(&self) -> Vec<Vec<u8>> {
-        let mut merged: Vec<Merged> = self
-            .rows
-            .iter()
-            .map(|row| Merged {
-                first: row,
-                cells: Vec::new(),
-            })
-            .collect();
-        for field in (0..self.fields.len()).rev() {
-            let mut next: Vec<Merged> = Vec::with_capacity(merged.len());
-            let mut start = 0;
-            while start < merged.len() {
-                let head = &merged[start];
-                let end = start
-                    + merged[start..]
-                        .iter()
-                        .take_while(|other| {
-                            other.cells == head.cells
-                                && other.first.before(field) == head.first.before(field)
-                        })
-                        .count();
-                let mut cells = Vec::with_capacity(16 + head.cells.len());
-                write_cell(
-                    &mut cells,
-                    merged[start..end].iter().map(|m| m.first.field(field)),
-                );
-                if !head.cells.is_empty() {
-                    cells.push(b',');
-                    cells.extend_from_slice(&head.cells);
-                }
-                next.push(Merged {
-                    first: head.first,
-                    cells,
-                });
-                start = end;
+        self.tag.clear();
+        self.tagged = false;
+        self.fields.clear();
+        let tagged = action.serialize(Capture(self)).is_ok() && self.tagged;
+        if !tagged {
+            // Listed whole, in its one field `action`.
+            self.values.truncate(row.start);
+            self.ends.truncate(row.first_end);
+            self.fields.clear();
+            self.fields.push("action");
+            if serde_json::to_writer(&mut self.values, action).is_err() {
+                self.values.truncate(row.start);
+                self.values.extend_from_slice(b"null");
             }
-            merged = next;
+            self.ends.push(self.values.len());
         }
-        merged.into_iter().map(|m| m.cells).collect()
+        let kind = tagged.then_some(self.tag.as_slice());
+        let fields = &self.fields;
+        match self
+            .groups
+            .iter_mut()
+            .find(|group| group.kind.as_deref() == kind && group.fields == *fields)
+        {
+            Some(group) => group.rows.push(row),
+            None => self.groups.push(Group {
+                kind: kind.map(<[u8]>::to_vec),
+                fields: fields.clone(),
+                rows: vec![row],
+            }),
+        }
     }
 
+    /// The text of field `index`'s value in `row`.
+    fn field(&self, row: Row, index: usize) -> &[u8] {
+        let start = match index {
+            0 => row.start,
+            _ => self.ends[row.first_end + index - 1] + 1,
+        };
+        &self.values[start..self.ends[row.first_end + index]]
+    }
+
+    /// The text of the values of the fields before `index` in `row`.
+    fn before(&self, row: Row, index: usize) -> &[u8] {
+        let end = match index {
+            0 => row.start,
+            _ => self.ends[row.first_end + index - 1],
+        };
+        &self.values[row.start..end]
+    }
+
+    /// Writes the groups as the `legal` list.
     fn write(&self, out: &mut Vec<u8>) {
-        out.extend_from_slice(br#"{"type":"#);
-        match &self.kind {
-            Some(kind) => out.extend_from_slice(json_text(kind).as_bytes()),
-            None => out.extend_from_slice(b"null"),
-        }
-        out.extend_from_slice(br#","fields":["#);
-        for (index, field) in self.fields.iter().enumerate() {
+        let mut merge = Merge::default();
+        out.push(b'[');
+        for (index, group) in self.groups.iter().enumerate() {
             if index > 0 {
                 out.push(b',');
             }
-            out.extend_from_slice(json_text(field).as_bytes());
+            out.extend_from_slice(br#"{"type":"#);
+            out.extend_from_slice(group.kind.as_deref().unwrap_or(b"null"));
+            out.extend_from_slice(br#","fields":["#);
+            for (index, field) in group.fields.iter().enumerate() {
+                if index > 0 {
+                    out.push(b',');
+                }
+                out.extend_from_slice(json_text(field).as_bytes());
+            }
+            out.extend_from_slice(br#"],"rows":["#);
+            merge.write_rows(self, group, out);
+            out.extend_from_slice(b"]}");
         }
-        out.extend_from_slice(br#"],"rows":["#);
-        for (index, row) in self.merged().iter().enumerate() {
+        out.push(b']');
+    }
+}
+
+/// Rows being merged, from the last field to the first: each entry is the row its values of
+/// the fields before the current one come from, and (a range of `cells`) the text of the cells
+/// of the fields from the current one on. Neighbouring entries that differ only in the current
+/// field become one with the choice of their values; merging a field while every field before
+/// it holds one value keeps the written out order. Two generations of buffers, reused.
+#[derive(Default)]
+struct Merge {
+    entries: Vec<(Row, (usize, usize))>,
+    cells: Vec<u8>,
+    next_entries: Vec<(Row, (usize, usize))>,
+    next_cells: Vec<u8>,
+}
+
+impl Merge {
+    fn write_rows(&mut self, table: &Table, group: &Group, out: &mut Vec<u8>) {
+        self.entries.clear();
+        self.cells.clear();
+        self.entries
+            .extend(group.rows.iter().map(|&row| (row, (0, 0))));
+        for field in (0..group.fields.len()).rev() {
+            self.next_entries.clear();
+            self.next_cells.clear();
+            let (entries, cells) = (&self.entries, &self.cells);
+            let mut start = 0;
+            while start < entries.len() {
+                let (head, (from, to)) = entries[start];
+                let head_cells = &cells[from..to];
+                let head_before = table.before(head, field);
+                let end = start
+                    + entries[start..]
+                        .iter()
+                        .take_while(|(row, (from, to))| {
+                            &cells[*from..*to] == head_cells
+                                && table.before(*row, field) == head_before
+                        })
+                        .count();
+                let begin = self.next_cells.len();
+                write_cell(
+                    &mut self.next_cells,
+                    entries[start..end]
+                        .iter()
+                        .map(|(row, _)| table.field(*row, field)),
+                );
+                if !head_cells.is_empty() {
+                    self.next_cells.push(b',');
+                    self.next_cells.extend_from_slice(head_cells);
+                }
+                self.next_entries
+                    .push((head, (begin, self.next_cells.len())));
+                start = end;
+            }
+            std::mem::swap(&mut self.entries, &mut self.next_entries);
+            std::mem::swap(&mut self.cells, &mut self.next_cells);
+        }
+        for (index, (_, (from, to))) in self.entries.iter().enumerate() {
             if index > 0 {
                 out.push(b',');
             }
             out.push(b'[');
-            out.extend_from_slice(row);
+            out.extend_from_slice(&self.cells[*from..*to]);
             out.push(b']');
         }
-        out.extend_from_slice(b"]}");
     }
 }
 
@@ -295,15 +322,9 @@ fn json_text<T: Serialize + ?Sized>(value: &T) -> String {
     serde_json::to_string(value).unwrap_or_else(|_| "null".to_owned())
 }
 
-/// One action taken apart: its tag, the names of its other fields, and their values as JSON
-/// text, comma-separated (one buffer, written straight by serde_json), with where each ends.
-#[derive(Default)]
-struct Capture {
-    kind: Option<String>,
-    fields: Vec<&'static str>,
-    values: Vec<u8>,
-    ends: Vec<usize>,
-}
+/// Takes one action apart into the [`Table`]: its tag's JSON text, the names of its other
+/// fields, and their values as JSON text, comma-separated, written straight by serde_json.
+struct Capture<'t>(&'t mut Table);
 
 /// The action is not a struct (or its tag is not a string): it is listed whole.
 #[derive(Debug)]
@@ -323,8 +344,8 @@ impl serde::ser::Error for NotTagged {
     }
 }
 
-impl SerializeStruct for Capture {
-    type Ok = Capture;
+impl SerializeStruct for Capture<'_> {
+    type Ok = ();
     type Error = NotTagged;
 
     fn serialize_field<T: ?Sized + Serialize>(
@@ -332,46 +353,48 @@ impl SerializeStruct for Capture {
         key: &'static str,
         value: &T,
     ) -> Result<(), NotTagged> {
-        if key == TAG && self.kind.is_none() {
-            match serde_json::to_value(value) {
-                Ok(Value::String(kind)) => self.kind = Some(kind),
-                _ => return Err(NotTagged),
+        let table = &mut *self.0;
+        if key == TAG && !table.tagged {
+            serde_json::to_writer(&mut table.tag, value).map_err(|_| NotTagged)?;
+            if table.tag.first() != Some(&b'"') {
+                return Err(NotTagged);
             }
+            table.tagged = true;
         } else {
-            if !self.fields.is_empty() {
-                self.values.push(b',');
+            if !table.fields.is_empty() {
+                table.values.push(b',');
             }
-            self.fields.push(key);
-            serde_json::to_writer(&mut self.values, value).map_err(|_| NotTagged)?;
-            self.ends.push(self.values.len());
+            table.fields.push(key);
+            serde_json::to_writer(&mut table.values, value).map_err(|_| NotTagged)?;
+            table.ends.push(table.values.len());
         }
         Ok(())
     }
 
-    fn end(self) -> Result<Capture, NotTagged> {
-        Ok(self)
+    fn end(self) -> Result<(), NotTagged> {
+        Ok(())
     }
 }
 
 /// Every shape but a struct is refused.
 macro_rules! refuse {
     ($($name:ident($($arg:ty),*);)*) => {
-        $(fn $name(self, $(_: $arg),*) -> Result<Capture, NotTagged> { Err(NotTagged) })*
+        $(fn $name(self, $(_: $arg),*) -> Result<(), NotTagged> { Err(NotTagged) })*
     };
 }
 
-impl Serializer for Capture {
-    type Ok = Capture;
+impl<'t> Serializer for Capture<'t> {
+    type Ok = ();
     type Error = NotTagged;
-    type SerializeSeq = Impossible<Capture, NotTagged>;
-    type SerializeTuple = Impossible<Capture, NotTagged>;
-    type SerializeTupleStruct = Impossible<Capture, NotTagged>;
-    type SerializeTupleVariant = Impossible<Capture, NotTagged>;
-    type SerializeMap = Impossible<Capture, NotTagged>;
-    type SerializeStruct = Capture;
-    type SerializeStructVariant = Impossible<Capture, NotTagged>;
+    type SerializeSeq = Impossible<(), NotTagged>;
+    type SerializeTuple = Impossible<(), NotTagged>;
+    type SerializeTupleStruct = Impossible<(), NotTagged>;
+    type SerializeTupleVariant = Impossible<(), NotTagged>;
+    type SerializeMap = Impossible<(), NotTagged>;
+    type SerializeStruct = Capture<'t>;
+    type SerializeStructVariant = Impossible<(), NotTagged>;
 
-    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Capture, NotTagged> {
+    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Capture<'t>, NotTagged> {
         Ok(self)
     }
 
@@ -396,7 +419,7 @@ impl Serializer for Capture {
         serialize_unit_variant(&'static str, u32, &'static str);
     }
 
-    fn serialize_some<T: ?Sized + Serialize>(self, _: &T) -> Result<Capture, NotTagged> {
+    fn serialize_some<T: ?Sized + Serialize>(self, _: &T) -> Result<(), NotTagged> {
         Err(NotTagged)
     }
 
@@ -404,7 +427,7 @@ impl Serializer for Capture {
         self,
         _: &'static str,
         _: &T,
-    ) -> Result<Capture, NotTagged> {
+    ) -> Result<(), NotTagged> {
         Err(NotTagged)
     }
 
@@ -414,7 +437,7 @@ impl Serializer for Capture {
         _: u32,
         _: &'static str,
         _: &T,
-    ) -> Result<Capture, NotTagged> {
+    ) -> Result<(), NotTagged> {
         Err(NotTagged)
     }
 

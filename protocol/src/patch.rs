@@ -186,44 +186,46 @@ impl<'a> Cursor<'a> {
     }
 
     /// Skips one value (its text is not checked beyond what finding its end needs); its text.
+    /// A string ends at its closing quote, an object or an array at the bracket that closes
+    /// it (strings inside skipped whole), anything else before the next `,`, `:`, closing
+    /// bracket or space.
     fn value(&mut self) -> Option<&'a str> {
         self.skip_space();
         let bytes = self.text.as_bytes();
         let start = self.at;
-        let mut depth = 0usize;
-        while self.at < bytes.len() {
-            match bytes[self.at] {
-                b'"' => self.string()?,
-                b'{' | b'[' => {
-                    depth += 1;
-                    self.at += 1;
-                }
-                b'}' | b']' => {
-                    if depth == 0 {
-                        break;
-                    }
-                    depth -= 1;
-                    self.at += 1;
-                }
-                b',' | b':' => {
-                    if depth == 0 {
-                        break;
-                    }
-                    self.at += 1;
-                }
-                byte if byte.is_ascii_whitespace() => {
-                    if depth == 0 {
-                        break;
+        match *bytes.get(start)? {
+            b'"' => self.string()?,
+            b'{' | b'[' => {
+                let mut depth = 0usize;
+                loop {
+                    match *bytes.get(self.at)? {
+                        b'"' => {
+                            self.string()?;
+                            continue;
+                        }
+                        b'{' | b'[' => depth += 1,
+                        b'}' | b']' => {
+                            depth -= 1;
+                            if depth == 0 {
+                                self.at += 1;
+                                break;
+                            }
+                        }
+                        _ => {}
                     }
                     self.at += 1;
                 }
-                _ => self.at += 1,
             }
-            if depth == 0 && matches!(bytes[self.at - 1], b'}' | b']' | b'"') {
-                break;
+            _ => {
+                while let Some(&byte) = bytes.get(self.at) {
+                    if matches!(byte, b',' | b':' | b'}' | b']') || byte.is_ascii_whitespace() {
+                        break;
+                    }
+                    self.at += 1;
+                }
             }
         }
-        (depth == 0 && self.at > start).then(|| &self.text[start..self.at])
+        (self.at > start).then(|| &self.text[start..self.at])
     }
 
     /// Skips a string starting at the cursor.

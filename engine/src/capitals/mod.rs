@@ -86,7 +86,11 @@ impl Ruleset for Capitals {
     }
 
     fn view(&self, _viewer: Viewer) -> CapitalsView {
-        self.public_view()
+        self.public_view(true)
+    }
+
+    fn dynamic_view(&self, _viewer: Viewer) -> CapitalsView {
+        self.public_view(false)
     }
 
     fn outcome(&self) -> Option<Outcome> {

@@ -69,8 +69,9 @@ pub struct CapitalsView {
 }
 
 impl Capitals {
-    /// The public view (the same for every viewer).
-    pub(crate) fn public_view(&self) -> CapitalsView {
+    /// The public view (the same for every viewer). Without `board`, its shapes are left empty
+    /// ([`crate::Ruleset::dynamic_view`]).
+    pub(crate) fn public_view(&self, board: bool) -> CapitalsView {
         let areas = self
             .map
             .areas
@@ -100,7 +101,11 @@ impl Capitals {
             .collect();
         CapitalsView {
             board: Board {
-                regions: self.map.shapes.clone(),
+                regions: if board {
+                    self.map.shapes.clone()
+                } else {
+                    Vec::new()
+                },
             },
             areas,
             seats,

@@ -87,7 +87,11 @@ impl Ruleset for Classic {
     }
 
     fn view(&self, viewer: Viewer) -> ClassicView {
-        self.build_view(viewer)
+        self.build_view(viewer, true)
+    }
+
+    fn dynamic_view(&self, viewer: Viewer) -> ClassicView {
+        self.build_view(viewer, false)
     }
 
     /// Drawn and taken cards are named only in their new holder's copy (W-CARD-6).

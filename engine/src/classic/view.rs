@@ -110,8 +110,9 @@ pub struct PlayerView {
 }
 
 impl Classic {
-    /// Builds the view for `viewer`.
-    pub(crate) fn build_view(&self, viewer: Viewer) -> ClassicView {
+    /// Builds the view for `viewer`. Without `board`, the board's shapes, the continents and the
+    /// borders are left empty ([`crate::Ruleset::dynamic_view`]).
+    pub(crate) fn build_view(&self, viewer: Viewer, board: bool) -> ClassicView {
         let players = (0..self.seats)
             .map(|seat| {
                 let s = usize::from(seat);
@@ -138,7 +139,11 @@ impl Classic {
         ClassicView {
             options: self.options,
             board: Board {
-                regions: map::region_shapes(),
+                regions: if board {
+                    map::region_shapes()
+                } else {
+                    Vec::new()
+                },
             },
             territories: TERRITORIES
                 .iter()
@@ -152,16 +157,24 @@ impl Classic {
                     units: self.units[id],
                 })
                 .collect(),
-            continents: Continent::ALL
-                .into_iter()
-                .map(|c| ContinentView {
-                    id: c,
-                    name: c.name(),
-                    bonus: c.bonus(),
-                    territories: map::ids(c.mask()).collect(),
-                })
-                .collect(),
-            borders: BORDERS.iter().map(|&(a, b)| [a, b]).collect(),
+            continents: if board {
+                Continent::ALL
+                    .into_iter()
+                    .map(|c| ContinentView {
+                        id: c,
+                        name: c.name(),
+                        bonus: c.bonus(),
+                        territories: map::ids(c.mask()).collect(),
+                    })
+                    .collect()
+            } else {
+                Vec::new()
+            },
+            borders: if board {
+                BORDERS.iter().map(|&(a, b)| [a, b]).collect()
+            } else {
+                Vec::new()
+            },
             players,
             hand,
             phase: self.phase,

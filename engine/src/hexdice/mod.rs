@@ -78,7 +78,11 @@ impl Ruleset for Hexdice {
     }
 
     fn view(&self, _viewer: Viewer) -> View {
-        view::view(self)
+        view::view(self, true)
+    }
+
+    fn dynamic_view(&self, _viewer: Viewer) -> View {
+        view::view(self, false)
     }
 
     fn outcome(&self) -> Option<Outcome> {

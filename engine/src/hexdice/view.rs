@@ -144,8 +144,9 @@ impl From<Phase> for PhaseView {
     }
 }
 
-/// The view of `state`; the same for every viewer.
-pub(crate) fn view(state: &Hexdice) -> View {
+/// The view of `state`; the same for every viewer. Without `board`, its regions are left empty
+/// ([`crate::Ruleset::dynamic_view`]).
+pub(crate) fn view(state: &Hexdice, board: bool) -> View {
     let cells = (0..state.board.len())
         .map(|index| {
             // A board has at most 36 cells, so the index fits in u8.
@@ -180,7 +181,11 @@ pub(crate) fn view(state: &Hexdice) -> View {
     };
     View {
         board: BoardView {
-            regions: state.board.regions(),
+            regions: if board {
+                state.board.regions()
+            } else {
+                Vec::new()
+            },
         },
         cells,
         phase: state.phase.into(),

@@ -97,7 +97,7 @@ impl<R: Ruleset> Runner<R> {
             by: entry.by,
             action,
             events: RawJson::of(&redacted),
-            view: without_static_parts(&state.rules.view(viewer)),
+            view: without_static_parts(&state.rules.dynamic_view(viewer)),
             to_act: state.to_act(),
             outcome: state.outcome(),
         })
@@ -190,7 +190,7 @@ impl<R: Bot> MatchRunner for Runner<R> {
     }
 
     fn dynamic_view(&self, viewer: Viewer) -> RawJson {
-        without_static_parts(&self.state.rules.view(viewer))
+        without_static_parts(&self.state.rules.dynamic_view(viewer))
     }
 
     fn legal_actions_for(&self, viewer: Viewer) -> Option<RawJson> {
@@ -530,6 +530,11 @@ mod tests {
             runner.apply(seat, &to_json(&action), ActedBy::Bot).unwrap();
             for (viewer, old) in viewers.iter().zip(before.iter_mut()) {
                 let seen = runner.last_seen_by(*viewer).unwrap();
+                // The view an `applied` carries is the whole view less its static parts, which
+                // the ruleset's dynamic view leaves empty.
+                let mut whole = runner.view(*viewer).to_value();
+                crate::runner::strip_static_parts(&mut whole);
+                assert_eq!(seen.view.to_value(), whole, "{viewer:?} after {action:?}");
                 let text = patch::diff(old.get(), seen.view.get());
                 let ops: serde_json::Value = serde_json::from_str(&text).expect("JSON");
                 let mut rebuilt = old.to_value();
