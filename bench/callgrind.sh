@@ -7,6 +7,7 @@
 #
 #   bench/callgrind.sh target/release/warroom                 PostgreSQL, 10 rooms, 20 s
 #   DB=sqlite ROOMS=20 DURATION=30 bench/callgrind.sh <server> [<server> ...]
+#   RULESET=classic ROOMS=4 DURATION=10 bench/callgrind.sh <server>     another ruleset
 #   LOAD=/tmp/b/load KEEP=1 bench/callgrind.sh <server>      keep the dump (callgrind_annotate)
 #
 # Prints one line per server: instructions, accepted actions, instructions per action.
