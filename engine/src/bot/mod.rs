@@ -55,6 +55,14 @@ impl BotRng {
             }
         }
     }
+
+    /// A seed drawn from this generator, for a generator of the bot's own (a sampled future
+    /// with its own dice, never the match's).
+    pub(crate) fn seed(&mut self) -> crate::rng::Seed {
+        let mut bytes = [0u8; 32];
+        self.0.fill_bytes(&mut bytes);
+        crate::rng::Seed(bytes)
+    }
 }
 
 /// A ruleset that bots can play.

@@ -14,10 +14,25 @@
 //!   danger after a won attack is weighed with the target ours, after a lost one without.
 //! - A transport is worth the units it brings nearer the front (areas next to land that is not
 //!   ours) and nearer the live enemy capitals, and whatever danger it takes off our capital.
-//! - The danger on our capital is the chance that some enemy area within three steps takes it
-//!   with everything it has (after its production), each attack weighed by the exact odds with
-//!   the dice caps of its best path (C-DEEP-1: a deep attack enters the capital through one of
-//!   its factories, capped once more when we hold it). An area that borders no other player's
+//! - `normal` weighs the danger on our capital over the other seats' whole next round, sampled
+//!   ([`round`]): 16 copies of the match played from the end of our turn to the start of our
+//!   next one, every other seat producing and then giving orders drawn uniformly from its listed
+//!   actions (as the random players of the bots bench do), with dice from the bot's own
+//!   [`BotRng`], never the match's. Attacks on our capital are not rolled: at every step where
+//!   some are listed, each adds its chance of being drawn times its exact chance of taking the
+//!   capital as it then stands, and the one drawn thins the capital for the later ones
+//!   (C-BATTLE-3), so one set of samples answers for any number of units left in it. So it sees
+//!   a deep path that a third player's capture opens during the round (C-DEEP-1), several attacks
+//!   in one round, and how rarely an enemy with many orders to give picks the one on our capital.
+//!   An order that takes an area within four steps of the capital is weighed with rounds sampled
+//!   with that area ours (same seed). The chance is weighed as it is (no accepted danger) until
+//!   [`PATIENT_ROUNDS`]. Among random players it lost a fifth fewer matches than with
+//!   `hard`'s threats below (bench/RESULTS.md); decisions take about ten times longer (p99 a
+//!   few ms).
+//! - `hard` weighs the danger on our capital as the chance that some enemy area within three
+//!   steps takes it with everything it has (after its production), each attack weighed by the
+//!   exact odds with the dice caps of its best path (C-DEEP-1: a deep attack enters the capital
+//!   through one of its factories, capped once more when we hold it). An area that borders no other player's
 //!   area and none of our capital's factories cannot attack deep and is no threat: counting it
 //!   kept the bot sitting in its capital while random players grew (bench/RESULTS.md). Only
 //!   the danger above a small accepted chance is weighed, and that chance rises slowly after
@@ -30,26 +45,29 @@
 //!   won area is taken back on the next turn (C-ATK-1). In the lost matches replayed, the bot's
 //!   own attacks had left its factories with one unit and random players took them
 //!   (bench/RESULTS.md).
-//! - Held to its capital and at most one more area from round 4 on, the bot accepts more danger
+//! - Held to its capital and at most one more area from round 4 on, `hard` accepts more danger
 //!   ([`STUCK_DANGER`]): waiting there while the enemies grow loses the match in the end.
-//! - `hard` weighs more: the threats attacking our capital one after another (each battle the
-//!   capital wins still thins it, C-BATTLE-3).
+//! - `hard`'s threats attack our capital one after another (each battle the capital wins still
+//!   thins it, C-BATTLE-3). `hard` assumes every threat attacks; `normal`'s samples assume
+//!   players who draw their orders at random, which a player who picks the attack on our
+//!   capital is not: against `hard` it still wins 37 % of two-seat matches (bench/RESULTS.md).
 //! - Out of our capital the bot also weighs sending every other number of units (checked by the
 //!   rules), so it can attack or transport with part of the capital and keep the rest home.
 //! - `easy` plays a uniformly random listed action one time in three, otherwise as `normal`.
 
 mod odds;
+mod round;
 
 use std::cell::RefCell;
 
 use crate::bot::{BotLevel, BotRng, pick_best, random_legal};
-#[cfg(test)]
 use crate::capitals::AreaState;
 use crate::capitals::map::AreaId;
 use crate::capitals::{Action, AreaKind, Capitals, Selection, Units, production};
 use crate::core::{Ruleset, Seat};
 
 use self::odds::{attack_sums, defence_below, defender_kept, odds};
+use self::round::Round;
 
 /// Turns of production an area's worth counts.
 const HORIZON: f64 = 4.0;
@@ -76,6 +94,8 @@ const MIN_WIN_STEP: f64 = 0.025;
 const EXPOSURE_STEP: f64 = 0.05;
 /// Steps within which enemy areas threaten our capital (deep attacks reach 3).
 const THREAT_RANGE: u16 = 3;
+/// The other seats' next rounds `normal` samples per case it weighs ([`Round`]).
+const ROUND_SAMPLES: usize = 16;
 /// The chance of losing our capital next turn that the bot accepts in order to expand: only the
 /// danger above it is weighed. Among random players 0 to 0.25 do equally well (bench/RESULTS.md);
 /// above it the bot loses its capital more often.
@@ -85,7 +105,7 @@ const PATIENT_ROUNDS: u32 = 20;
 const DANGER_STEP: f64 = 0.02;
 const LATE_DANGER: f64 = 0.9;
 /// A bot that holds no more than [`STUCK_AREAS`] areas from round [`STUCK_FROM_ROUND`] on accepts
-/// [`STUCK_DANGER`] more danger on its capital (`normal` and `hard`). Held to its capital (its
+/// [`STUCK_DANGER`] more danger on its capital (`hard`; `normal` weighs sampled rounds). Held to its capital (its
 /// factories neutral at 3 units or taken by an enemy), the bot used to sit at home for dozens of
 /// rounds, every attack out weighing as too much danger against the enemy stacks around it, while
 /// a random player grew to 20-40 areas and finally took the capital; its factories, thin enough
@@ -113,7 +133,7 @@ pub(crate) fn choose(state: &Capitals, level: BotLevel, rng: &mut BotRng) -> Opt
         return random_legal(state, rng);
     }
     let seat = state.to_act()?;
-    let planner = Planner::new(state, seat, level);
+    let planner = Planner::new(state, seat, level, rng);
     if let Some(capital) = planner.capital {
         add_capital_shares(state, seat, capital, &mut legal);
     }
@@ -193,6 +213,12 @@ struct Planner<'a> {
     danger_seen: RefCell<Vec<(Units, Option<AreaId>, f64)>>,
     /// Enemy seats still playing.
     live_enemies: usize,
+    /// `normal` (and `easy`): the other seats' next round, sampled from the position as it
+    /// stands ([`Round`]), and the same with one more area of ours, per area weighed so far.
+    round: Option<Round>,
+    rounds_if_taken: RefCell<Vec<(AreaId, Round)>>,
+    /// The seed of every sampled round of this decision: the same draws for every case weighed.
+    round_seed: u64,
     /// The danger on our capital the bot accepts to expand ([`accepted_danger`]).
     accepted_danger: f64,
     /// Whether our capital keeps a garrison ([`GARRISON_FROM_FACTORIES`]).
@@ -200,7 +226,7 @@ struct Planner<'a> {
 }
 
 impl<'a> Planner<'a> {
-    fn new(state: &'a Capitals, me: Seat, level: BotLevel) -> Planner<'a> {
+    fn new(state: &'a Capitals, me: Seat, level: BotLevel, rng: &mut BotRng) -> Planner<'a> {
         let map = state.map();
         let owner = |a: usize| state.areas()[a].owner;
         let is_mine = |a: usize| owner(a) == Some(me);
@@ -231,11 +257,14 @@ impl<'a> Planner<'a> {
             danger_now: 0.0,
             danger_seen: RefCell::new(Vec::new()),
             live_enemies: enemy_capitals.len(),
+            round: None,
+            rounds_if_taken: RefCell::new(Vec::new()),
+            round_seed: 0,
             accepted_danger: accepted_danger(state.round()),
             garrison: false,
         };
         let held = state.areas().iter().filter(|a| a.owner == Some(me)).count();
-        if level != BotLevel::Easy && held <= STUCK_AREAS && state.round() >= STUCK_FROM_ROUND {
+        if level == BotLevel::Hard && held <= STUCK_AREAS && state.round() >= STUCK_FROM_ROUND {
             planner.accepted_danger = (planner.accepted_danger + STUCK_DANGER).min(LATE_DANGER);
         }
         if let Some(capital) = capital {
@@ -245,7 +274,19 @@ impl<'a> Planner<'a> {
                 .filter(|&&factory| is_mine(usize::from(factory)))
                 .count();
             planner.garrison = factories_held >= GARRISON_FROM_FACTORIES;
-            planner.threats = planner.threats_on(capital, None);
+            if level == BotLevel::Hard {
+                planner.threats = planner.threats_on(capital, None);
+            } else {
+                planner.round_seed = rng.below(u32::MAX as usize) as u64;
+                planner.round = Some(Round::sample(
+                    state,
+                    me,
+                    capital,
+                    ROUND_SAMPLES,
+                    &mut BotRng::new(planner.round_seed),
+                ));
+                planner.accepted_danger = late_danger(state.round());
+            }
             planner.danger_now = planner.danger(planner.units(capital), None);
         }
         planner
@@ -406,8 +447,9 @@ impl<'a> Planner<'a> {
         {
             return d;
         }
-        let fall = match (taken, self.capital) {
-            (Some(area), Some(capital)) => {
+        let fall = match (taken, self.capital, &self.round) {
+            (_, _, Some(round)) => self.sampled_fall(round, units, taken),
+            (Some(area), Some(capital), None) => {
                 let known = self
                     .threats_if_taken
                     .borrow()
@@ -430,6 +472,43 @@ impl<'a> Planner<'a> {
         }
         self.danger_seen.borrow_mut().push((units, taken, d));
         d
+    }
+
+    /// The chance our capital holding `units` falls in the other seats' sampled next round
+    /// (`round`), or, with `taken`, in rounds sampled with that area ours too (units we would
+    /// have left there after the battle: 2 used d6). Every case is sampled from the same seed.
+    fn sampled_fall(&self, round: &Round, units: Units, taken: Option<AreaId>) -> f64 {
+        let (Some(area), Some(capital)) = (taken, self.capital) else {
+            return round.falls(units);
+        };
+        let known = self
+            .rounds_if_taken
+            .borrow()
+            .iter()
+            .position(|(a, _)| *a == area);
+        let index = known.unwrap_or_else(|| {
+            let mut state = self.state.clone();
+            state.areas[usize::from(area)] = AreaState {
+                owner: Some(self.me),
+                units: Units {
+                    d6: 0,
+                    d8: 0,
+                    d6_used: 2,
+                    d8_used: 0,
+                },
+            };
+            let round = Round::sample(
+                &state,
+                self.me,
+                capital,
+                ROUND_SAMPLES,
+                &mut BotRng::new(self.round_seed),
+            );
+            let mut cache = self.rounds_if_taken.borrow_mut();
+            cache.push((area, round));
+            cache.len() - 1
+        });
+        self.rounds_if_taken.borrow()[index].1.falls(units)
     }
 
     /// The enemy areas within reach of `capital` (with `taken` ours too) and what each could
@@ -531,8 +610,13 @@ impl<'a> Planner<'a> {
 /// `round`: only the danger above it is weighed. It rises slowly in a long match, so that bots
 /// facing each other's growing stacks do not both sit at home for ever.
 fn accepted_danger(round: u32) -> f64 {
-    let late = f64::from(round.saturating_sub(PATIENT_ROUNDS)) * DANGER_STEP;
-    (ACCEPTED_DANGER + late).min(LATE_DANGER)
+    (ACCEPTED_DANGER + late_danger(round)).min(LATE_DANGER)
+}
+
+/// The danger accepted in round `round` on top of a chance weighed as it is (the sampled rounds
+/// of `normal`): none until [`PATIENT_ROUNDS`], then [`DANGER_STEP`] more each round.
+fn late_danger(round: u32) -> f64 {
+    (f64::from(round.saturating_sub(PATIENT_ROUNDS)) * DANGER_STEP).min(LATE_DANGER)
 }
 
 /// How much of an attack's exposure ([`Planner::exposure_after_attack`]) the bot weighs in round
@@ -690,7 +774,7 @@ mod tests {
             units: Units::d6(6),
         };
         game.current = Seat(0);
-        let planner = Planner::new(&game, Seat(0), BotLevel::Normal);
+        let planner = Planner::new(&game, Seat(0), BotLevel::Hard, &mut BotRng::new(1));
         assert_eq!(
             planner.threats,
             vec![Threat {
@@ -698,5 +782,75 @@ mod tests {
                 hostile: 2,
             }]
         );
+    }
+    #[test]
+    fn c_deep_1_the_sampled_round_sees_a_deep_path_that_a_third_player_opens() {
+        // Three seats; seat 0 (to act, then seats 1 and 2) holds its capital with 1 d6. Seat 2
+        // holds a stack of 8 d6 three steps away that borders only neutral land: it cannot
+        // attack deep (C-DEEP-1), and the threats as `normal` weighed them before (still
+        // `hard`'s) leave it out. Seat 1 holds 10 d6 beside a neutral area next to that stack
+        // (and its capital's factories may border it too): if seat 1 takes such an area first
+        // (C-ROUND-1: seat 1 plays before seat 2), the stack borders another player's area and
+        // can attack our capital deep. The sampled next round sees it.
+        let (mut game, _) = Capitals::new(&Options::default(), 3, Seed::from_u64(3)).unwrap();
+        for area in &mut game.areas {
+            area.owner = None;
+            area.units = Units::d6(1);
+        }
+        let capitals = game.map.capitals.clone();
+        for (seat, &capital) in capitals.iter().enumerate() {
+            game.areas[usize::from(capital)].owner = Some(Seat(seat as u8));
+            game.areas[usize::from(capital)].units = Units::d6(4);
+        }
+        let capital = capitals[0];
+        game.areas[usize::from(capital)].units = Units::d6(1);
+        let map = game.map.clone();
+        let distance = map.distances_from(capital);
+        let borders = |a: AreaId| &map.areas[usize::from(a)].borders;
+        let near_capital = |a: AreaId, except: AreaId| {
+            capitals
+                .iter()
+                .any(|&c| c != except && borders(a).contains(&c))
+        };
+        let found = (0..map.len() as AreaId)
+            .filter(|&y| distance[usize::from(y)] == 3 && !capitals.contains(&y))
+            .filter(|&y| !near_capital(y, capitals[2]))
+            .find_map(|y| {
+                borders(y)
+                    .iter()
+                    .copied()
+                    .filter(|&n| distance[usize::from(n)] >= 3 && !capitals.contains(&n))
+                    .find_map(|n| {
+                        borders(n)
+                            .iter()
+                            .copied()
+                            .find(|&z| {
+                                z != y
+                                    && distance[usize::from(z)] >= 3
+                                    && !capitals.contains(&z)
+                                    && !borders(z).contains(&y)
+                                    && !near_capital(z, capitals[1])
+                            })
+                            .map(|z| (y, z))
+                    })
+            });
+        let (stack, opener) = found.expect("a stack, a neutral area beside it and an opener");
+        game.areas[usize::from(stack)] = AreaState {
+            owner: Some(Seat(2)),
+            units: Units::d6(8),
+        };
+        game.areas[usize::from(opener)] = AreaState {
+            owner: Some(Seat(1)),
+            units: Units::d6(10),
+        };
+        game.first = Seat(0);
+        game.current = Seat(0);
+        let hard = Planner::new(&game, Seat(0), BotLevel::Hard, &mut BotRng::new(1));
+        assert!(hard.threats.is_empty(), "{:?}", hard.threats);
+        let round = Round::sample(&game, Seat(0), capital, 400, &mut BotRng::new(1));
+        let fall = round.falls(Units::d6(1));
+        assert!(fall > 0.001, "{fall}");
+        // A capital of 10 d6 holds against 7 d6 capped at 5 far more often.
+        assert!(round.falls(Units::d6(10)) < fall / 4.0);
     }
 }
