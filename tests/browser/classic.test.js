@@ -185,8 +185,11 @@ test('classic on a phone: zooming shows more names, and "place for me" does the 
   const width = await page.evaluate(() => document.documentElement.scrollWidth);
   assert.ok(width <= 390, `no sideways scrolling (${width}px)`);
 
-  // Everyone lets the client claim and deploy for them: no board click at all.
-  for (const client of clients) await client.page.check('[data-testid=place-for-me]');
+  // Everyone lets the client claim and deploy for them: no board click at all. A click, not
+  // `check`: once the last one ticks it, the three clients play the whole setup at once and the
+  // box is drawn anew with every action, then goes with the setup, so `check` could not read its
+  // state back. Reaching the reinforcement step below is what shows that each box took.
+  for (const client of clients) await client.page.click('[data-testid=place-for-me]');
   await page.waitForFunction(() => document.querySelector('.match')?.getAttribute('data-phase') === 'reinforce', null, { timeout: 120_000 });
   await screenshot(page, 'classic-after-auto-setup-390');
   for (const client of clients) assert.deepEqual(client.errors, []);
