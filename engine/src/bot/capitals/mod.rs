@@ -749,16 +749,23 @@ mod tests {
     use crate::capitals::Options;
     use crate::rng::Seed;
 
+    /// A match of `seats` seats (seed 3) whose every area is neutral with 1 d6: the tests place
+    /// what they need on it.
+    fn neutral_board(seats: u8) -> Capitals {
+        let (mut game, _) = Capitals::new(&Options::default(), seats, Seed::from_u64(3)).unwrap();
+        for area in &mut game.areas {
+            area.owner = None;
+            area.units = Units::d6(1);
+        }
+        game
+    }
+
     #[test]
     fn c_deep_1_a_deep_threat_through_a_factory_we_hold_is_capped_twice() {
         // Seat 0 holds its capital and every factory of it; a seat 1 area of 6 d6 borders one
         // of those factories. Its deep attack on the capital crosses our factory and the
         // capital: each attacking die is capped twice (a d6 counts at most 4).
-        let (mut game, _) = Capitals::new(&Options::default(), 2, Seed::from_u64(3)).unwrap();
-        for area in &mut game.areas {
-            area.owner = None;
-            area.units = Units::d6(1);
-        }
+        let mut game = neutral_board(2);
         let capital = game.map.capitals[0];
         let gates = game.map.areas[usize::from(capital)].borders.clone();
         game.areas[usize::from(capital)].owner = Some(Seat(0));
@@ -783,6 +790,7 @@ mod tests {
             }]
         );
     }
+
     #[test]
     fn c_deep_1_the_sampled_round_sees_a_deep_path_that_a_third_player_opens() {
         // Three seats; seat 0 (to act, then seats 1 and 2) holds its capital with 1 d6. Seat 2
@@ -792,11 +800,7 @@ mod tests {
         // (and its capital's factories may border it too): if seat 1 takes such an area first
         // (C-ROUND-1: seat 1 plays before seat 2), the stack borders another player's area and
         // can attack our capital deep. The sampled next round sees it.
-        let (mut game, _) = Capitals::new(&Options::default(), 3, Seed::from_u64(3)).unwrap();
-        for area in &mut game.areas {
-            area.owner = None;
-            area.units = Units::d6(1);
-        }
+        let mut game = neutral_board(3);
         let capitals = game.map.capitals.clone();
         for (seat, &capital) in capitals.iter().enumerate() {
             game.areas[usize::from(capital)].owner = Some(Seat(seat as u8));
