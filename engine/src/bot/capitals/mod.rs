@@ -450,16 +450,8 @@ impl<'a> Planner<'a> {
         let fall = match (taken, self.capital, &self.round) {
             (_, _, Some(round)) => self.sampled_fall(round, units, taken),
             (Some(area), Some(capital), None) => {
-                let known = self
-                    .threats_if_taken
-                    .borrow()
-                    .iter()
-                    .position(|(a, _)| *a == area);
-                let index = known.unwrap_or_else(|| {
-                    let threats = self.threats_on(capital, Some(area));
-                    let mut cache = self.threats_if_taken.borrow_mut();
-                    cache.push((area, threats));
-                    cache.len() - 1
+                let index = cached(&self.threats_if_taken, area, || {
+                    self.threats_on(capital, Some(area))
                 });
                 capital_falls(units, &self.threats_if_taken.borrow()[index].1, self.level)
             }
@@ -481,12 +473,7 @@ impl<'a> Planner<'a> {
         let (Some(area), Some(capital)) = (taken, self.capital) else {
             return round.falls(units);
         };
-        let known = self
-            .rounds_if_taken
-            .borrow()
-            .iter()
-            .position(|(a, _)| *a == area);
-        let index = known.unwrap_or_else(|| {
+        let index = cached(&self.rounds_if_taken, area, || {
             let mut state = self.state.clone();
             state.areas[usize::from(area)] = AreaState {
                 owner: Some(self.me),
@@ -497,16 +484,13 @@ impl<'a> Planner<'a> {
                     d8_used: 0,
                 },
             };
-            let round = Round::sample(
+            Round::sample(
                 &state,
                 self.me,
                 capital,
                 ROUND_SAMPLES,
                 &mut BotRng::new(self.round_seed),
-            );
-            let mut cache = self.rounds_if_taken.borrow_mut();
-            cache.push((area, round));
-            cache.len() - 1
+            )
         });
         self.rounds_if_taken.borrow()[index].1.falls(units)
     }
@@ -611,6 +595,18 @@ impl<'a> Planner<'a> {
 /// facing each other's growing stacks do not both sit at home for ever.
 fn accepted_danger(round: u32) -> f64 {
     (ACCEPTED_DANGER + late_danger(round)).min(LATE_DANGER)
+}
+
+/// The index in `cache` of what was worked out for `area` taken, worked out by `make` the
+/// first time it is asked for.
+fn cached<T>(cache: &RefCell<Vec<(AreaId, T)>>, area: AreaId, make: impl FnOnce() -> T) -> usize {
+    let known = cache.borrow().iter().position(|(a, _)| *a == area);
+    known.unwrap_or_else(|| {
+        let made = make();
+        let mut cache = cache.borrow_mut();
+        cache.push((area, made));
+        cache.len() - 1
+    })
 }
 
 /// The danger accepted in round `round` on top of a chance weighed as it is (the sampled rounds
