@@ -190,12 +190,14 @@ async fn drive(
 ) -> anyhow::Result<Measured> {
     let recorder = Arc::new(Recorder::default());
     let addr = addrs[0];
+    let (go, go_rx) = tokio::sync::watch::channel(false);
     let ctx = Arc::new(Context {
         addr,
         addrs,
         recorder: recorder.clone(),
         pacer: args.rate.map(Pacer::new),
         ready: AtomicUsize::new(0),
+        go: go_rx,
         setup: Semaphore::new(args.setup_concurrency.max(1)),
         run_tag: format!(
             "{:06x}",
@@ -267,6 +269,7 @@ async fn drive(
     };
     wait_ready(&ctx, expected, args.setup_timeout).await?;
     let setup_seconds = setup_started.elapsed().as_secs_f64();
+    go.send_replace(true);
     eprintln!(
         "[{}] set up {expected} {} in {setup_seconds:.1} s; warming up {:.0} s",
         target_name(target),

@@ -2,8 +2,9 @@
 //! made over REST, the room opened with its creator on seat 0, the others `join` and
 //! `take_seat`), the seat to act sends a random action from the legal actions the server
 //! listed for it, as soon as it may (after the previous action's `ack`) or in the slot a shared
-//! pacer gives it; a finished match is replaced by a new room of the same guests. Spectators
-//! are tasks of their own that follow whichever room their room task plays now.
+//! pacer gives it; a finished match is replaced by a new room of the same guests. No room sends
+//! its first action before every room of the run is ready. Spectators are tasks of their own
+//! that follow whichever room their room task plays now.
 //!
 //! Latencies are measured from the moment the action is written to its socket: to its `ack`
 //! (ack), and to every other seat's and every spectator's `applied` of it (broadcast).
@@ -40,6 +41,10 @@ pub struct Context {
     pub pacer: Option<Pacer>,
     /// Rooms whose first match runs (every seat has its opening snapshot).
     pub ready: AtomicUsize,
+    /// Becomes true once every room is ready: until then no room sends its first action, so
+    /// the rooms set up last do not wait behind the rooms already playing, and the run
+    /// measures them all playing at once.
+    pub go: watch::Receiver<bool>,
     /// Limits how many rooms set up at once (guests, sockets).
     pub setup: Semaphore,
     /// Names guests uniquely for this run.
@@ -216,6 +221,11 @@ pub async fn room(ctx: Arc<Context>, n: usize, plan: RoomPlan, seed: u64) -> any
             if first && seats.iter().all(|s| s.started) {
                 first = false;
                 ctx.ready.fetch_add(1, Ordering::SeqCst);
+                ctx.go
+                    .clone()
+                    .wait_for(|go| *go)
+                    .await
+                    .context("the run ended before it started")?;
             }
             if seats.iter().all(|s| s.finished && s.in_flight.is_none()) {
                 break;
