@@ -12,7 +12,7 @@ use tracing::Instrument;
 use warroom_protocol::{ClientMsg, ErrorBody, Identity, IdentityId, RoomId, ServerMsg, codes};
 
 use super::rate::RateLimiter;
-use super::writer::{CloseReason, Closer, Outgoing, write_loop};
+use super::writer::{CloseReason, Closer, Outgoing, Pace, write_loop};
 use crate::cluster::node::Forwarded;
 use crate::cluster::wire::{Command, ask_here};
 use crate::error::ApiError;
@@ -68,7 +68,8 @@ async fn serve_connection(socket: WebSocket, state: AppState, id: ConnId) {
             Outgoing {
                 queue: outgoing,
                 urgent: connection.outbox.urgent(),
-                pace: Duration::from_millis(limits.spectator_pace_ms),
+                // The connection's id seeds its spread: consecutive ids give unrelated waits.
+                pace: Pace::spread(Duration::from_millis(limits.spectator_pace_ms), id),
             },
             closer.clone(),
             shutdown.clone(),

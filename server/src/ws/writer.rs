@@ -91,8 +91,62 @@ pub(super) struct Outgoing {
     pub(super) queue: mpsc::Receiver<Utf8Bytes>,
     /// Told when an urgent message is queued.
     pub(super) urgent: Arc<Notify>,
-    /// How long after a write the next one may wait for an urgent message (zero: never).
-    pub(super) pace: Duration,
+    /// How long after a write the next one may wait for an urgent message.
+    pub(super) pace: Pace,
+}
+
+/// How long a writer that has just written waits before it writes paced messages again.
+///
+/// Spread, each wait is drawn anew between half and one and a half times the pace (the same
+/// pace on average). Otherwise the spectators of a match would write in step for ever: one
+/// action reaches all of them at once, so each writes at once and then waits out the same
+/// pace, and every pace the runtime would wake and write hundreds of sockets in one burst,
+/// which the players' messages queue behind. Spread, their writes drift apart within a few
+/// paces and a burst is a handful of sockets.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Pace {
+    every: Duration,
+    /// The spread's generator (SplitMix64); `None` when every wait is exactly `every`.
+    spread: Option<u64>,
+}
+
+impl Pace {
+    /// Every wait exactly `every` (zero: messages are never held).
+    #[cfg(test)]
+    pub(super) fn exact(every: Duration) -> Pace {
+        Pace {
+            every,
+            spread: None,
+        }
+    }
+
+    /// Waits of `every` on average, each drawn from `[every / 2, every * 3 / 2)`, from `seed`.
+    pub(super) fn spread(every: Duration, seed: u64) -> Pace {
+        Pace {
+            every,
+            spread: Some(seed),
+        }
+    }
+
+    /// True when messages are never held.
+    fn is_zero(&self) -> bool {
+        self.every.is_zero()
+    }
+
+    /// The next wait.
+    fn next_wait(&mut self) -> Duration {
+        let Some(state) = &mut self.spread else {
+            return self.every;
+        };
+        *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = *state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^= z >> 31;
+        // A fraction in [0, 1) with 53 bits.
+        let fraction = (z >> 11) as f64 / (1u64 << 53) as f64;
+        self.every.mul_f64(0.5 + fraction)
+    }
 }
 
 /// Sends queued messages (and a ping every `ping_every`) until the queue closes or the
@@ -101,7 +155,8 @@ pub(super) struct Outgoing {
 /// [`WRITE_BATCH`] messages) is written with one flush: one system call for an `applied` and
 /// its `ack`, or a catch-up. Once the queue is empty after a write, the next write waits until
 /// the pace is over unless an urgent message comes: a spectator's socket is woken and written
-/// a few times a second however fast its rooms play, a player's at once.
+/// a few times a second however fast its rooms play, a player's at once ([`Pace`]: spread, so
+/// a match's spectators do not all write at the same moments).
 pub(super) async fn write_loop<S>(
     mut sink: S,
     outgoing: Outgoing,
@@ -115,7 +170,7 @@ pub(super) async fn write_loop<S>(
     let Outgoing {
         queue: mut outgoing,
         urgent,
-        pace,
+        mut pace,
     } = outgoing;
     let mut pings = tokio::time::interval_at(tokio::time::Instant::now() + ping_every, ping_every);
     let mut paced_until = None;
@@ -175,7 +230,7 @@ pub(super) async fn write_loop<S>(
                     break CloseReason::Client;
                 }
                 if !pace.is_zero() && outgoing.is_empty() {
-                    paced_until = Some(started + pace);
+                    paced_until = Some(started + pace.next_wait());
                 }
             }
             () = &mut closed => break closer.reason(),

@@ -66,11 +66,11 @@ impl Sink<Message> for Recorder {
 
 /// A writer with this pace over a recording socket, and the outbox rooms would fill.
 fn writer(pace: Duration) -> (Recorder, Outbox, Closer) {
-    writer_with_queue(pace, 256)
+    writer_with_queue(Pace::exact(pace), 256)
 }
 
-/// [`writer`] with an outgoing queue of `size` messages.
-fn writer_with_queue(pace: Duration, size: usize) -> (Recorder, Outbox, Closer) {
+/// [`writer`] with any [`Pace`] and an outgoing queue of `size` messages.
+fn writer_with_queue(pace: Pace, size: usize) -> (Recorder, Outbox, Closer) {
     let socket = Recorder::new();
     let closer = Closer::default();
     let (queue, outgoing) = mpsc::channel(size);
@@ -177,7 +177,7 @@ async fn a_connection_closed_while_it_waits_out_its_pace_closes_at_once() {
 
 #[tokio::test(start_paused = true)]
 async fn a_queue_half_taken_by_paced_messages_is_written_at_once() {
-    let (socket, outbox, _closer) = writer_with_queue(Duration::from_secs(10), 8);
+    let (socket, outbox, _closer) = writer_with_queue(Pace::exact(Duration::from_secs(10)), 8);
     let start = socket.since;
     outbox.send_paced("a".into()).unwrap();
     sleep_until(start + Duration::from_millis(10)).await;
@@ -190,5 +190,95 @@ async fn a_queue_half_taken_by_paced_messages_is_written_at_once() {
         socket.flushes(),
         vec![(0, texts(&["a"])), (14, texts(&["b", "c", "d", "e", "f"]))],
         "the fifth message leaves 3 of 8 places free: the writer is woken"
+    );
+}
+
+#[test]
+fn a_spread_pace_waits_between_half_and_one_and_a_half_paces_and_a_pace_on_average() {
+    let every = Duration::from_millis(100);
+    let mut pace = Pace::spread(every, 7);
+    let waits: Vec<Duration> = (0..10_000).map(|_| pace.next_wait()).collect();
+    assert!(
+        waits
+            .iter()
+            .all(|wait| (every / 2..every * 3 / 2).contains(wait))
+    );
+    let mean = waits.iter().sum::<Duration>() / 10_000;
+    assert!(
+        (Duration::from_millis(98)..Duration::from_millis(102)).contains(&mean),
+        "mean wait {mean:?}"
+    );
+    let tenths = |wait: &Duration| (wait.as_millis() / 10) as usize;
+    let mut per_tenth = [0; 15];
+    waits.iter().for_each(|wait| per_tenth[tenths(wait)] += 1);
+    assert!(
+        per_tenth[5..].iter().all(|n| (800..1200).contains(n)),
+        "evenly drawn: {per_tenth:?}"
+    );
+    let mut next = Pace::spread(every, 8);
+    assert_ne!(
+        waits[..4],
+        (0..4).map(|_| next.next_wait()).collect::<Vec<_>>()[..],
+        "another seed, other waits"
+    );
+    let mut exact = Pace::exact(every);
+    assert_eq!(exact.next_wait(), every);
+}
+
+/// Twenty spectators' writers of one match (seeds 1..=20) sent the match's messages every 5 ms
+/// for two seconds: for each, the milliseconds (since the first message) of its flushes in the
+/// second second.
+async fn flushes_of_twenty_spectators(pace: impl Fn(u64) -> Pace) -> Vec<Vec<u64>> {
+    let writers: Vec<(Recorder, Outbox, Closer)> = (1..=20)
+        .map(|seed| writer_with_queue(pace(seed), 1024))
+        .collect();
+    let start = writers[0].0.since;
+    for step in 0..400 {
+        sleep_until(start + Duration::from_millis(step * 5)).await;
+        for (_, outbox, _) in &writers {
+            outbox.send_paced(format!("m{step}").into()).unwrap();
+        }
+    }
+    sleep_until(start + Duration::from_millis(2000)).await;
+    writers
+        .iter()
+        .map(|(socket, _, _)| {
+            socket
+                .flushes()
+                .into_iter()
+                .map(|(at, _)| at)
+                .filter(|at| *at >= 1000)
+                .collect()
+        })
+        .collect()
+}
+
+#[tokio::test(start_paused = true)]
+async fn the_spectators_of_a_match_write_in_step_with_an_exact_pace_and_apart_with_a_spread_one() {
+    let every = Duration::from_millis(100);
+    // The most of the twenty that flushed in one millisecond, and every flush's time.
+    let busiest = |flushes: &[Vec<u64>]| {
+        let mut at: Vec<u64> = flushes.iter().flatten().copied().collect();
+        at.sort_unstable();
+        let most = at
+            .chunk_by(|a, b| a == b)
+            .map(<[u64]>::len)
+            .max()
+            .unwrap_or(0);
+        (most, at.len())
+    };
+    let exact = flushes_of_twenty_spectators(|_| Pace::exact(every)).await;
+    let (most, flushes) = busiest(&exact);
+    assert_eq!(most, 20, "in step: all twenty write together");
+    assert_eq!(flushes, 20 * 10, "ten flushes each in a second");
+    let spread = flushes_of_twenty_spectators(|seed| Pace::spread(every, seed)).await;
+    let (most, flushes) = busiest(&spread);
+    assert!(
+        most <= 3,
+        "at most 3 of 20 write in the same millisecond: {most}"
+    );
+    assert!(
+        (180..=220).contains(&flushes),
+        "about ten flushes each in a second: {flushes}"
     );
 }
