@@ -138,10 +138,11 @@ pub struct Limits {
     /// Messages queued towards one connection before it counts as too slow and is disconnected.
     #[arg(long, env = "WARROOM_OUTGOING_QUEUE", default_value_t = 256)]
     pub outgoing_queue: usize,
-    /// Milliseconds a socket that was only sent spectators' copies of a match waits before its
-    /// next write (urgent messages, such as a seat's copy or an answer, never wait), so one
-    /// write carries several actions and a room watched by many keeps its players' latency.
-    /// 0: every message is written at once.
+    /// Milliseconds a socket that was only sent spectators' copies of a match waits, on
+    /// average, before its next write (each wait drawn between half and one and a half of it;
+    /// urgent messages, such as a seat's copy or an answer, never wait), so one write carries
+    /// several actions and a room watched by many keeps its players' latency. 0: every message
+    /// is written at once.
     #[arg(long, env = "WARROOM_SPECTATOR_PACE_MS", default_value_t = 100)]
     pub spectator_pace_ms: u64,
     /// Most appends the writer commits in one transaction.
