@@ -22,8 +22,8 @@
 //! without a bound, since once sent its outcome is the database's, and an action is answered
 //! only with that outcome. [`WriterHealth`] tells `/readyz` whether a batch is stuck.
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use sqlx::pool::PoolConnection;
@@ -495,31 +495,10 @@ async fn write_rows<'c>(
         return Ok((tx, moved));
     }
     let rows = action_rows(&written);
-    sqlx::query(&format!(
-        "INSERT INTO match_actions (match_id, seq, seat, client_id, action, events, acted_by, \
-         clock) SELECT {}, r.seq, r.seat, r.client_id, {}, {}, r.acted_by, {} FROM {}",
-        d.as_uuid("r.match_id"),
-        d.as_json("r.action"),
-        d.as_json("r.events"),
-        d.as_json("r.clock"),
-        d.json_rows(
-            1,
-            "r",
-            &[
-                ("match_id", SqlType::Text),
-                ("seq", SqlType::BigInt),
-                ("seat", SqlType::BigInt),
-                ("client_id", SqlType::Text),
-                ("action", SqlType::Text),
-                ("events", SqlType::Text),
-                ("acted_by", SqlType::Text),
-                ("clock", SqlType::Text),
-            ]
-        )
-    ))
-    .bind(rows)
-    .execute(&mut *tx)
-    .await?;
+    sqlx::query(insert_actions(d))
+        .bind(rows)
+        .execute(&mut *tx)
+        .await?;
     for append in &written {
         let Some(outcome) = &append.finish else {
             continue;
@@ -548,6 +527,41 @@ async fn write_rows<'c>(
         .await?;
     }
     Ok((tx, moved))
+}
+
+/// The statement that inserts a batch's actions (one JSON parameter: [`action_rows`]), written
+/// once per dialect: every batch runs the same text.
+fn insert_actions(d: Dialect) -> &'static str {
+    static TEXTS: [OnceLock<String>; 2] = [OnceLock::new(), OnceLock::new()];
+    let slot = match d {
+        Dialect::Sqlite => &TEXTS[0],
+        Dialect::Postgres => &TEXTS[1],
+    };
+    slot.get_or_init(|| {
+        format!(
+            "INSERT INTO match_actions (match_id, seq, seat, client_id, action, events, \
+             acted_by, clock) SELECT {}, r.seq, r.seat, r.client_id, {}, {}, r.acted_by, {} \
+             FROM {}",
+            d.as_uuid("r.match_id"),
+            d.as_json("r.action"),
+            d.as_json("r.events"),
+            d.as_json("r.clock"),
+            d.json_rows(
+                1,
+                "r",
+                &[
+                    ("match_id", SqlType::Text),
+                    ("seq", SqlType::BigInt),
+                    ("seat", SqlType::BigInt),
+                    ("client_id", SqlType::Text),
+                    ("action", SqlType::Text),
+                    ("events", SqlType::Text),
+                    ("acted_by", SqlType::Text),
+                    ("clock", SqlType::Text),
+                ]
+            )
+        )
+    })
 }
 
 /// One row of `match_actions` as [`Dialect::json_rows`] reads it.
