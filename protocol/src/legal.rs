@@ -48,19 +48,86 @@ impl LegalGroup {
         self.rows.iter().flat_map(|row| {
             combinations(row)
                 .into_iter()
-                .map(|values| match &self.kind {
-                    None => values.into_iter().next().unwrap_or(Value::Null),
-                    Some(kind) => {
-                        let mut action = Map::new();
-                        action.insert(TAG.to_owned(), Value::String(kind.clone()));
-                        for (field, value) in self.fields.iter().zip(values) {
-                            action.insert(field.clone(), value);
-                        }
-                        Value::Object(action)
-                    }
-                })
+                .map(|values| self.action_of(values))
         })
     }
+
+    /// How many actions this group stands for.
+    pub fn len(&self) -> usize {
+        self.rows.iter().map(|row| row_len(row)).sum()
+    }
+
+    /// True when the group stands for no action (a row with an empty choice).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The `index`-th action of this group, as [`LegalGroup::actions`] writes them out, without
+    /// writing out the others; `None` past the end.
+    pub fn action(&self, mut index: usize) -> Option<Value> {
+        for row in &self.rows {
+            let len = row_len(row);
+            if index >= len {
+                index -= len;
+                continue;
+            }
+            // The first cell varies slowest: take the digits of `index` from the last cell on.
+            let mut values = vec![Value::Null; row.len()];
+            for (slot, cell) in values.iter_mut().zip(row).rev() {
+                let choices = cell_choices(cell);
+                *slot = choices[index % choices.len()].clone();
+                index /= choices.len();
+            }
+            return Some(self.action_of(values));
+        }
+        None
+    }
+
+    /// The action of one combination of a row's values.
+    fn action_of(&self, values: Vec<Value>) -> Value {
+        match &self.kind {
+            None => values.into_iter().next().unwrap_or(Value::Null),
+            Some(kind) => {
+                let mut action = Map::new();
+                action.insert(TAG.to_owned(), Value::String(kind.clone()));
+                for (field, value) in self.fields.iter().zip(values) {
+                    action.insert(field.clone(), value);
+                }
+                Value::Object(action)
+            }
+        }
+    }
+}
+
+/// A cell's values: the choice it lists, or the one value it is.
+fn cell_choices(cell: &Value) -> &[Value] {
+    match cell {
+        Value::Array(values) => values.as_slice(),
+        value => std::slice::from_ref(value),
+    }
+}
+
+/// How many actions a row stands for: the product of its cells' numbers of values.
+fn row_len(row: &[Value]) -> usize {
+    row.iter().map(|cell| cell_choices(cell).len()).product()
+}
+
+/// How many actions `groups` stand for (the length [`expand`] would give).
+pub fn count(groups: &[LegalGroup]) -> usize {
+    groups.iter().map(LegalGroup::len).sum()
+}
+
+/// The `index`-th action of `groups`, as [`expand`] writes them out, without writing out the
+/// others (a client picking one of a few hundred); `None` past the end.
+pub fn nth(groups: &[LegalGroup], mut index: usize) -> Option<Value> {
+    for group in groups {
+        let len = group.len();
+        if index < len {
+            return group.action(index);
+        }
+        index -= len;
+    }
+    None
 }
 
 /// Every combination of a row's cells' values (a cell that is a list is a choice among its
@@ -68,10 +135,7 @@ impl LegalGroup {
 fn combinations(row: &[Value]) -> Vec<Vec<Value>> {
     let mut out = vec![Vec::with_capacity(row.len())];
     for cell in row {
-        let choices = match cell {
-            Value::Array(values) => values.as_slice(),
-            value => std::slice::from_ref(value),
-        };
+        let choices = cell_choices(cell);
         out = out
             .into_iter()
             .flat_map(|prefix| {
@@ -528,6 +592,12 @@ mod tests {
             let groups: Vec<LegalGroup> = serde_json::from_str(grouped.get()).unwrap();
             assert_eq!(expand(&groups), in_groups, "{}", R::ID);
             assert_eq!(expand_value(&grouped.to_value()).unwrap(), in_groups);
+            // Picking one by its index gives the action written out at that index.
+            assert_eq!(count(&groups), in_groups.len(), "{}", R::ID);
+            for (index, action) in in_groups.iter().enumerate() {
+                assert_eq!(nth(&groups, index).as_ref(), Some(action), "{}", R::ID);
+            }
+            assert_eq!(nth(&groups, in_groups.len()), None);
             assert_eq!(groups.len(), first_seen.len());
             for action in expand(&groups) {
                 let _: R::Action = serde_json::from_value(action).expect("parses as an action");
@@ -600,6 +670,39 @@ mod tests {
             .map(|i| serde_json::to_value(&actions[i]).unwrap())
             .into();
         assert_eq!(expand_value(&grouped.to_value()).unwrap(), written);
+    }
+
+    #[test]
+    fn the_nth_action_of_rows_with_several_choices_is_the_nth_written_out() {
+        let groups: Vec<LegalGroup> = serde_json::from_value(json!([
+            {"type": "attack", "fields": ["from", "to", "dice"],
+             "rows": [[3, [4, 9], [1, 2, 3]], [5, 4, 1], [[6, 7], 8, [1, 2]]]},
+            {"type": "trade", "fields": ["cards"], "rows": [[[[1, 2, 3], [1, 2, 4]]]]},
+            {"type": "end_turn", "fields": [], "rows": [[]]},
+            {"type": "pass", "fields": ["to"], "rows": [[[]]]}
+        ]))
+        .unwrap();
+        let written = expand(&groups);
+        assert_eq!(written.len(), 6 + 1 + 4 + 2 + 1);
+        assert_eq!(
+            written[1],
+            json!({"type": "attack", "from": 3, "to": 4, "dice": 2})
+        );
+        assert_eq!(
+            written[3],
+            json!({"type": "attack", "from": 3, "to": 9, "dice": 1})
+        );
+        assert_eq!(
+            written[9],
+            json!({"type": "attack", "from": 7, "to": 8, "dice": 1})
+        );
+        assert_eq!(count(&groups), written.len());
+        let picked: Vec<Value> = (0..count(&groups))
+            .map(|index| nth(&groups, index).unwrap())
+            .collect();
+        assert_eq!(picked, written);
+        assert_eq!(nth(&groups, written.len()), None);
+        assert!(groups[3].is_empty(), "an empty choice stands for no action");
     }
 
     #[test]

@@ -26,7 +26,7 @@ use tokio_tungstenite::tungstenite::Message;
 use super::http::Http;
 use super::plan::{Chooser, RoomPlan};
 use super::stats::{Latency, Recorder};
-use super::ws::{self, Incoming, Ws};
+use super::ws::{self, Incoming, Legal, Ws};
 
 /// What every room task of a run shares.
 #[derive(Debug)]
@@ -112,7 +112,7 @@ struct InFlight {
     id: String,
     sent: Instant,
     /// The legal list it was picked from (kept to retry after a refusal).
-    legal: Vec<Value>,
+    legal: Legal,
 }
 
 /// One seat's socket and what it knows.
@@ -120,7 +120,7 @@ struct Seat {
     sink: SplitSink<Ws, Message>,
     seat: u64,
     seq: u64,
-    legal: Option<Vec<Value>>,
+    legal: Option<Legal>,
     in_flight: Option<InFlight>,
     started: bool,
     finished: bool,
@@ -308,12 +308,11 @@ async fn act(
     if !can_act(seat) {
         return Ok(());
     }
-    let legal = seat.legal.take().unwrap_or_default();
-    if legal.is_empty() {
+    let Some(legal) = seat.legal.take().filter(|legal| !legal.is_empty()) else {
         ctx.recorder.error("empty_legal_actions");
         return Ok(());
-    }
-    let action = &legal[chooser.below(legal.len())];
+    };
+    let action = legal.pick(chooser.below(legal.len()));
     let seq = seat.seq + 1;
     let id = format!("a{seq}");
     let message = json!({"type": "action", "room": room, "id": id, "action": action});

@@ -11,6 +11,7 @@ use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream, connect_async_with_config};
+use warroom_protocol::legal::{self, LegalGroup};
 
 /// One client socket.
 pub type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
@@ -42,7 +43,41 @@ pub struct Incoming {
     legal_actions: Option<Vec<Value>>,
     /// Present for the seat to act, grouped by type (`warroom_protocol::legal`).
     #[serde(default)]
-    legal: Option<Value>,
+    legal: Option<Vec<LegalGroup>>,
+}
+
+/// The legal actions listed for the seat to act. Grouped, they are kept as the server sent them
+/// and only the action picked is written out: writing out every one of them (a few hundred in
+/// a classic attack step) for one pick was most of the generator's own CPU.
+#[derive(Debug)]
+pub enum Legal {
+    /// One object per action (servers before the grouped form).
+    Listed(Vec<Value>),
+    /// Grouped by type.
+    Grouped(Vec<LegalGroup>),
+}
+
+impl Legal {
+    /// How many actions are listed.
+    pub fn len(&self) -> usize {
+        match self {
+            Legal::Listed(actions) => actions.len(),
+            Legal::Grouped(groups) => legal::count(groups),
+        }
+    }
+
+    /// True when none is.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The `index`-th action listed.
+    pub fn pick(&self, index: usize) -> Option<Value> {
+        match self {
+            Legal::Listed(actions) => actions.get(index).cloned(),
+            Legal::Grouped(groups) => legal::nth(groups, index),
+        }
+    }
 }
 
 impl Incoming {
@@ -52,12 +87,11 @@ impl Incoming {
     }
 
     /// The legal actions listed for the seat to act, in either form.
-    pub fn legal_actions(&mut self) -> Option<Vec<Value>> {
-        self.legal_actions.take().or_else(|| {
-            self.legal
-                .take()
-                .and_then(|legal| warroom_protocol::legal::expand_value(&legal))
-        })
+    pub fn legal_actions(&mut self) -> Option<Legal> {
+        self.legal_actions
+            .take()
+            .map(Legal::Listed)
+            .or_else(|| self.legal.take().map(Legal::Grouped))
     }
 
     /// True when the message is about room `id` (match messages carry the id as a string).
