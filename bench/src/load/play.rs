@@ -172,6 +172,9 @@ pub async fn room(ctx: Arc<Context>, n: usize, plan: RoomPlan, seed: u64) -> any
     drop(permit);
 
     let mut first = true;
+    // Set once this room is ready and until every room is (`Context::go`).
+    let mut waiting = false;
+    let mut go = ctx.go.clone();
     loop {
         let room = http.room(&tokens[0], plan.ruleset.id, plan.seats).await?;
         room_tx.send_replace(room.clone());
@@ -190,47 +193,52 @@ pub async fn room(ctx: Arc<Context>, n: usize, plan: RoomPlan, seed: u64) -> any
         // Play this match to its end.
         let mut due: Option<(usize, Instant)> = None;
         loop {
-            let (index, frame) = tokio::select! {
-                frame = streams.next() => frame.context("every socket closed")?,
+            let arrived = tokio::select! {
+                frame = streams.next() => Some(frame.context("every socket closed")?),
                 () = sleep_until_some(due.map(|(_, at)| at)) => {
                     let (index, _) = due.take().expect("a due action");
                     act(&ctx, &shared, &room, &mut seats[index], &mut chooser).await?;
                     continue;
                 }
+                changed = go.changed(), if waiting => {
+                    changed.context("the run ended before it started")?;
+                    waiting = !*go.borrow_and_update();
+                    None
+                }
             };
-            let text = match frame {
-                Ok(Message::Text(text)) => text,
-                Ok(other) => {
-                    if let Some(code) = ws::close_code(&other) {
-                        ctx.recorder.error(&code);
-                        anyhow::bail!("room {n}: the server closed a seat's socket ({code})");
+            if let Some((index, frame)) = arrived {
+                let text = match frame {
+                    Ok(Message::Text(text)) => text,
+                    Ok(other) => {
+                        if let Some(code) = ws::close_code(&other) {
+                            ctx.recorder.error(&code);
+                            anyhow::bail!("room {n}: the server closed a seat's socket ({code})");
+                        }
+                        continue;
                     }
-                    continue;
+                    Err(error) => {
+                        ctx.recorder.error("socket_error");
+                        return Err(error.into());
+                    }
+                };
+                let now = Instant::now();
+                ctx.recorder.count(&ctx.recorder.received, 1);
+                ctx.recorder
+                    .count(&ctx.recorder.received_bytes, text.len() as u64);
+                let message = Incoming::parse(text.as_str())?;
+                on_message(&ctx, &shared, &room, &mut seats[index], message, now);
+                if first && seats.iter().all(|s| s.started) {
+                    first = false;
+                    ctx.ready.fetch_add(1, Ordering::SeqCst);
+                    // Ready: the sockets are still read (pings answered) until every room is.
+                    waiting = !*go.borrow_and_update();
                 }
-                Err(error) => {
-                    ctx.recorder.error("socket_error");
-                    return Err(error.into());
-                }
-            };
-            let now = Instant::now();
-            ctx.recorder.count(&ctx.recorder.received, 1);
-            ctx.recorder
-                .count(&ctx.recorder.received_bytes, text.len() as u64);
-            let message = Incoming::parse(text.as_str())?;
-            on_message(&ctx, &shared, &room, &mut seats[index], message, now);
-            if first && seats.iter().all(|s| s.started) {
-                first = false;
-                ctx.ready.fetch_add(1, Ordering::SeqCst);
-                ctx.go
-                    .clone()
-                    .wait_for(|go| *go)
-                    .await
-                    .context("the run ended before it started")?;
             }
             if seats.iter().all(|s| s.finished && s.in_flight.is_none()) {
                 break;
             }
-            if due.is_none()
+            if !waiting
+                && due.is_none()
                 && let Some(index) = seats.iter().position(can_act)
             {
                 match &ctx.pacer {
