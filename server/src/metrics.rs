@@ -162,6 +162,9 @@ pub struct Metrics {
     pub append_commit_seconds: Histogram,
     /// Appends the database failed to commit.
     pub append_failures: Counter,
+    /// Settles of batches whose commit had an unknown outcome (the connection broke once it
+    /// was sent): each learns from the database which of their appends are stored.
+    pub append_settles: Counter,
     /// HTTP answers (REST, web client, `/ws` upgrades), by status code.
     pub http_responses: LabeledCounter,
     /// Gaps found in the streams of rooms this node follows for another node (each disconnects
@@ -186,6 +189,7 @@ impl Default for Metrics {
             append_batch_size: Histogram::new(&BATCH_BUCKETS),
             append_commit_seconds: Histogram::new(&SECONDS_BUCKETS),
             append_failures: Counter::default(),
+            append_settles: Counter::default(),
             http_responses: LabeledCounter::default(),
             cluster_stream_gaps: Counter::default(),
         }
@@ -318,6 +322,11 @@ pub fn render(metrics: &Metrics, sampled: &Sampled) -> String {
         "warroom_append_failures_total",
         "Appends the database failed to commit.",
         &metrics.append_failures,
+    );
+    out.counter(
+        "warroom_append_settles_total",
+        "Settles of append batches whose commit had an unknown outcome.",
+        &metrics.append_settles,
     );
     out.labeled(
         "warroom_http_responses_total",

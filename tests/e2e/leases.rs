@@ -3,7 +3,10 @@
 //! epoch, renewals say which leases were lost, a released lease is free at once, placement
 //! counts leases per live node, and an append carrying a lease that moved on is refused by the
 //! database (nothing written, the room's other appends and other rooms unaffected), as is
-//! every other write of the room (seats, chat, start, expiry, rematch).
+//! every other write of the room (seats, chat, start, expiry, rematch). And, on both databases,
+//! an append the database already holds (its commit's reply was lost, then it came again) is
+//! answered from what is stored: durable when the stored row is that action, refused when another
+//! action holds its seq.
 
 use crate::common;
 
@@ -607,5 +610,87 @@ async fn a_cluster_nodes_connections_end_idle_transactions_and_bound_statements(
         assert_eq!((idle.as_str(), statement.as_str()), ("5s", "30s"));
     }
     store.close().await;
+    db.cleanup().await;
+}
+
+/// An append the writer meets already stored (on PostgreSQL also with a fence, which takes the
+/// transaction path) is settled against what is stored.
+async fn appends_already_stored_are_settled_against_the_stored_rows(store: Store, fenced: bool) {
+    let (writer, _task) = Writer::spawn(
+        store.clone(),
+        16,
+        4,
+        Duration::from_secs(5),
+        Arc::new(Metrics::default()),
+        CancellationToken::new(),
+    );
+    let (room, match_id) = running_match(&store).await;
+    let fence = if fenced {
+        let epoch = store.acquire_lease(room, "a", LONG).await.unwrap().unwrap();
+        fence("a", epoch)
+    } else {
+        None
+    };
+    let first = Append {
+        action: r#"{"type": "attack", "from": 3, "to": 4}"#.into(),
+        ..append(room, match_id, 1, fence.clone())
+    };
+    writer.append(first.clone()).await.expect("stored");
+    // The same action again, its text spaced and ordered differently (jsonb keeps neither).
+    let again = Append {
+        action: r#"{"to":4,"from":3,"type":"attack"}"#.into(),
+        ..first.clone()
+    };
+    assert_eq!(
+        writer.append(again).await,
+        Ok(()),
+        "the stored row is this action"
+    );
+    let other_client = Append {
+        client_id: "someone else".into(),
+        ..first.clone()
+    };
+    let other_action = Append {
+        action: r#"{"type": "attack", "from": 3, "to": 5}"#.into(),
+        ..first.clone()
+    };
+    for other in [other_client, other_action] {
+        let refused = writer.append(other.clone()).await;
+        assert!(
+            matches!(&refused, Err(AppendError::Database(text)) if text.contains("holds another action")),
+            "{other:?}: {refused:?}"
+        );
+    }
+    let next = append(room, match_id, 2, fence);
+    writer
+        .append(next.clone())
+        .await
+        .expect("the next seq is stored after it");
+    let stored = store.actions(match_id).await.unwrap();
+    let seqs: Vec<(u64, &str)> = stored
+        .iter()
+        .map(|row| (row.seq, row.client_id.as_str()))
+        .collect();
+    assert_eq!(
+        seqs,
+        vec![(1, first.client_id.as_str()), (2, next.client_id.as_str())],
+        "each once"
+    );
+    assert_eq!(stored[0].action["to"], 4, "the first action stays");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_append_already_stored_is_settled_against_the_stored_row() {
+    let sqlite = TestDb::sqlite();
+    let embedded = Store::connect(&sqlite.url, Duration::from_secs(5))
+        .await
+        .expect("connect and migrate");
+    appends_already_stored_are_settled_against_the_stored_rows(embedded, false).await;
+    sqlite.cleanup().await;
+    let Some((db, store)) = store("settled appends").await else {
+        return;
+    };
+    appends_already_stored_are_settled_against_the_stored_rows(store.clone(), false).await;
+    appends_already_stored_are_settled_against_the_stored_rows(store, true).await;
     db.cleanup().await;
 }

@@ -1,9 +1,13 @@
 //! End to end, a PostgreSQL outage (through a TCP proxy the test pauses and cuts, never the
 //! machine's database): `/readyz` says so while `/healthz` stays up, actions are answered
 //! `unavailable` within a bounded time (never an `ack` without a commit), and play resumes when
-//! the database is back, with nothing lost or doubled.
+//! the database is back, with nothing lost or doubled. And the worst moment for the network to
+//! break: an append whose statement (or `COMMIT`) reached the database but whose reply was lost,
+//! or whose statement was lost on the way, is settled by the writer before anyone is answered:
+//! acknowledged once, stored once, and the room plays on.
 
 use crate::common;
+use crate::play::verify;
 
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
@@ -153,6 +157,139 @@ async fn database_outage_answers_unavailable_then_play_resumes() {
         .map(|a| a["seq"].as_u64().unwrap())
         .collect();
     assert_eq!(seqs, (1..=last).collect::<Vec<_>>());
+    server.stop().await;
+    db.cleanup().await;
+}
+
+/// `what`, or a failure if it takes longer than a settle can (it is bounded by three database
+/// timeouts of 1 s): a writer that does not settle leaves the room waiting for good.
+async fn within<T>(what: impl std::future::Future<Output = T>, name: &str) -> T {
+    tokio::time::timeout(Duration::from_secs(15), what)
+        .await
+        .unwrap_or_else(|_| panic!("{name} did not come within 15 s"))
+}
+
+/// A room over a proxy to a fresh PostgreSQL database, its two players past the first moves.
+async fn room_over_a_proxy(
+    db: &TestDb,
+) -> (Proxy, TestServer, String, Vec<Participant>, Participant) {
+    let proxy = Proxy::start(database_addr(&db.url)).await;
+    let mut config = Config::for_tests(proxy.url(&db.url));
+    config.limits.database_timeout = 1;
+    let server = TestServer::start_with(config).await;
+    let (room, mut players, mut spectator) =
+        seat_everyone(server.http(), server.addr, "hexdice", json!({}), 2).await;
+    let mut chooser = Chooser(0x5e77);
+    play(&mut players, &mut [&mut spectator], 4, &mut |legal| {
+        chooser.below(legal.len())
+    })
+    .await;
+    (proxy, server, room, players, spectator)
+}
+
+/// The seqs of the room's match as its replay holds them.
+async fn stored_seqs(http: Http, room: &str) -> (Value, Vec<u64>) {
+    let (_, shown) = http.get(&format!("/api/rooms/{room}"), None).await;
+    let match_id = shown["match_id"].as_str().unwrap();
+    let (status, replay) = http
+        .get(&format!("/api/matches/{match_id}/replay"), None)
+        .await;
+    assert_eq!(status, 200, "{replay}");
+    let seqs = replay["actions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["seq"].as_u64().unwrap())
+        .collect();
+    (replay, seqs)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_append_whose_reply_or_statement_was_lost_is_settled_and_acknowledged_once() {
+    let Some(db) = TestDb::postgres().await else {
+        println!("skipped: WARROOM_TEST_POSTGRES_URL is not set");
+        return;
+    };
+    let (proxy, server, room, mut players, mut spectator) = room_over_a_proxy(&db).await;
+    let http = server.http();
+    let mut chooser = Chooser(0x5e78);
+    // An append of a running match is one statement in autocommit; its bytes are known by the
+    // action's id, which travels in its rows (the statement's text is sent once per connection).
+    for lose_reply in [true, false] {
+        let before = players[0].seq;
+        let id = format!("lost-{before}");
+        let marker: &'static [u8] = Box::leak(format!("\"{id}\"").into_bytes().into());
+        let lost = if lose_reply {
+            Mode::LoseReplyTo(marker)
+        } else {
+            Mode::LoseRequest(marker)
+        };
+        let settles = http.metric("warroom_append_settles_total").await;
+        proxy.set(lost);
+        let (actor, action) = next_move(&mut players);
+        let started = Instant::now();
+        let answer = within(players[actor].act(&id, &action), "the action's answer").await;
+        assert_eq!(
+            answer["type"], "ack",
+            "{lost:?}: settled, so acknowledged: {answer}"
+        );
+        assert_eq!(answer["seq"], before + 1, "{answer}");
+        println!("{lost:?}: acknowledged after {:?}", started.elapsed());
+        assert_eq!(
+            proxy.mode(),
+            Mode::Forward,
+            "{lost:?}: the exchange was lost"
+        );
+        // At least this batch's settle (the other lanes' connections were cut too, and an
+        // append sent on a cut connection is settled as well).
+        let settled = http.metric("warroom_append_settles_total").await - settles;
+        assert!(settled >= 1.0, "{lost:?}: the writer settled the batch");
+        for player in players.iter_mut() {
+            player.reach(before + 1).await;
+        }
+        // The room was not left behind its log: the next actions are stored after it.
+        let mut choose = |legal: &[Value]| chooser.below(legal.len());
+        let mut watchers = [&mut spectator];
+        let next = play(&mut players, &mut watchers, 3, &mut choose);
+        within(next, "the next three actions").await;
+        assert_eq!(players[0].seq, before + 4);
+    }
+    let (_, seqs) = stored_seqs(http, &room).await;
+    assert_eq!(seqs, (1..=players[0].seq).collect::<Vec<_>>(), "each once");
+    server.stop().await;
+    db.cleanup().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_resignation_whose_commit_reply_was_lost_ends_the_match_once() {
+    let Some(db) = TestDb::postgres().await else {
+        println!("skipped: WARROOM_TEST_POSTGRES_URL is not set");
+        return;
+    };
+    let (proxy, server, room, mut players, _spectator) = room_over_a_proxy(&db).await;
+    let http = server.http();
+    let before = players[0].seq;
+    // An append that ends its match is a transaction (the match's row changes with it): the
+    // database commits it, and its answer to `COMMIT` is lost.
+    proxy.set(Mode::LoseReplyTo(b"COMMIT"));
+    players[0]
+        .client
+        .send(&json!({"type": "resign", "room": room}))
+        .await;
+    let finished = within(players[1].finished(), "the end of the match").await;
+    assert_eq!(proxy.mode(), Mode::Forward, "the reply to COMMIT was lost");
+    assert_eq!(players[1].seq, before + 1, "{finished}");
+    assert_eq!(
+        players[1].outcome.as_ref().unwrap()["reason"],
+        "opponent_resigned"
+    );
+    assert!(http.metric("warroom_append_settles_total").await >= 1.0);
+    let (replay, seqs) = stored_seqs(http, &room).await;
+    assert_eq!(seqs, (1..=before + 1).collect::<Vec<_>>(), "stored once");
+    assert_eq!(replay["outcome"]["reason"], "opponent_resigned", "{replay}");
+    assert!(replay["seed"].is_string(), "the seed is revealed: it ended");
+    let (ok, output) = verify(&replay);
+    assert!(ok, "verify accepts the record: {output}");
     server.stop().await;
     db.cleanup().await;
 }

@@ -334,56 +334,114 @@ impl Task {
         busy_since.store(now_ms(), Ordering::Release);
         let appends: Vec<&Append> = batch.iter().map(|(append, _)| append).collect();
         let started = Instant::now();
-        let written = self.write_all(connection, &appends).await;
+        let results = match self.write_settled(connection, &appends).await {
+            Ok(results) => results,
+            Err(error) if appends.len() > 1 && !error.outage => {
+                // One bad append must not fail the others: retry each in its own transaction.
+                tracing::warn!(
+                    "batch of {} failed ({}); retrying one by one",
+                    appends.len(),
+                    error.text
+                );
+                let mut results = Vec::with_capacity(appends.len());
+                for append in &appends {
+                    results.push(match self.write_settled(connection, &[append]).await {
+                        Ok(mut one) => one.pop().unwrap_or(Err(AppendError::Stopped)),
+                        Err(error) => Err(AppendError::Database(error.text)),
+                    });
+                }
+                results
+            }
+            Err(error) => {
+                tracing::warn!("batch of {} failed: {}", appends.len(), error.text);
+                vec![Err(AppendError::Database(error.text)); appends.len()]
+            }
+        };
         drop(appends);
         metrics
             .append_commit_seconds
             .observe_duration(started.elapsed());
         metrics.append_batch_size.observe(batch.len() as f64);
-        let failed = match written {
-            Ok(moved) => {
-                for ((_, reply), moved) in batch.drain(..).zip(moved) {
-                    let _ = reply.send(if moved {
+        let mut failed = false;
+        for ((_, reply), result) in batch.drain(..).zip(results) {
+            if matches!(result, Err(AppendError::Database(_))) {
+                metrics.append_failures.inc();
+                failed = true;
+            }
+            let _ = reply.send(result);
+        }
+        self.health.last_failed.store(failed, Ordering::Release);
+        busy_since.store(0, Ordering::Release);
+    }
+
+    /// Writes the appends (see [`Task::write_all`]) and, when the database may hold some of
+    /// them already (the connection broke once the commit was sent, or a row's place was
+    /// taken), settles that before answering ([`Task::settle`]). Says, for each append, whether
+    /// it is durable.
+    async fn write_settled(
+        &self,
+        connection: &mut Option<PoolConnection<Any>>,
+        appends: &[&Append],
+    ) -> Result<Vec<Result<(), AppendError>>, WriteError> {
+        match self.write_all(connection, appends).await {
+            Ok(moved) => Ok(moved
+                .into_iter()
+                .map(|moved| {
+                    if moved {
                         Err(AppendError::Moved)
                     } else {
                         Ok(())
-                    });
-                }
-                false
-            }
-            Err(error) if batch.len() > 1 && !error.outage => {
-                // One bad append must not fail the others: retry each in its own transaction.
-                tracing::warn!(
-                    "batch of {} failed ({}); retrying one by one",
-                    batch.len(),
-                    error.text
-                );
-                let mut failed = false;
-                for (append, reply) in batch.drain(..) {
-                    let result = match self.write_all(connection, &[&append]).await {
-                        Ok(moved) if moved.first() == Some(&true) => Err(AppendError::Moved),
-                        Ok(_) => Ok(()),
-                        Err(error) => Err(AppendError::Database(error.text)),
-                    };
-                    if matches!(result, Err(AppendError::Database(_))) {
-                        metrics.append_failures.inc();
-                        failed = true;
                     }
-                    let _ = reply.send(result);
+                })
+                .collect()),
+            Err(error) if error.unknown || error.conflict => self.settle(appends, error).await,
+            Err(error) => Err(error),
+        }
+    }
+
+    /// Learns whether appends the database may hold are stored, and stores those that are not: on a fresh connection, in one transaction, the rows are written again with
+    /// conflicts ignored (their fences checked first, as for any append), then read back. An
+    /// append is durable when the row at its match and seq is its own (seat and client id);
+    /// a row of another action there, or none with its fence gone, fails it. A settle whose own
+    /// commit has an unknown outcome is simply made again (it is idempotent), up to
+    /// [`SETTLE_TRIES`] times; if the database cannot be reached for it, the appends fail as
+    /// before, outcome unknown (ARCHITECTURE.md, "Acknowledged means committed").
+    async fn settle(
+        &self,
+        appends: &[&Append],
+        mut error: WriteError,
+    ) -> Result<Vec<Result<(), AppendError>>, WriteError> {
+        for _ in 0..SETTLE_TRIES {
+            tracing::warn!(
+                "a batch of {} may be stored already ({}); settling it",
+                appends.len(),
+                error.text
+            );
+            self.metrics.append_settles.inc();
+            let settled = tokio::time::timeout(self.timeout, settle_rows(&self.store, appends));
+            error = match settled.await {
+                Ok(Ok(results)) => return Ok(results),
+                Ok(Err(failed)) => {
+                    let failed = WriteError::from(failed);
+                    if !failed.outage {
+                        // The database answered: the settle itself was refused.
+                        return Err(failed);
+                    }
+                    WriteError {
+                        unknown: true,
+                        ..failed
+                    }
                 }
-                failed
-            }
-            Err(error) => {
-                tracing::warn!("batch of {} failed: {}", batch.len(), error.text);
-                metrics.append_failures.add(batch.len() as u64);
-                for (_, reply) in batch.drain(..) {
-                    let _ = reply.send(Err(AppendError::Database(error.text.clone())));
-                }
-                true
-            }
-        };
-        self.health.last_failed.store(failed, Ordering::Release);
-        busy_since.store(0, Ordering::Release);
+                Err(_) => WriteError {
+                    text: format!("settling took over {:?}", self.timeout),
+                    outage: true,
+                    stale: false,
+                    unknown: true,
+                    conflict: false,
+                },
+            };
+        }
+        Err(error)
     }
 
     /// Writes the appends in one transaction on the lane's connection; a kept connection found
@@ -422,6 +480,12 @@ impl Task {
         connection: &mut Option<PoolConnection<Any>>,
         appends: &[&Append],
     ) -> Result<Vec<bool>, WriteError> {
+        if appends
+            .iter()
+            .all(|append| append.fence.is_none() && append.finish.is_none())
+        {
+            return self.insert_alone(connection, appends).await;
+        }
         let store = &self.store;
         let slot = &mut *connection;
         let rows = async move {
@@ -437,21 +501,76 @@ impl Task {
                 text: format!("the database took over {:?} to take the rows", self.timeout),
                 outage: true,
                 stale: false,
+                unknown: false,
+                conflict: false,
             })?
             .map_err(|error| WriteError::from(error).before_commit())?;
-        tx.commit().await.map_err(WriteError::from)?;
+        tx.commit()
+            .await
+            .map_err(|error| WriteError::from(error).once_sent())?;
         Ok(moved)
+    }
+
+    /// Appends with no fence and no match ending: their one `INSERT`, in autocommit (the
+    /// statement is its own transaction: one round trip instead of `BEGIN`, `INSERT`,
+    /// `COMMIT`), within the timeout. Once the statement is sent, a broken connection or the
+    /// timeout leaves its outcome unknown ([`Task::settle`]).
+    async fn insert_alone(
+        &self,
+        connection: &mut Option<PoolConnection<Any>>,
+        appends: &[&Append],
+    ) -> Result<Vec<bool>, WriteError> {
+        let started = Instant::now();
+        let kept = match connection.take() {
+            Some(kept) => kept,
+            None => tokio::time::timeout(self.timeout, self.store.pool().acquire())
+                .await
+                .map_err(|_| WriteError {
+                    text: format!("no connection to the database within {:?}", self.timeout),
+                    outage: true,
+                    stale: false,
+                    unknown: false,
+                    conflict: false,
+                })?
+                .map_err(WriteError::from)?,
+        };
+        let slot = connection.insert(kept);
+        let rows = action_rows(appends);
+        let insert = sqlx::query(insert_actions(self.store.dialect(), Conflicts::Refuse))
+            .bind(rows)
+            .execute(&mut **slot);
+        let left = self.timeout.saturating_sub(started.elapsed());
+        match tokio::time::timeout(left, insert).await {
+            Ok(Ok(_)) => Ok(vec![false; appends.len()]),
+            Ok(Err(error)) => Err(WriteError::from(error).once_sent()),
+            Err(_) => Err(WriteError {
+                text: format!("the database took over {:?} to take the rows", self.timeout),
+                outage: true,
+                stale: false,
+                unknown: true,
+                conflict: false,
+            }),
+        }
     }
 }
 
+/// How many times [`Task::settle`] tries before it gives up.
+const SETTLE_TRIES: usize = 3;
+
 /// Why a transaction failed; `outage` when the database could not be used at all (retrying
 /// the appends one by one would only wait longer); `stale` when that was found before the
-/// commit was sent, at once (so nothing was written, and a fresh connection may do).
+/// commit was sent, at once (so nothing was written, and a fresh connection may do); `unknown`
+/// when it happened once the commit was sent (the database may or may not hold the rows);
+/// `conflict` when a row's match and seq (or seat and client id) were taken: the database may
+/// hold the very action already (its commit had an unknown outcome, and a statement delayed on
+/// the network landed after the room gave it up; the client then sent it again).
 #[derive(Debug)]
 struct WriteError {
     text: String,
     outage: bool,
     stale: bool,
+    unknown: bool,
+    conflict: bool,
 }
 
 impl WriteError {
@@ -461,14 +580,27 @@ impl WriteError {
             ..self
         }
     }
+
+    /// A failure of the commit (or of a statement that commits itself): an outage leaves the
+    /// outcome unknown; any other error is the database's answer, so nothing was committed.
+    fn once_sent(self) -> WriteError {
+        WriteError {
+            unknown: self.outage,
+            ..self
+        }
+    }
 }
 
 impl From<sqlx::Error> for WriteError {
     fn from(error: sqlx::Error) -> Self {
         WriteError {
             outage: crate::error::is_outage(&error),
+            conflict: error
+                .as_database_error()
+                .is_some_and(|database| database.is_unique_violation()),
             text: error.to_string(),
             stale: false,
+            unknown: false,
         }
     }
 }
@@ -495,17 +627,29 @@ async fn write_rows<'c>(
         return Ok((tx, moved));
     }
     let rows = action_rows(&written);
-    sqlx::query(insert_actions(d))
+    sqlx::query(insert_actions(d, Conflicts::Refuse))
         .bind(rows)
         .execute(&mut *tx)
         .await?;
-    for append in &written {
+    finish_matches(&mut tx, d, &written).await?;
+    Ok((tx, moved))
+}
+
+/// For each append that ended its match, the match's outcome (and action count) and its room's
+/// state; a match already marked finished keeps its first outcome and time (a settle writes
+/// these again).
+async fn finish_matches(
+    tx: &mut sqlx::Transaction<'_, Any>,
+    d: Dialect,
+    written: &[&Append],
+) -> sqlx::Result<()> {
+    for append in written {
         let Some(outcome) = &append.finish else {
             continue;
         };
         sqlx::query(&format!(
             "UPDATE matches SET action_count = $1, state = $2, winner = $3, reason = $4, \
-             finished_at = {} WHERE id = {}",
+             finished_at = {} WHERE id = {} AND state <> $2",
             d.time(5),
             d.uuid(6)
         ))
@@ -515,7 +659,7 @@ async fn write_rows<'c>(
         .bind(outcome.reason.clone())
         .bind(now_ms())
         .bind(append.match_id.to_string())
-        .execute(&mut *tx)
+        .execute(&mut **tx)
         .await?;
         sqlx::query(&format!(
             "UPDATE rooms SET state = $1 WHERE id = {}",
@@ -523,25 +667,41 @@ async fn write_rows<'c>(
         ))
         .bind(RoomState::Finished.as_str())
         .bind(append.room_id.to_string())
-        .execute(&mut *tx)
+        .execute(&mut **tx)
         .await?;
     }
-    Ok((tx, moved))
+    Ok(())
+}
+
+/// What an `INSERT` of actions does with a row whose match and seq (or seat and client id) are
+/// taken.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Conflicts {
+    /// Fails the statement: a live append never meets one.
+    Refuse,
+    /// Leaves the stored row (a settle writes rows the database may hold already).
+    Ignore,
 }
 
 /// The statement that inserts a batch's actions (one JSON parameter: [`action_rows`]), written
-/// once per dialect: every batch runs the same text.
-fn insert_actions(d: Dialect) -> &'static str {
-    static TEXTS: [OnceLock<String>; 2] = [OnceLock::new(), OnceLock::new()];
-    let slot = match d {
-        Dialect::Sqlite => &TEXTS[0],
-        Dialect::Postgres => &TEXTS[1],
+/// once per dialect and [`Conflicts`]: every batch runs the same text.
+fn insert_actions(d: Dialect, conflicts: Conflicts) -> &'static str {
+    static TEXTS: [OnceLock<String>; 4] = [
+        OnceLock::new(),
+        OnceLock::new(),
+        OnceLock::new(),
+        OnceLock::new(),
+    ];
+    let dialect = match d {
+        Dialect::Sqlite => 0,
+        Dialect::Postgres => 1,
     };
+    let slot = &TEXTS[dialect * 2 + usize::from(conflicts == Conflicts::Ignore)];
     slot.get_or_init(|| {
         format!(
             "INSERT INTO match_actions (match_id, seq, seat, client_id, action, events, \
              acted_by, clock) SELECT {}, r.seq, r.seat, r.client_id, {}, {}, r.acted_by, {} \
-             FROM {}",
+             FROM {}{}",
             d.as_uuid("r.match_id"),
             d.as_json("r.action"),
             d.as_json("r.events"),
@@ -559,9 +719,107 @@ fn insert_actions(d: Dialect) -> &'static str {
                     ("acted_by", SqlType::Text),
                     ("clock", SqlType::Text),
                 ]
-            )
+            ),
+            // SQLite needs the `WHERE` to read `ON CONFLICT` as the upsert clause.
+            match conflicts {
+                Conflicts::Refuse => "",
+                Conflicts::Ignore => " WHERE true ON CONFLICT DO NOTHING",
+            }
         )
     })
+}
+
+/// One settle of [`Task::settle`], on a connection of its own: in one transaction, checks the
+/// appends' fences, writes the rows of those whose fence holds with conflicts ignored (and the
+/// ends of their matches, which keep a first outcome), reads back the seat and client id stored
+/// at each append's match and seq, and commits. Says, for each append, whether it is durable.
+async fn settle_rows(
+    store: &Store,
+    appends: &[&Append],
+) -> sqlx::Result<Vec<Result<(), AppendError>>> {
+    let d = store.dialect();
+    let mut connection = store.pool().acquire().await?;
+    let mut tx = connection.begin().await?;
+    let moved = fenced_out(&mut tx, appends).await?;
+    let written: Vec<&Append> = appends
+        .iter()
+        .zip(&moved)
+        .filter(|(_, moved)| !**moved)
+        .map(|(append, _)| *append)
+        .collect();
+    if !written.is_empty() {
+        sqlx::query(insert_actions(d, Conflicts::Ignore))
+            .bind(action_rows(&written))
+            .execute(&mut *tx)
+            .await?;
+        finish_matches(&mut tx, d, &written).await?;
+    }
+    let stored = sqlx::query(&format!(
+        "SELECT {}, a.seq, a.seat, a.client_id, {} FROM match_actions a JOIN {} \
+         ON a.match_id = {} AND a.seq = r.seq",
+        d.text("a.match_id", "match_id"),
+        d.text("a.action", "action"),
+        d.json_rows(
+            1,
+            "r",
+            &[("match_id", SqlType::Text), ("seq", SqlType::BigInt)]
+        ),
+        d.as_uuid("r.match_id"),
+    ))
+    .bind(action_rows(appends))
+    .fetch_all(&mut *tx)
+    .await?
+    .iter()
+    .map(|row| {
+        let action: String = row.try_get(4)?;
+        Ok((
+            (row.try_get::<String, _>(0)?, row.try_get::<i64, _>(1)?),
+            StoredAction {
+                seat: row.try_get(2)?,
+                client_id: row.try_get(3)?,
+                action: serde_json::from_str(&action).unwrap_or(serde_json::Value::Null),
+            },
+        ))
+    })
+    .collect::<sqlx::Result<std::collections::HashMap<_, _>>>()?;
+    tx.commit().await?;
+    Ok(appends
+        .iter()
+        .zip(moved)
+        .map(|(append, moved)| {
+            let seq = i64::try_from(append.seq).unwrap_or(i64::MAX);
+            match stored.get(&(append.match_id.to_string(), seq)) {
+                Some(stored) if stored.is(append) => Ok(()),
+                Some(_) => Err(AppendError::Database(format!(
+                    "seq {seq} of match {} holds another action",
+                    append.match_id
+                ))),
+                None if moved => Err(AppendError::Moved),
+                None => Err(AppendError::Database(format!(
+                    "seq {seq} of match {} was not stored",
+                    append.match_id
+                ))),
+            }
+        })
+        .collect())
+}
+
+/// What a settle reads back of a stored action.
+struct StoredAction {
+    seat: i64,
+    client_id: String,
+    /// Compared as JSON: PostgreSQL's `jsonb` keeps neither the spacing nor the field order.
+    action: serde_json::Value,
+}
+
+impl StoredAction {
+    /// Whether this is `append`'s action: the same seat, client id and action.
+    fn is(&self, append: &Append) -> bool {
+        self.seat == i64::from(append.seat.0)
+            && self.client_id == append.client_id
+            && serde_json::from_str::<serde_json::Value>(&append.action)
+                .is_ok_and(|action| action == self.action)
+    }
 }
 
 /// One row of `match_actions` as [`Dialect::json_rows`] reads it.

@@ -1,8 +1,10 @@
 //! A TCP proxy the test controls, between the server and its database: it forwards bytes both
 //! ways until told to pause (bytes are held, connections stay open: a database that stopped
 //! answering) or to cut (every connection is closed and new ones refused: a database that went
-//! away), and resumes on request. It stands in for an outage without touching the machine's
-//! PostgreSQL, which other tests share.
+//! away), and resumes on request. It can also lose one exchange: the database's reply to a
+//! request (the request reached the database, its answer never comes back) or the request
+//! itself, then cut every connection, as a network that breaks at the worst moment does. It
+//! stands in for an outage without touching the machine's PostgreSQL, which other tests share.
 
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
@@ -23,16 +25,56 @@ pub enum Mode {
     Pause,
     /// Close every connection, refuse new ones.
     Cut,
+    /// Forward, until a client sends bytes containing this (empty: any bytes): forward those,
+    /// drop the database's reply, cut every connection, then forward again.
+    LoseReplyTo(&'static [u8]),
+    /// Forward, until a client sends bytes containing this (empty: any bytes): drop those, cut
+    /// every connection, then forward again.
+    LoseRequest(&'static [u8]),
+    /// A request of `LoseReplyTo` went through: replies are held until the first one comes,
+    /// which is dropped with every connection.
+    Losing,
 }
 
 /// The proxy; dropped, it stops.
 pub struct Proxy {
     /// Where it listens.
     pub addr: SocketAddr,
+    control: Arc<Control>,
+    task: JoinHandle<()>,
+}
+
+/// What the proxy's tasks share.
+struct Control {
     mode: watch::Sender<Mode>,
     /// Cancelled to close the current connections (on `Cut`); replaced afterwards.
-    generation: Arc<Mutex<CancellationToken>>,
-    task: JoinHandle<()>,
+    generation: Mutex<CancellationToken>,
+}
+
+impl Control {
+    fn set(&self, mode: Mode) {
+        if mode == Mode::Cut {
+            let mut generation = self.generation.lock().unwrap();
+            generation.cancel();
+            *generation = CancellationToken::new();
+        }
+        self.mode.send_replace(mode);
+    }
+
+    /// Closes every connection, then forwards again.
+    fn cut_once(&self) {
+        self.set(Mode::Cut);
+        self.set(Mode::Forward);
+    }
+}
+
+/// Which way a pump copies.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Direction {
+    /// Client to database: requests.
+    Requests,
+    /// Database to client: replies.
+    Replies,
 }
 
 impl Proxy {
@@ -40,25 +82,27 @@ impl Proxy {
     pub async fn start(target: SocketAddr) -> Proxy {
         let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
         let addr = listener.local_addr().expect("address");
-        let (mode, watching) = watch::channel(Mode::Forward);
-        let generation = Arc::new(Mutex::new(CancellationToken::new()));
-        let task = tokio::spawn(accept(listener, target, watching, generation.clone()));
+        let (mode, _) = watch::channel(Mode::Forward);
+        let control = Arc::new(Control {
+            mode,
+            generation: Mutex::new(CancellationToken::new()),
+        });
+        let task = tokio::spawn(accept(listener, target, control.clone()));
         Proxy {
             addr,
-            mode,
-            generation,
+            control,
             task,
         }
     }
 
     /// Switches to `mode`.
     pub fn set(&self, mode: Mode) {
-        if mode == Mode::Cut {
-            let mut generation = self.generation.lock().unwrap();
-            generation.cancel();
-            *generation = CancellationToken::new();
-        }
-        self.mode.send_replace(mode);
+        self.control.set(mode);
+    }
+
+    /// The mode now (a lost exchange has happened once it is `Forward` again).
+    pub fn mode(&self) -> Mode {
+        *self.control.mode.borrow()
     }
 
     /// `url` (a PostgreSQL URL) pointed at this proxy instead of its host and port.
@@ -75,39 +119,43 @@ impl Proxy {
 
 impl Drop for Proxy {
     fn drop(&mut self) {
-        self.generation.lock().unwrap().cancel();
+        self.control.generation.lock().unwrap().cancel();
         self.task.abort();
     }
 }
 
-async fn accept(
-    listener: TcpListener,
-    target: SocketAddr,
-    mode: watch::Receiver<Mode>,
-    generation: Arc<Mutex<CancellationToken>>,
-) {
+async fn accept(listener: TcpListener, target: SocketAddr, control: Arc<Control>) {
     while let Ok((client, _)) = listener.accept().await {
-        if *mode.borrow() == Mode::Cut {
+        if *control.mode.borrow() == Mode::Cut {
             continue; // dropped: refused
         }
         let Ok(server) = TcpStream::connect(target).await else {
             continue;
         };
-        let cut = generation.lock().unwrap().clone();
+        let cut = control.generation.lock().unwrap().clone();
         let (client_read, client_write) = client.into_split();
         let (server_read, server_write) = server.into_split();
-        tokio::spawn(pump(client_read, server_write, mode.clone(), cut.clone()));
-        tokio::spawn(pump(server_read, client_write, mode.clone(), cut));
+        let requests = (control.clone(), Direction::Requests);
+        let replies = (control.clone(), Direction::Replies);
+        tokio::spawn(pump(client_read, server_write, requests, cut.clone()));
+        tokio::spawn(pump(server_read, client_write, replies, cut));
     }
 }
 
-/// Copies `from` to `to` while the mode forwards; holds bytes while paused; stops on a cut.
+/// Whether `bytes` contain `pattern` (any bytes contain the empty one).
+fn contains(bytes: &[u8], pattern: &[u8]) -> bool {
+    pattern.is_empty() || bytes.windows(pattern.len()).any(|window| window == pattern)
+}
+
+/// Copies `from` to `to` while the mode forwards; holds bytes while paused; stops on a cut;
+/// loses the exchange a `LoseReplyTo` or `LoseRequest` waits for.
 async fn pump(
     mut from: OwnedReadHalf,
     mut to: OwnedWriteHalf,
-    mut mode: watch::Receiver<Mode>,
+    (control, direction): (Arc<Control>, Direction),
     cut: CancellationToken,
 ) {
+    let mut mode = control.mode.subscribe();
     let mut buffer = vec![0u8; 16 * 1024];
     loop {
         let read = tokio::select! {
@@ -121,10 +169,27 @@ async fn pump(
         // Bytes read just as a pause began are held until it ends.
         loop {
             let now = *mode.borrow_and_update();
-            match now {
-                Mode::Forward => break,
-                Mode::Cut => return,
-                Mode::Pause => {
+            match (now, direction) {
+                (Mode::LoseRequest(pattern), Direction::Requests)
+                    if contains(&buffer[..n], pattern) =>
+                {
+                    control.cut_once();
+                    return;
+                }
+                (Mode::LoseReplyTo(pattern), Direction::Requests)
+                    if contains(&buffer[..n], pattern) =>
+                {
+                    control.set(Mode::Losing);
+                    break;
+                }
+                (Mode::Losing, Direction::Replies) => {
+                    control.cut_once();
+                    return;
+                }
+                (Mode::Forward | Mode::LoseReplyTo(_) | Mode::LoseRequest(_), _)
+                | (Mode::Losing, Direction::Requests) => break,
+                (Mode::Cut, _) => return,
+                (Mode::Pause, _) => {
                     tokio::select! {
                         () = cut.cancelled() => return,
                         changed = mode.changed() => if changed.is_err() { return },
