@@ -2,11 +2,17 @@
 //! answering each room once its append is durable. Under load many rooms share one commit (one
 //! fsync), so durability costs little per action; with one room it costs one commit per action.
 //! A batch costs a fixed number of statements whatever its size (one `INSERT` of every action;
-//! the rows travel as one JSON parameter; a match's row changes only when it ends), and on
-//! PostgreSQL several batches are in flight at once (`lanes`, each its own transaction and
-//! connection), so the next batch is written while the previous one's commit waits for its
-//! fsync, and the database flushes the commits that meet together. Each room has at most one
-//! append in flight, so batches never race for one match.
+//! the rows travel as one JSON parameter; a match's row changes only when it ends). A batch of
+//! running matches only (no fence, no match ending) is that one `INSERT` in autocommit, one round
+//! trip; the others are a transaction. On PostgreSQL several batches are in flight at once
+//! (`lanes`, each on its own connection), so the next batch is written while the previous one's
+//! commit waits for its fsync, and the database flushes the commits that meet together. Each
+//! room has at most one append in flight, so batches never race for one match.
+//!
+//! A batch the database may hold already (the connection broke once its commit was sent, or its
+//! rows meet stored ones: a statement delayed on the network landed after its room gave it up,
+//! and the action came again) is settled before anyone is answered: written again with conflicts
+//! ignored and read back on a fresh connection ([`Task::settle`]).
 //!
 //! A lane is a task of its own for the writer's lifetime: it takes what queued straight from the
 //! rooms' channel and keeps its connection between batches, so a batch costs no task spawn and
@@ -18,9 +24,10 @@
 //!
 //! A database that stops answering must not hold actions for long: taking a connection and
 //! writing the rows must finish within the database timeout, or the transaction is dropped
-//! (rolled back) and its appends fail (`unavailable`); only the `COMMIT` itself is awaited
+//! (rolled back) and its appends fail (`unavailable`); a transaction's `COMMIT` itself is awaited
 //! without a bound, since once sent its outcome is the database's, and an action is answered
-//! only with that outcome. [`WriterHealth`] tells `/readyz` whether a batch is stuck.
+//! only with that outcome (an autocommit `INSERT` that outlives the timeout is settled).
+//! [`WriterHealth`] tells `/readyz` whether a batch is stuck.
 
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::sync::{Arc, OnceLock};
