@@ -4,7 +4,9 @@
 //! the database is back, with nothing lost or doubled. And the worst moment for the network to
 //! break: an append whose statement (or `COMMIT`) reached the database but whose reply was lost,
 //! or whose statement was lost on the way, is settled by the writer before anyone is answered:
-//! acknowledged once, stored once, and the room plays on.
+//! acknowledged once, stored once, and the room plays on. A room that gave an action up while
+//! the database was out of reach, and whose log then took it from a delayed statement, is loaded
+//! again from the log when its memory and log disagree.
 
 use crate::common;
 use crate::play::verify;
@@ -16,7 +18,7 @@ use serde_json::{Value, json};
 
 use common::play::{Chooser, Participant, play, seat_everyone};
 use common::proxy::{Mode, Proxy};
-use common::{Http, TestDb, TestServer};
+use common::{Client, Http, TestDb, TestServer};
 use warroom_server::config::Config;
 
 /// The database's address in `url` (`postgres://user@host:port/db`).
@@ -290,6 +292,81 @@ async fn a_resignation_whose_commit_reply_was_lost_ends_the_match_once() {
     assert!(replay["seed"].is_string(), "the seed is revealed: it ended");
     let (ok, output) = verify(&replay);
     assert!(ok, "verify accepts the record: {output}");
+    server.stop().await;
+    db.cleanup().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_room_whose_log_holds_an_action_it_gave_up_on_is_loaded_again_from_the_log() {
+    let Some(db) = TestDb::postgres().await else {
+        println!("skipped: WARROOM_TEST_POSTGRES_URL is not set");
+        return;
+    };
+    let (proxy, server, room, mut players, _spectator) = room_over_a_proxy(&db).await;
+    let http = server.http();
+    let before = players[0].seq;
+    // The action's statement is held on the network: the writer times out, cannot settle (the
+    // database is out of reach), and the room gives the action up.
+    proxy.set(Mode::Pause);
+    let (actor, action) = next_move(&mut players);
+    let answer = within(players[actor].act("given-up", &action), "the refusal").await;
+    assert_eq!(answer["code"], "unavailable", "{answer}");
+    within(
+        async {
+            while http.metric("warroom_append_failures_total").await < 1.0 {
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+        },
+        "the room giving the action up",
+    )
+    .await;
+    // The network comes back and delivers the held statement: the log holds the action.
+    proxy.set(Mode::Forward);
+    within(
+        async {
+            while stored_seqs(http, &room).await.1.len() as u64 <= before {
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+        },
+        "the delayed statement",
+    )
+    .await;
+    // The room, behind its log, takes another action for that seq: the log refuses it, and
+    // the room stops and tells its followers to join again.
+    let room_id = room.clone();
+    players[actor]
+        .client
+        .send(&json!({"type": "action", "room": room_id, "id": "another", "action": action}))
+        .await;
+    let client = &mut players[actor].client;
+    let told = within(
+        async {
+            while let Some(message) = client.next().await {
+                assert_ne!(message["type"], "ack", "the log refuses it: {message}");
+                if message["code"] == "room_moved" {
+                    return true;
+                }
+            }
+            false
+        },
+        "room_moved",
+    )
+    .await;
+    // Told so, or its socket closed with it.
+    assert!(told || client.closed.as_deref() == Some("room_moved"));
+    // Joined again, the room is loaded from its log, the delayed action in it.
+    let mut client = Client::connect(server.addr).await;
+    client.hello(players[actor].token.as_deref()).await;
+    let joined = client.join(&room, None).await;
+    assert_eq!(joined["type"], "room", "{joined}");
+    let snapshot = within(client.until_type("snapshot"), "the snapshot").await;
+    assert_eq!(
+        snapshot["seq"],
+        before + 1,
+        "the log's action is the room's"
+    );
+    let (_, seqs) = stored_seqs(http, &room).await;
+    assert_eq!(seqs, (1..=before + 1).collect::<Vec<_>>());
     server.stop().await;
     db.cleanup().await;
 }

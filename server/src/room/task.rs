@@ -56,7 +56,8 @@ pub struct RoomTask {
     /// In cluster mode, the room's lease as this node holds it: every append carries its
     /// fence, and the room stops when it is lost.
     lease: Option<RoomLease>,
-    /// Set once an append was refused because the lease moved on: the room stops here.
+    /// Set once an append was refused because the lease moved on, or because the log holds
+    /// another action at its seq: the room stops here.
     moved: bool,
     /// In cluster mode, where the messages of followers on other nodes go (once per viewer
     /// class, `cluster/relay.rs`).
@@ -179,7 +180,7 @@ impl RoomTask {
             }
             self.drive(&stop).await;
         };
-        // Cluster mode: followers on every node join again where the room is served next.
+        // Followers (on every node, in cluster mode) join again where the room is served next.
         if ending == Ending::Moved || (ending == Ending::HandOver && self.lease.is_some()) {
             self.leave_moved(&mut commands);
         }
@@ -190,12 +191,13 @@ impl RoomTask {
     }
 
     /// The room stops serving here (cluster mode: its lease moved on, or this node stops and
-    /// hands it over): leaves the registry, closes the queue, tells every follower `room_moved`
-    /// and disconnects them (they join again, and find the room where it is served next), and
-    /// refuses whatever command was still queued the same way.
+    /// hands it over; any mode: its log holds an action its memory does not): leaves the
+    /// registry, closes the queue, tells every follower `room_moved` and disconnects them (they
+    /// join again, and find the room where it is served next, loaded from its log), and refuses
+    /// whatever command was still queued the same way.
     fn leave_moved(&mut self, commands: &mut mpsc::Receiver<RoomCmd>) {
         let id = self.core.id();
-        tracing::warn!("room {id} stops serving here: it moves to another node");
+        tracing::warn!("room {id} stops serving here: it is loaded again from its log");
         match &self.eviction {
             Some(eviction) => eviction.forget(id, commands),
             None => commands.close(),
@@ -497,14 +499,24 @@ impl RoomTask {
                 ..append
             };
             let stored = self.store_answering_in_time(append).await;
-            let moved = stored == Err(AppendError::Moved);
+            // The lease moved on (cluster mode), or the log holds another action at this seq
+            // (the room's memory fell behind its log): either way the room stops here and its
+            // followers join again, where it is loaded from the log.
+            let moved = matches!(stored, Err(AppendError::Moved | AppendError::Behind));
+            if stored == Err(AppendError::Behind) {
+                tracing::warn!(
+                    "room {}: the log holds another action at seq {seq}; loading the room again",
+                    self.core.id()
+                );
+            }
             let answer = self.core.committed(
                 seq,
                 stored.map_err(|error| error.to_string()),
                 Instant::now(),
             );
             if moved {
-                // Undone above; nothing more is stored here, the new owner serves the room.
+                // Undone above; nothing more is stored here, the room is served next where it
+                // is loaded again.
                 self.moved = true;
                 self.deliver();
                 if let Some(reply) = self.waiting.remove(&seq) {

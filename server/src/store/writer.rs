@@ -86,6 +86,11 @@ pub enum AppendError {
     /// nothing was written, and the room must stop here (`room_moved`).
     #[error("the room's lease moved on")]
     Moved,
+    /// The log holds another action at this seq (one the room gave up on, after the database
+    /// could not say whether it was stored, and that landed later): nothing was written, and
+    /// the room's memory is behind its log, so the room must be loaded from the log again.
+    #[error("the match's log holds another action at this seq")]
+    Behind,
 }
 
 type Request = (Append, oneshot::Sender<Result<(), AppendError>>);
@@ -406,13 +411,14 @@ impl Task {
         }
     }
 
-    /// Learns whether appends the database may hold are stored, and stores those that are not: on a fresh connection, in one transaction, the rows are written again with
-    /// conflicts ignored (their fences checked first, as for any append), then read back. An
-    /// append is durable when the row at its match and seq is its own (seat and client id);
-    /// a row of another action there, or none with its fence gone, fails it. A settle whose own
-    /// commit has an unknown outcome is simply made again (it is idempotent), up to
-    /// [`SETTLE_TRIES`] times; if the database cannot be reached for it, the appends fail as
-    /// before, outcome unknown (ARCHITECTURE.md, "Acknowledged means committed").
+    /// Learns whether appends the database may hold are stored, and stores those that are not:
+    /// on a fresh connection, in one transaction, the rows are written again with conflicts
+    /// ignored (their fences checked first, as for any append), then read back. An append is
+    /// durable when the row at its match and seq is its own (seat, client id and action); a row
+    /// of another action there ([`AppendError::Behind`]), or none with its fence gone, fails it.
+    /// A settle whose own commit has an unknown outcome is simply made again (it is idempotent),
+    /// up to [`SETTLE_TRIES`] times; if the database cannot be reached for it, the appends fail
+    /// as before, outcome unknown (ARCHITECTURE.md, "Acknowledged means committed").
     async fn settle(
         &self,
         appends: &[&Append],
@@ -738,8 +744,9 @@ fn insert_actions(d: Dialect, conflicts: Conflicts) -> &'static str {
 
 /// One settle of [`Task::settle`], on a connection of its own: in one transaction, checks the
 /// appends' fences, writes the rows of those whose fence holds with conflicts ignored (and the
-/// ends of their matches, which keep a first outcome), reads back the seat and client id stored
-/// at each append's match and seq, and commits. Says, for each append, whether it is durable.
+/// ends of their matches, which keep a first outcome), reads back the action stored at each
+/// append's match and seq, and commits. Says, for each append, whether it is durable, or that
+/// another action holds its place ([`AppendError::Behind`]).
 async fn settle_rows(
     store: &Store,
     appends: &[&Append],
@@ -797,10 +804,7 @@ async fn settle_rows(
             let seq = i64::try_from(append.seq).unwrap_or(i64::MAX);
             match stored.get(&(append.match_id.to_string(), seq)) {
                 Some(stored) if stored.is(append) => Ok(()),
-                Some(_) => Err(AppendError::Database(format!(
-                    "seq {seq} of match {} holds another action",
-                    append.match_id
-                ))),
+                Some(_) => Err(AppendError::Behind),
                 None if moved => Err(AppendError::Moved),
                 None => Err(AppendError::Database(format!(
                     "seq {seq} of match {} was not stored",
