@@ -619,17 +619,29 @@ impl From<sqlx::Error> for WriteError {
 }
 
 /// Begins a transaction and writes the appends' rows in it (not committed yet), except those
-/// whose fence no longer holds; says which those were. Whatever the batch's size, that is a
-/// fixed number of statements: the fence check (cluster mode), one `INSERT` of every action,
-/// and for each action that ended its match the match's outcome (and action count) and its
-/// room's state. A running match's row is not touched: its action count is read from the log.
+/// whose fence no longer holds; says which those were ([`write_fenced`]).
 async fn write_rows<'c>(
     connection: &'c mut AnyConnection,
     d: Dialect,
     appends: &[&Append],
 ) -> sqlx::Result<(sqlx::Transaction<'c, Any>, Vec<bool>)> {
     let mut tx = connection.begin().await?;
-    let moved = fenced_out(&mut tx, appends).await?;
+    let moved = write_fenced(&mut tx, d, appends, Conflicts::Refuse).await?;
+    Ok((tx, moved))
+}
+
+/// Writes the appends' rows in `tx`, except those whose fence no longer holds; says which those
+/// were. Whatever the batch's size, that is a fixed number of statements: the fence check
+/// (cluster mode), one `INSERT` of every action, and for each action that ended its match the
+/// match's outcome (and action count) and its room's state. A running match's row is not
+/// touched: its action count is read from the log.
+async fn write_fenced(
+    tx: &mut sqlx::Transaction<'_, Any>,
+    d: Dialect,
+    appends: &[&Append],
+    conflicts: Conflicts,
+) -> sqlx::Result<Vec<bool>> {
+    let moved = fenced_out(tx, appends).await?;
     let written: Vec<&Append> = appends
         .iter()
         .zip(&moved)
@@ -637,15 +649,14 @@ async fn write_rows<'c>(
         .map(|(append, _)| *append)
         .collect();
     if written.is_empty() {
-        return Ok((tx, moved));
+        return Ok(moved);
     }
-    let rows = action_rows(&written);
-    sqlx::query(insert_actions(d, Conflicts::Refuse))
-        .bind(rows)
-        .execute(&mut *tx)
+    sqlx::query(insert_actions(d, conflicts))
+        .bind(action_rows(&written))
+        .execute(&mut **tx)
         .await?;
-    finish_matches(&mut tx, d, &written).await?;
-    Ok((tx, moved))
+    finish_matches(tx, d, &written).await?;
+    Ok(moved)
 }
 
 /// For each append that ended its match, the match's outcome (and action count) and its room's
@@ -754,20 +765,7 @@ async fn settle_rows(
     let d = store.dialect();
     let mut connection = store.pool().acquire().await?;
     let mut tx = connection.begin().await?;
-    let moved = fenced_out(&mut tx, appends).await?;
-    let written: Vec<&Append> = appends
-        .iter()
-        .zip(&moved)
-        .filter(|(_, moved)| !**moved)
-        .map(|(append, _)| *append)
-        .collect();
-    if !written.is_empty() {
-        sqlx::query(insert_actions(d, Conflicts::Ignore))
-            .bind(action_rows(&written))
-            .execute(&mut *tx)
-            .await?;
-        finish_matches(&mut tx, d, &written).await?;
-    }
+    let moved = write_fenced(&mut tx, d, appends, Conflicts::Ignore).await?;
     let stored = sqlx::query(&format!(
         "SELECT {}, a.seq, a.seat, a.client_id, {} FROM match_actions a JOIN {} \
          ON a.match_id = {} AND a.seq = r.seq",
