@@ -445,13 +445,9 @@ impl Task {
                         ..failed
                     }
                 }
-                Err(_) => WriteError {
-                    text: format!("settling took over {:?}", self.timeout),
-                    outage: true,
-                    stale: false,
-                    unknown: true,
-                    conflict: false,
-                },
+                Err(_) => {
+                    WriteError::out_of_time(format!("settling took over {:?}", self.timeout), true)
+                }
             };
         }
         Err(error)
@@ -510,12 +506,11 @@ impl Task {
         };
         let (tx, moved) = tokio::time::timeout(self.timeout, rows)
             .await
-            .map_err(|_| WriteError {
-                text: format!("the database took over {:?} to take the rows", self.timeout),
-                outage: true,
-                stale: false,
-                unknown: false,
-                conflict: false,
+            .map_err(|_| {
+                WriteError::out_of_time(
+                    format!("the database took over {:?} to take the rows", self.timeout),
+                    false,
+                )
             })?
             .map_err(|error| WriteError::from(error).before_commit())?;
         tx.commit()
@@ -538,12 +533,11 @@ impl Task {
             Some(kept) => kept,
             None => tokio::time::timeout(self.timeout, self.store.pool().acquire())
                 .await
-                .map_err(|_| WriteError {
-                    text: format!("no connection to the database within {:?}", self.timeout),
-                    outage: true,
-                    stale: false,
-                    unknown: false,
-                    conflict: false,
+                .map_err(|_| {
+                    WriteError::out_of_time(
+                        format!("no connection to the database within {:?}", self.timeout),
+                        false,
+                    )
                 })?
                 .map_err(WriteError::from)?,
         };
@@ -556,13 +550,10 @@ impl Task {
         match tokio::time::timeout(left, insert).await {
             Ok(Ok(_)) => Ok(vec![false; appends.len()]),
             Ok(Err(error)) => Err(WriteError::from(error).once_sent()),
-            Err(_) => Err(WriteError {
-                text: format!("the database took over {:?} to take the rows", self.timeout),
-                outage: true,
-                stale: false,
-                unknown: true,
-                conflict: false,
-            }),
+            Err(_) => Err(WriteError::out_of_time(
+                format!("the database took over {:?} to take the rows", self.timeout),
+                true,
+            )),
         }
     }
 }
@@ -587,6 +578,17 @@ struct WriteError {
 }
 
 impl WriteError {
+    /// The database did not answer in time: an outage; `unknown` once the commit was sent.
+    fn out_of_time(text: String, unknown: bool) -> WriteError {
+        WriteError {
+            text,
+            outage: true,
+            stale: false,
+            unknown,
+            conflict: false,
+        }
+    }
+
     fn before_commit(self) -> WriteError {
         WriteError {
             stale: self.outage,
