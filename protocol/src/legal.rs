@@ -174,11 +174,10 @@ pub fn compact<A: Serialize>(actions: &[A]) -> RawJson {
         64 * (table.groups.len() + 1) + table.values.len() + 3 * table.ends.len(),
     );
     table.write(&mut out);
-    // Only serde_json wrote into it: always UTF-8 and JSON; checked once, at the end.
+    // Only serde_json and `Table::write` wrote into it: UTF-8 (checked) and JSON.
     String::from_utf8(out)
-        .ok()
-        .and_then(|text| RawJson::from_text(text).ok())
-        .unwrap_or_else(RawJson::null)
+        .map(RawJson::from_written)
+        .unwrap_or_else(|_| RawJson::null())
 }
 
 /// The actions taken apart, grouped: every row's values live in one buffer.

@@ -15,10 +15,12 @@
 //! spends most of its bytes on names.
 //!
 //! [`diff`] works on the two views' JSON text, as the server wrote them once per viewer class: it
-//! walks both texts side by side and builds no tree; in each container it reads the items both
-//! texts start with from one text only and stops once what is left of both is the same, so
-//! mostly the changed part of a view is read twice, and a patch costs a few microseconds. Where
-//! the operations for a container would take more bytes than the container itself (or an array
+//! walks both texts side by side, once, and builds no tree. A changed container is diffed as it
+//! is read (finding where it ends costs no scan of its own); a run of items both texts share is
+//! jumped over by comparing the texts and then reading the old one only, to find the last
+//! separator in the shared part; and the walk stops where what is left of both texts is the
+//! same. So a view is read about once, and a patch costs a microsecond or two. Where the
+//! operations for a container would take more bytes than the container itself (or an array
 //! got shorter), the container is set whole. [`apply`] is for clients and tests.
 
 use serde_json::Value;
@@ -35,136 +37,282 @@ enum Step<'a> {
 /// when they are equal). Both must be JSON (as `RawJson` holds it); text that is not is set
 /// whole.
 pub fn diff(old: &str, new: &str) -> String {
+    let (old, new) = (old.trim(), new.trim());
     let mut out = String::with_capacity(64);
     out.push('[');
-    let mut path = Vec::with_capacity(8);
-    diff_value(old.trim(), new.trim(), &mut path, &mut out);
+    if old != new {
+        let mut walk = Walk {
+            old: Cursor { text: old, at: 0 },
+            new: Cursor { text: new, at: 0 },
+            shared_end: common_suffix(old.as_bytes(), new.as_bytes()),
+            path: Vec::with_capacity(8),
+            out,
+        };
+        if walk.value().is_err() {
+            walk.out.truncate(1);
+            set(&[], new, &mut walk.out);
+        }
+        out = walk.out;
+    }
     out.push(']');
     out
 }
 
-fn diff_value<'a>(old: &'a str, new: &'a str, path: &mut Vec<Step<'a>>, out: &mut String) {
-    if old == new {
-        return;
-    }
-    let mark = out.len();
-    let done = match (old.as_bytes().first(), new.as_bytes().first()) {
-        (Some(b'{'), Some(b'{')) => diff_object(old, new, path, out),
-        (Some(b'['), Some(b'[')) => diff_array(old, new, path, out),
-        _ => false,
-    };
-    // The operations must not outweigh the value itself.
-    if !done || out.len() - mark > new.len() + 8 {
-        out.truncate(mark);
-        set(path, new, out);
-    }
+/// How a diff goes on after a value.
+#[derive(Clone, Copy)]
+enum Flow {
+    /// Both cursors are past the value.
+    Go,
+    /// What is left of both texts is the same from the cursors on: nothing else changed, and
+    /// every enclosing container is done too.
+    RestShared,
 }
 
-/// False when the members could not be read (then the object is set whole).
-fn diff_object<'a>(old: &'a str, new: &'a str, path: &mut Vec<Step<'a>>, out: &mut String) -> bool {
-    let (Some(mut olds), Some(mut news)) = (Members::of(old), Members::of(new)) else {
-        return false;
-    };
-    skip_shared_start(&mut olds.0, &mut news.0, old, new, member);
-    let shared_end = common_suffix(old.as_bytes(), new.as_bytes());
-    // The members of a struct come in the same order each time: walk them side by side.
-    loop {
-        if rest_is_shared(&olds.0, &news.0, shared_end) {
-            return true;
-        }
-        let (mut next_old, mut next_new) = (olds.clone(), news.clone());
-        match (next_old.next(), next_new.next()) {
-            (Some(Some((old_key, before))), Some(Some((key, value)))) if old_key == key => {
-                path.push(Step::Key(key));
-                diff_value(before, value, path, out);
-                path.pop();
-                (olds, news) = (next_old, next_new);
+/// The texts are not JSON where the walk got to.
+struct Malformed;
+
+/// Both texts walked side by side, once: a container is diffed as it is read, so finding where
+/// a changed value ends costs no scan of its own, and the runs of items both texts share are
+/// jumped over (`skip_shared`), read in the old text only.
+struct Walk<'a> {
+    old: Cursor<'a>,
+    new: Cursor<'a>,
+    /// How many bytes the whole texts share at their end.
+    shared_end: usize,
+    path: Vec<Step<'a>>,
+    out: String,
+}
+
+impl<'a> Walk<'a> {
+    /// Diffs the values at the cursors, moving both past them (unless the rest is shared).
+    fn value(&mut self) -> Result<Flow, Malformed> {
+        let opened = (self.old.peek(), self.new.peek());
+        let (old_start, new_start) = (self.old.at, self.new.at);
+        let mark = self.out.len();
+        let walked = match opened {
+            (Some(b'{'), Some(b'{')) => self.object()?,
+            (Some(b'['), Some(b'[')) => self.array()?,
+            _ => {
+                let before = self.old.value().ok_or(Malformed)?;
+                let after = self.new.value().ok_or(Malformed)?;
+                if before != after {
+                    set(&self.path, after, &mut self.out);
+                }
+                return Ok(Flow::Go);
             }
-            (None, None) => return true,
-            _ => break,
-        }
-    }
-    // The keys differ from here on (an optional field came or went): match them by name.
-    let Some(rest_old) = olds.collect::<Option<Vec<(&str, &str)>>>() else {
-        return false;
-    };
-    let Some(rest_new) = news.collect::<Option<Vec<(&str, &str)>>>() else {
-        return false;
-    };
-    for &(key, value) in &rest_new {
-        path.push(Step::Key(key));
-        match rest_old.iter().find(|(k, _)| *k == key) {
-            Some(&(_, before)) => diff_value(before, value, path, out),
-            None => set(path, value, out),
-        }
-        path.pop();
-    }
-    for &(key, _) in &rest_old {
-        if !rest_new.iter().any(|(k, _)| *k == key) {
-            path.push(Step::Key(key));
-            remove(path, out);
-            path.pop();
-        }
-    }
-    true
-}
-
-/// False when the entries could not be read or the array got shorter (then it is set whole).
-fn diff_array<'a>(old: &'a str, new: &'a str, path: &mut Vec<Step<'a>>, out: &mut String) -> bool {
-    let (Some(mut olds), Some(mut news)) = (Entries::of(old), Entries::of(new)) else {
-        return false;
-    };
-    let mut index = skip_shared_start(&mut olds.0, &mut news.0, old, new, Cursor::value);
-    let shared_end = common_suffix(old.as_bytes(), new.as_bytes());
-    loop {
-        if rest_is_shared(&olds.0, &news.0, shared_end) {
-            return true;
-        }
-        let Some(entry) = news.next() else { break };
-        let Some(entry) = entry else { return false };
-        path.push(Step::Index(index));
-        match olds.next() {
-            Some(Some(before)) => diff_value(before, entry, path, out),
-            Some(None) => return false,
-            // Appended.
-            None => set(path, entry, out),
-        }
-        path.pop();
-        index += 1;
-    }
-    olds.next().is_none()
-}
-
-/// Skips the items both texts start with, reading them (with `read`) from `old` only: both
-/// cursors end after the last item that ends, with the separator after it, before the first
-/// byte where the texts differ. Returns how many were skipped.
-fn skip_shared_start<'a, T>(
-    olds: &mut Items<'a>,
-    news: &mut Items<'a>,
-    old: &str,
-    new: &str,
-    read: fn(&mut Cursor<'a>) -> Option<T>,
-) -> usize {
-    let shared = common_prefix(old.as_bytes(), new.as_bytes());
-    let mut skipped = 0;
-    loop {
-        let mut probe = olds.clone();
-        match probe.next_with(read) {
-            Some(Some(_)) if probe.cursor.at < shared => {
-                *olds = probe;
-                skipped += 1;
+        };
+        let written = self.out.len() - mark;
+        // The operations must not outweigh the value itself.
+        let flow = match walked {
+            Some(flow @ Flow::Go) if written <= self.new.at - new_start + 8 => return Ok(flow),
+            Some(flow @ Flow::RestShared) if written <= self.new.at - new_start + 8 => {
+                return Ok(flow);
             }
-            _ => break,
+            Some(flow) => flow,
+            None => Flow::Go,
+        };
+        // Set whole: read both values to their ends from their starts.
+        let mut whole = Cursor {
+            text: self.new.text,
+            at: new_start,
+        };
+        let value = whole.value().ok_or(Malformed)?;
+        if written <= value.len() + 8 && walked.is_some() {
+            return Ok(flow);
+        }
+        self.out.truncate(mark);
+        set(&self.path, value, &mut self.out);
+        if let Flow::Go = flow {
+            self.new.at = whole.at;
+            self.old.at = old_start;
+            self.old.value().ok_or(Malformed)?;
+        }
+        Ok(flow)
+    }
+
+    /// An object at both cursors: `None` when it is to be set whole.
+    fn object(&mut self) -> Result<Option<Flow>, Malformed> {
+        self.old.at += 1;
+        self.new.at += 1;
+        let mut first = true;
+        // The members of a struct come in the same order each time: walk them side by side.
+        loop {
+            if self.rest_shared() {
+                return Ok(Some(Flow::RestShared));
+            }
+            self.skip_shared(&mut first);
+            if self.rest_shared() {
+                return Ok(Some(Flow::RestShared));
+            }
+            let (old_closed, new_closed) =
+                (self.old.peek() == Some(b'}'), self.new.peek() == Some(b'}'));
+            if old_closed && new_closed {
+                self.old.at += 1;
+                self.new.at += 1;
+                return Ok(Some(Flow::Go));
+            }
+            if old_closed || new_closed {
+                break;
+            }
+            let at = (self.old.at, self.new.at);
+            let separated = first || (self.old.eat(b',') && self.new.eat(b','));
+            if !separated {
+                return Err(Malformed);
+            }
+            let (old_key, key) = (self.old.key()?, self.new.key()?);
+            if old_key != key {
+                (self.old.at, self.new.at) = at;
+                break;
+            }
+            first = false;
+            self.path.push(Step::Key(key));
+            let flow = self.value()?;
+            self.path.pop();
+            if let Flow::RestShared = flow {
+                return Ok(Some(flow));
+            }
+        }
+        // The keys differ from here on (an optional field came or went): match them by name.
+        let rest_old = self.old.members(first)?;
+        let rest_new = self.new.members(first)?;
+        for &(key, value) in &rest_new {
+            self.path.push(Step::Key(key));
+            match rest_old.iter().find(|(k, _)| *k == key) {
+                Some(&(_, before)) => {
+                    let mut pair = Walk {
+                        old: Cursor {
+                            text: before,
+                            at: 0,
+                        },
+                        new: Cursor { text: value, at: 0 },
+                        shared_end: 0,
+                        path: std::mem::take(&mut self.path),
+                        out: std::mem::take(&mut self.out),
+                    };
+                    let walked = pair.value();
+                    (self.path, self.out) = (pair.path, pair.out);
+                    walked?;
+                }
+                None => set(&self.path, value, &mut self.out),
+            }
+            self.path.pop();
+        }
+        for &(key, _) in &rest_old {
+            if !rest_new.iter().any(|(k, _)| *k == key) {
+                self.path.push(Step::Key(key));
+                remove(&self.path, &mut self.out);
+                self.path.pop();
+            }
+        }
+        Ok(Some(Flow::Go))
+    }
+
+    /// An array at both cursors: `None` when it is to be set whole (it got shorter).
+    fn array(&mut self) -> Result<Option<Flow>, Malformed> {
+        self.old.at += 1;
+        self.new.at += 1;
+        let mut first = true;
+        let mut index = 0;
+        loop {
+            if self.rest_shared() {
+                return Ok(Some(Flow::RestShared));
+            }
+            index += self.skip_shared(&mut first);
+            if self.rest_shared() {
+                return Ok(Some(Flow::RestShared));
+            }
+            let (old_closed, new_closed) =
+                (self.old.peek() == Some(b']'), self.new.peek() == Some(b']'));
+            if old_closed && new_closed {
+                self.old.at += 1;
+                self.new.at += 1;
+                return Ok(Some(Flow::Go));
+            }
+            if new_closed {
+                return Ok(None);
+            }
+            if !first && !self.new.eat(b',') {
+                return Err(Malformed);
+            }
+            self.path.push(Step::Index(index));
+            if old_closed {
+                // Appended.
+                let entry = self.new.value().ok_or(Malformed)?;
+                set(&self.path, entry, &mut self.out);
+            } else {
+                if !first && !self.old.eat(b',') {
+                    return Err(Malformed);
+                }
+                let flow = self.value()?;
+                if let Flow::RestShared = flow {
+                    self.path.pop();
+                    return Ok(Some(flow));
+                }
+            }
+            self.path.pop();
+            first = false;
+            index += 1;
         }
     }
-    news.follow(olds);
-    skipped
-}
 
-/// True when what is left of both texts is the same (so are the items left): as long, and
-/// within their shared end.
-fn rest_is_shared(olds: &Items<'_>, news: &Items<'_>, shared_end: usize) -> bool {
-    olds.rest_len() == news.rest_len() && olds.rest_len() <= shared_end
+    /// True when what is left of both texts is the same: as long, and within their shared end.
+    fn rest_shared(&self) -> bool {
+        let rest = self.old.text.len() - self.old.at;
+        rest == self.new.text.len() - self.new.at && rest <= self.shared_end
+    }
+
+    /// Skips the items of the current container that come next in both texts and are the
+    /// same, without reading them item by item: it finds how far the texts go on alike, then
+    /// the last separator at the container's own depth before that point, and moves both
+    /// cursors to it (an item not followed by a separator within the shared text is left to
+    /// be read). `first`: no item was read yet. Returns how many items were skipped.
+    fn skip_shared(&mut self, first: &mut bool) -> usize {
+        let (old_at, new_at) = (self.old.at, self.new.at);
+        let shared = common_prefix(
+            &self.old.text.as_bytes()[old_at..],
+            &self.new.text.as_bytes()[new_at..],
+        );
+        let text = &self.old.text.as_bytes()[old_at..old_at + shared];
+        // After an item the cursor is before the separator that comes ahead of the next one.
+        let mut at = text
+            .iter()
+            .position(|byte| !byte.is_ascii_whitespace())
+            .unwrap_or(text.len());
+        if !*first {
+            if text.get(at) != Some(&b',') {
+                return 0;
+            }
+            at += 1;
+        }
+        let (mut depth, mut skipped, mut last_separator) = (0usize, 0, None);
+        while at < text.len() {
+            match text[at] {
+                b'"' => {
+                    at += 1;
+                    while at < text.len() && text[at] != b'"' {
+                        at += if text[at] == b'\\' { 2 } else { 1 };
+                    }
+                }
+                b'{' | b'[' => depth += 1,
+                b'}' | b']' => match depth.checked_sub(1) {
+                    Some(inner) => depth = inner,
+                    None => break,
+                },
+                b',' if depth == 0 => {
+                    skipped += 1;
+                    last_separator = Some(at);
+                }
+                _ => {}
+            }
+            at += 1;
+        }
+        if let Some(separator) = last_separator {
+            self.old.at = old_at + separator;
+            self.new.at = new_at + separator;
+            *first = false;
+        }
+        skipped
+    }
 }
 
 /// How many bytes two texts share at their start.
@@ -299,6 +447,34 @@ impl<'a> Cursor<'a> {
         (self.at > start).then(|| &self.text[start..self.at])
     }
 
+    /// Reads an object member's key and the colon after it: the key's text, quotes included.
+    fn key(&mut self) -> Result<&'a str, Malformed> {
+        if self.peek() != Some(b'"') {
+            return Err(Malformed);
+        }
+        let key = self.value().ok_or(Malformed)?;
+        if self.eat(b':') {
+            Ok(key)
+        } else {
+            Err(Malformed)
+        }
+    }
+
+    /// Reads the rest of an object's members, and its closing brace: (key text, value text).
+    /// `first`: no member was read yet (else a separator comes first).
+    fn members(&mut self, mut first: bool) -> Result<Vec<(&'a str, &'a str)>, Malformed> {
+        let mut members = Vec::new();
+        while !self.eat(b'}') {
+            if !first && !self.eat(b',') {
+                return Err(Malformed);
+            }
+            first = false;
+            let key = self.key()?;
+            members.push((key, self.value().ok_or(Malformed)?));
+        }
+        Ok(members)
+    }
+
     /// Skips a string starting at the cursor.
     fn string(&mut self) -> Option<()> {
         let bytes = self.text.as_bytes();
@@ -314,115 +490,6 @@ impl<'a> Cursor<'a> {
             }
         }
         None
-    }
-}
-
-/// The comma-separated items of an object's or an array's text, from its opening to its
-/// closing bracket.
-#[derive(Clone)]
-struct Items<'a> {
-    cursor: Cursor<'a>,
-    close: u8,
-    first: bool,
-    done: bool,
-}
-
-impl<'a> Items<'a> {
-    fn of(text: &'a str, open: u8, close: u8) -> Option<Items<'a>> {
-        let mut cursor = Cursor { text, at: 0 };
-        cursor.eat(open).then_some(Items {
-            cursor,
-            close,
-            first: true,
-            done: false,
-        })
-    }
-
-    /// The bytes of the text after the cursor.
-    fn rest_len(&self) -> usize {
-        self.cursor.text.len() - self.cursor.at
-    }
-
-    /// Moves to where `other`, over a text with the same start, is.
-    fn follow(&mut self, other: &Items<'_>) {
-        self.cursor.at = other.cursor.at;
-        self.first = other.first;
-        self.done = other.done;
-    }
-
-    /// Reads the next item with `read` (at its start): `None` after the last, `Some(None)`
-    /// where the text is malformed (nothing is read after it).
-    fn next_with<T>(
-        &mut self,
-        read: impl FnOnce(&mut Cursor<'a>) -> Option<T>,
-    ) -> Option<Option<T>> {
-        if self.done {
-            return None;
-        }
-        if self.cursor.eat(self.close) {
-            self.done = true;
-            return None;
-        }
-        if !self.first && !self.cursor.eat(b',') {
-            self.done = true;
-            return Some(None);
-        }
-        self.first = false;
-        let item = read(&mut self.cursor);
-        if item.is_none() {
-            self.done = true;
-        }
-        Some(item)
-    }
-}
-
-/// The members of an object's text, as (key text with its quotes, value text); an item is
-/// `None` where the text is not an object.
-#[derive(Clone)]
-struct Members<'a>(Items<'a>);
-
-impl<'a> Members<'a> {
-    fn of(text: &'a str) -> Option<Members<'a>> {
-        Items::of(text, b'{', b'}').map(Members)
-    }
-}
-
-impl<'a> Iterator for Members<'a> {
-    type Item = Option<(&'a str, &'a str)>;
-
-    fn next(&mut self) -> Option<Self::Item> {
-        self.0.next_with(member)
-    }
-}
-
-/// Reads one member at the cursor: (key text with its quotes, value text).
-fn member<'a>(cursor: &mut Cursor<'a>) -> Option<(&'a str, &'a str)> {
-    if cursor.peek() != Some(b'"') {
-        return None;
-    }
-    let key = cursor.value()?;
-    if !cursor.eat(b':') {
-        return None;
-    }
-    let value = cursor.value()?;
-    Some((key, value))
-}
-
-/// The entries of an array's text; an item is `None` where the text is not an array.
-#[derive(Clone)]
-struct Entries<'a>(Items<'a>);
-
-impl<'a> Entries<'a> {
-    fn of(text: &'a str) -> Option<Entries<'a>> {
-        Items::of(text, b'[', b']').map(Entries)
-    }
-}
-
-impl<'a> Iterator for Entries<'a> {
-    type Item = Option<&'a str>;
-
-    fn next(&mut self) -> Option<Self::Item> {
-        self.0.next_with(Cursor::value)
     }
 }
 
@@ -577,6 +644,27 @@ mod tests {
         let old = json!([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
         let new = json!([1, 2, 3, 4, 50, 6, 7, 8, 9, 10]);
         assert_eq!(check(&old, &new), "[[[4],50]]");
+        // Two changes far apart: what lies between them is skipped too.
+        let new = json!([1, 20, 3, 4, 5, 6, 7, 80, 9, 10]);
+        assert_eq!(check(&old, &new), "[[[1],20],[[7],80]]");
+        let old_cells =
+            json!({"cells": (0..12).map(|i| json!({"o": i, "u": [i, "x,]"]})).collect::<Vec<_>>()});
+        let mut new_cells = old_cells.clone();
+        new_cells["cells"][3]["o"] = json!(30);
+        new_cells["cells"][9]["u"][0] = json!(90);
+        assert_eq!(
+            check(&old_cells, &new_cells),
+            r#"[[["cells",3,"o"],30],[["cells",9,"u"],[90,"x,]"]]]"#
+        );
+        // Spaced text: the separators are found past the spaces.
+        assert_eq!(diff("[1 , 2 , 3 , 4]", "[1 , 2 , 3 , 5]"), "[[[3],5]]");
+        assert_eq!(
+            diff(
+                "{ \"a\" : 1 , \"b\" : [ 1 , 2 ] }",
+                "{ \"a\" : 1 , \"b\" : [ 1 , 3 ] }"
+            ),
+            r#"[[["b",1],3]]"#
+        );
         // The end is shared but the lengths differ: an appended entry is still set.
         assert_eq!(check(&json!([1, 2]), &json!([1, 2, 2])), "[[[2],2]]");
     }

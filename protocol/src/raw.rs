@@ -5,46 +5,93 @@
 //! `serde_json::Value` tree is built, serialised and dropped per message (that was about half of
 //! the server's instructions per action). On the wire it is the same JSON as before.
 
+use std::cell::RefCell;
 use std::fmt;
+use std::sync::Arc;
 
+use serde::ser::SerializeStruct;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
-use serde_json::value::RawValue;
+
+/// The name by which serde_json's own `RawValue` asks serde_json's serializers to write a
+/// string's text as it is (a struct of this name with one field of this name; the
+/// `raw_value` feature). [`RawJson`] keeps its text in an `Arc<str>` instead of a
+/// `Box<RawValue>`, so that making one needs no second pass over the text and cloning one for
+/// each message that carries it copies nothing. The test
+/// `raw_json_is_written_as_the_same_json_and_read_back_inside_a_tagged_enum` fails if
+/// serde_json ever stops honouring it.
+const SERDE_JSON_RAW_VALUE: &str = "$serde_json::private::RawValue";
+
+/// Buffers larger than this are not kept for the next [`RawJson::of`].
+const SCRATCH_KEPT: usize = 64 * 1024;
+
+thread_local! {
+    /// The buffer [`RawJson::of`] writes into before the text is copied to its exact size:
+    /// a view of a few kilobytes is written without growing a buffer five times.
+    static SCRATCH: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+}
 
 /// A JSON value kept as its text. Serialised as that text, unchanged; compared by meaning (two
-/// texts of the same value are equal).
+/// texts of the same value are equal). Clones share the text.
 #[derive(Clone)]
-pub struct RawJson(Box<RawValue>);
+pub struct RawJson(Arc<str>);
 
 impl RawJson {
     /// Writes `value` as JSON text. Plain data never fails to serialise; a map with non-string
     /// keys would, and gives `null` (logged by the caller's `tracing`, if any, as a server bug).
     pub fn of<T: Serialize + ?Sized>(value: &T) -> RawJson {
-        match serde_json::value::to_raw_value(value) {
-            Ok(raw) => RawJson(raw),
-            Err(_) => RawJson::null(),
-        }
+        let written = SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
+            Ok(mut buffer) => {
+                buffer.clear();
+                let text = write_text(&mut buffer, value);
+                if buffer.capacity() > SCRATCH_KEPT {
+                    *buffer = Vec::new();
+                }
+                text
+            }
+            // Only if a value's `Serialize` made a `RawJson` itself.
+            Err(_) => write_text(&mut Vec::new(), value),
+        });
+        written.map(RawJson).unwrap_or_else(RawJson::null)
     }
 
     /// `null`.
     pub fn null() -> RawJson {
-        RawJson(RawValue::NULL.to_owned())
+        RawJson(Arc::from("null"))
     }
 
     /// Takes JSON text, checking that it is JSON.
     pub fn from_text(text: String) -> Result<RawJson, serde_json::Error> {
-        RawValue::from_string(text).map(RawJson)
+        serde_json::from_str::<serde::de::IgnoredAny>(&text)?;
+        Ok(RawJson(Arc::from(text)))
+    }
+
+    /// Takes JSON text that the server's own writers put together from serde_json's output
+    /// (legal actions, view patches), without reading it again: their tests check that it is
+    /// JSON, and debug builds check each one.
+    pub fn from_written(text: String) -> RawJson {
+        debug_assert!(
+            serde_json::from_str::<serde::de::IgnoredAny>(&text).is_ok(),
+            "not JSON: {text}"
+        );
+        RawJson(Arc::from(text))
     }
 
     /// The JSON text.
     pub fn get(&self) -> &str {
-        self.0.get()
+        &self.0
     }
 
     /// The value as a tree (for tests and slow paths: this parses the text).
     pub fn to_value(&self) -> Value {
         serde_json::from_str(self.get()).unwrap_or(Value::Null)
     }
+}
+
+/// `value`'s JSON text, written into `buffer` and copied out at its exact size.
+fn write_text<T: Serialize + ?Sized>(buffer: &mut Vec<u8>, value: &T) -> Option<Arc<str>> {
+    serde_json::to_writer(&mut *buffer, value).ok()?;
+    std::str::from_utf8(buffer).ok().map(Arc::from)
 }
 
 impl fmt::Debug for RawJson {
@@ -67,7 +114,9 @@ impl From<&Value> for RawJson {
 
 impl Serialize for RawJson {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        self.0.serialize(serializer)
+        let mut raw = serializer.serialize_struct(SERDE_JSON_RAW_VALUE, 1)?;
+        raw.serialize_field(SERDE_JSON_RAW_VALUE, self.get())?;
+        raw.end()
     }
 }
 
@@ -111,6 +160,11 @@ mod tests {
         let spaced = RawJson::from_text(r#"{ "a": 1, "b": [true] }"#.into()).unwrap();
         assert_eq!(spaced, RawJson::of(&json!({"b": [true], "a": 1})));
         assert_ne!(spaced, RawJson::of(&json!({"a": 2, "b": [true]})));
+        // Written as it was taken, spaces and all.
+        assert_eq!(
+            serde_json::to_string(&spaced).unwrap(),
+            r#"{ "a": 1, "b": [true] }"#
+        );
         assert!(RawJson::from_text("{".into()).is_err());
         assert_eq!(RawJson::null().get(), "null");
     }

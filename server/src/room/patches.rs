@@ -109,9 +109,10 @@ impl RoomCore {
                         .flatten()
                 });
             let patch = same.or_else(|| {
-                RawJson::from_text(patch::diff(base.get(), seen.view.get()))
-                    .inspect_err(|error| tracing::error!("a view patch is not JSON: {error}"))
-                    .ok()
+                Some(RawJson::from_written(patch::diff(
+                    base.get(),
+                    seen.view.get(),
+                )))
             });
             patches.push(patch);
         }

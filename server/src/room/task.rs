@@ -62,6 +62,9 @@ pub struct RoomTask {
     /// In cluster mode, where the messages of followers on other nodes go (once per viewer
     /// class, `cluster/relay.rs`).
     relay: Option<Relay>,
+    /// How long the last message sent was: the next one is written into a buffer that size,
+    /// so a message of a few kilobytes does not grow its buffer from empty each time.
+    last_message_len: usize,
 }
 
 /// A bot's decision: (the seq it was asked at, the seat, the action).
@@ -89,6 +92,7 @@ impl RoomTask {
             lease: None,
             moved: false,
             relay: None,
+            last_message_len: 0,
         };
         (task, receiver)
     }
@@ -604,10 +608,16 @@ impl RoomTask {
     /// the core hears of it. Followers on other nodes get it through the relay, once per
     /// viewer class, marked paced if it is (their own node's writers pace them).
     fn transmit(&mut self, to: &[ConnId], message: &warroom_protocol::ServerMsg, paced: bool) {
-        let text: axum::extract::ws::Utf8Bytes = match serde_json::to_string(message) {
+        let mut buffer = Vec::with_capacity(self.last_message_len + 64);
+        if let Err(error) = serde_json::to_writer(&mut buffer, message) {
+            tracing::error!("cannot serialise a server message: {error}");
+            return;
+        }
+        self.last_message_len = buffer.len();
+        let text: axum::extract::ws::Utf8Bytes = match String::from_utf8(buffer) {
             Ok(text) => text.into(),
             Err(error) => {
-                tracing::error!("cannot serialise a server message: {error}");
+                tracing::error!("a server message is not UTF-8: {error}");
                 return;
             }
         };
