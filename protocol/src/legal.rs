@@ -327,8 +327,8 @@ impl Merge {
                     + entries[start..]
                         .iter()
                         .take_while(|(row, (from, to))| {
-                            &cells[*from..*to] == head_cells
-                                && table.before(*row, field) == head_before
+                            same_text(&cells[*from..*to], head_cells)
+                                && same_text(table.before(*row, field), head_before)
                         })
                         .count();
                 let begin = self.next_cells.len();
@@ -358,6 +358,33 @@ impl Merge {
             out.push(b']');
         }
     }
+}
+
+/// Whether two pieces of a row's text are the same. They are a few bytes long (a number or
+/// two and their commas), and merging compares each entry with its neighbour once per field:
+/// compared here eight bytes at a time, they cost a few instructions each, where a call to
+/// `memcmp` per comparison was a twentieth of the server's time per action (perf, hexdice).
+#[inline]
+fn same_text(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let (mut a_words, mut b_words) = (a.chunks_exact(8), b.chunks_exact(8));
+    let words_same = (&mut a_words)
+        .zip(&mut b_words)
+        .all(|(x, y)| word(x) == word(y));
+    words_same
+        && a_words
+            .remainder()
+            .iter()
+            .zip(b_words.remainder())
+            .all(|(x, y)| x == y)
+}
+
+/// Eight bytes as one word (`None` for any other length: never, from `chunks_exact(8)`).
+#[inline]
+fn word(bytes: &[u8]) -> Option<u64> {
+    bytes.try_into().ok().map(u64::from_ne_bytes)
 }
 
 /// Writes one cell: the one value as it is (inside a choice of one when it is itself a list),
@@ -612,6 +639,28 @@ mod tests {
         round_trips::<warroom_engine::hexdice::Hexdice>(2, 1, 400);
         round_trips::<warroom_engine::capitals::Capitals>(3, 2, 300);
         round_trips::<warroom_engine::classic::Classic>(4, 3, 600);
+    }
+
+    #[test]
+    fn pieces_of_text_compare_equal_only_when_every_byte_is() {
+        let text: Vec<u8> = (0..40u8).map(|i| b'0' + i % 10).collect();
+        for len in 0..=text.len() {
+            let piece = &text[..len];
+            // A copy elsewhere in memory, so that the bytes are compared, not the addresses.
+            let copy = piece.to_vec();
+            assert!(same_text(piece, &copy), "{len} bytes");
+            for at in 0..len {
+                let mut other = piece.to_vec();
+                other[at] = b',';
+                assert!(!same_text(piece, &other), "{len} bytes, at {at}");
+            }
+            if len > 0 {
+                assert!(
+                    !same_text(piece, &text[..len - 1]),
+                    "{len} bytes and one fewer"
+                );
+            }
+        }
     }
 
     /// Actions shaped as the rulesets' are: an enum tagged by `type`.
