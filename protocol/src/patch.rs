@@ -137,11 +137,7 @@ impl<'a> Walk<'a> {
         let mut first = true;
         // The members of a struct come in the same order each time: walk them side by side.
         loop {
-            if self.rest_shared() {
-                return Ok(Some(Flow::RestShared));
-            }
-            self.skip_shared(&mut first);
-            if self.rest_shared() {
+            if self.skip_to_change(&mut first).is_none() {
                 return Ok(Some(Flow::RestShared));
             }
             let (old_closed, new_closed) =
@@ -214,12 +210,9 @@ impl<'a> Walk<'a> {
         let mut first = true;
         let mut index = 0;
         loop {
-            if self.rest_shared() {
-                return Ok(Some(Flow::RestShared));
-            }
-            index += self.skip_shared(&mut first);
-            if self.rest_shared() {
-                return Ok(Some(Flow::RestShared));
+            match self.skip_to_change(&mut first) {
+                Some(skipped) => index += skipped,
+                None => return Ok(Some(Flow::RestShared)),
             }
             let (old_closed, new_closed) =
                 (self.old.peek() == Some(b']'), self.new.peek() == Some(b']'));
@@ -259,6 +252,16 @@ impl<'a> Walk<'a> {
     fn rest_shared(&self) -> bool {
         let rest = self.old.text.len() - self.old.at;
         rest == self.new.text.len() - self.new.at && rest <= self.shared_end
+    }
+
+    /// Before the next item of a container: `None` when all that is left of both texts is the
+    /// same (before or after skipping the shared items), else how many items were skipped.
+    fn skip_to_change(&mut self, first: &mut bool) -> Option<usize> {
+        if self.rest_shared() {
+            return None;
+        }
+        let skipped = self.skip_shared(first);
+        (!self.rest_shared()).then_some(skipped)
     }
 
     /// Skips the items of the current container that come next in both texts and are the
