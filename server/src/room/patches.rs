@@ -108,13 +108,9 @@ impl RoomCore {
                         .then(|| made.clone())
                         .flatten()
                 });
-            let patch = same.or_else(|| {
-                Some(RawJson::from_written(patch::diff(
-                    base.get(),
-                    seen.view.get(),
-                )))
-            });
-            patches.push(patch);
+            let patch = same
+                .unwrap_or_else(|| RawJson::from_written(patch::diff(base.get(), seen.view.get())));
+            patches.push(Some(patch));
         }
         let mut outputs = Vec::new();
         for ((viewer, conns, seen), patch) in classes.into_iter().zip(patches) {
