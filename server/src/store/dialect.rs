@@ -9,8 +9,10 @@
 //!   Unix milliseconds, 0/1): [`Dialect::text`], [`Dialect::ms`], [`Dialect::flag`].
 //!
 //! - many rows bound as one parameter (a JSON array; the `Any` driver binds no arrays) are read as
-//!   a table by [`Dialect::json_rows`] (`json_to_recordset` / `json_each`), and its text columns
-//!   cast with [`Dialect::as_uuid`] and [`Dialect::as_json`]: the writer's one `INSERT` per batch.
+//!   a table by [`Dialect::json_rows`] (`jsonb_to_recordset` / `json_each`), and its id columns
+//!   cast with [`Dialect::as_uuid`]: the writer's one `INSERT` per batch. Its JSON columns
+//!   ([`SqlType::Json`]) are JSON values inside the rows on PostgreSQL, read once with the
+//!   parameter straight into `jsonb`, and strings on SQLite, stored as the text they carry.
 //!
 //! On SQLite every helper is the plain parameter or column. Booleans are compared with `TRUE` and
 //! `FALSE`, which both databases accept; binding a Rust `bool` stores 0/1 in SQLite.
@@ -31,6 +33,9 @@ pub enum SqlType {
     Text,
     /// A 64-bit integer.
     BigInt,
+    /// JSON: on PostgreSQL a JSON value inside the row, read as `jsonb` (no second parse); on
+    /// SQLite a string holding the JSON text ([`Dialect::embeds_json`]).
+    Json,
 }
 
 impl SqlType {
@@ -38,6 +43,7 @@ impl SqlType {
         match self {
             SqlType::Text => "text",
             SqlType::BigInt => "bigint",
+            SqlType::Json => "jsonb",
         }
     }
 }
@@ -85,16 +91,14 @@ impl Dialect {
         }
     }
 
-    /// An expression (JSON text) as a JSON column's value.
-    pub fn as_json(self, expr: &str) -> String {
-        match self {
-            Dialect::Sqlite => expr.to_owned(),
-            Dialect::Postgres => format!("{expr}::jsonb"),
-        }
+    /// Whether the rows of [`Dialect::json_rows`] carry their [`SqlType::Json`] columns as JSON
+    /// values (PostgreSQL) rather than as strings of JSON text (SQLite).
+    pub fn embeds_json(self) -> bool {
+        self == Dialect::Postgres
     }
 
     /// The rows of parameter `$n`, a JSON array of objects, as a table named `alias` with these
-    /// columns (each a key of the objects, read as `text` or `bigint`): many rows in one bound
+    /// columns (each a key of the objects, read as its [`SqlType`]): many rows in one bound
     /// parameter, so one statement writes a whole batch (the `Any` driver binds no arrays).
     pub fn json_rows(self, n: u8, alias: &str, columns: &[(&str, SqlType)]) -> String {
         match self {
@@ -112,7 +116,7 @@ impl Dialect {
                     .map(|(name, kind)| format!("{name} {}", kind.postgres()))
                     .collect::<Vec<_>>()
                     .join(", ");
-                format!("json_to_recordset(${n}::json) AS {alias}({typed})")
+                format!("jsonb_to_recordset(${n}::jsonb) AS {alias}({typed})")
             }
         }
     }
@@ -187,10 +191,9 @@ mod tests {
         );
         assert_eq!(
             Dialect::Postgres.json_rows(1, "r", &columns),
-            "json_to_recordset($1::json) AS r(id text, seq bigint)"
+            "jsonb_to_recordset($1::jsonb) AS r(id text, seq bigint)"
         );
         assert_eq!(Dialect::Postgres.as_uuid("r.id"), "r.id::uuid");
-        assert_eq!(Dialect::Sqlite.as_json("r.action"), "r.action");
     }
 
     #[test]

@@ -29,6 +29,7 @@
 //! only with that outcome (an autocommit `INSERT` that outlives the timeout is settled).
 //! [`WriterHealth`] tells `/readyz` whether a batch is stuck.
 
+use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
@@ -542,7 +543,7 @@ impl Task {
                 .map_err(WriteError::from)?,
         };
         let slot = connection.insert(kept);
-        let rows = action_rows(appends);
+        let rows = action_rows(self.store.dialect(), appends);
         let insert = sqlx::query(insert_actions(self.store.dialect(), Conflicts::Refuse))
             .bind(rows)
             .execute(&mut **slot);
@@ -654,7 +655,7 @@ async fn write_fenced(
         return Ok(moved);
     }
     sqlx::query(insert_actions(d, conflicts))
-        .bind(action_rows(&written))
+        .bind(action_rows(d, &written))
         .execute(&mut **tx)
         .await?;
     finish_matches(tx, d, &written).await?;
@@ -729,9 +730,9 @@ fn insert_actions(d: Dialect, conflicts: Conflicts) -> &'static str {
              acted_by, clock) SELECT {}, r.seq, r.seat, r.client_id, {}, {}, r.acted_by, {} \
              FROM {}{}",
             d.as_uuid("r.match_id"),
-            d.as_json("r.action"),
-            d.as_json("r.events"),
-            d.as_json("r.clock"),
+            "r.action",
+            "r.events",
+            "r.clock",
             d.json_rows(
                 1,
                 "r",
@@ -740,10 +741,10 @@ fn insert_actions(d: Dialect, conflicts: Conflicts) -> &'static str {
                     ("seq", SqlType::BigInt),
                     ("seat", SqlType::BigInt),
                     ("client_id", SqlType::Text),
-                    ("action", SqlType::Text),
-                    ("events", SqlType::Text),
+                    ("action", SqlType::Json),
+                    ("events", SqlType::Json),
                     ("acted_by", SqlType::Text),
-                    ("clock", SqlType::Text),
+                    ("clock", SqlType::Json),
                 ]
             ),
             // SQLite needs the `WHERE` to read `ON CONFLICT` as the upsert clause.
@@ -780,7 +781,7 @@ async fn settle_rows(
         ),
         d.as_uuid("r.match_id"),
     ))
-    .bind(action_rows(appends))
+    .bind(action_rows(d, appends))
     .fetch_all(&mut *tx)
     .await?
     .iter()
@@ -833,36 +834,50 @@ impl StoredAction {
     }
 }
 
-/// One row of `match_actions` as [`Dialect::json_rows`] reads it.
-#[derive(serde::Serialize)]
-struct ActionRow<'a> {
-    match_id: String,
-    seq: i64,
-    seat: i64,
-    client_id: &'a str,
-    /// The JSON texts travel as strings, so they are stored exactly as the room wrote them.
-    action: &'a str,
-    events: &'a str,
-    acted_by: &'a str,
-    clock: Option<&'a str>,
-}
-
-/// The appends' rows, as one JSON array.
-fn action_rows(appends: &[&Append]) -> String {
-    let rows: Vec<ActionRow<'_>> = appends
+/// The appends' rows, as one JSON array for [`Dialect::json_rows`]. The action, events and clock
+/// are JSON texts the room wrote: on PostgreSQL they are embedded as they are, so the database
+/// parses each once, with the parameter, straight into its `jsonb` columns (and the server
+/// escapes nothing); on SQLite they travel as strings and are stored exactly as written.
+fn action_rows(d: Dialect, appends: &[&Append]) -> String {
+    let size: usize = appends
         .iter()
-        .map(|append| ActionRow {
-            match_id: append.match_id.to_string(),
-            seq: i64::try_from(append.seq).unwrap_or(i64::MAX),
-            seat: i64::from(append.seat.0),
-            client_id: &append.client_id,
-            action: &append.action,
-            events: &append.events,
-            acted_by: append.by.as_str(),
-            clock: append.clock.as_deref(),
-        })
-        .collect();
-    serde_json::to_string(&rows).unwrap_or_else(|_| "[]".into())
+        .map(|a| a.action.len() + a.events.len() + a.clock.as_ref().map_or(4, String::len) + 160)
+        .sum();
+    let mut rows = Vec::with_capacity(size + 2);
+    rows.push(b'[');
+    for (index, append) in appends.iter().enumerate() {
+        if index > 0 {
+            rows.push(b',');
+        }
+        // Writing into a `Vec` cannot fail.
+        let _ = write!(
+            rows,
+            r#"{{"match_id":"{}","seq":{},"seat":{},"acted_by":"{}","client_id":"#,
+            append.match_id,
+            i64::try_from(append.seq).unwrap_or(i64::MAX),
+            append.seat.0,
+            append.by.as_str(),
+        );
+        let _ = serde_json::to_writer(&mut rows, &append.client_id);
+        for (key, json) in [
+            ("action", Some(&append.action)),
+            ("events", Some(&append.events)),
+            ("clock", append.clock.as_ref()),
+        ] {
+            let _ = write!(rows, r#","{key}":"#);
+            match json {
+                None => rows.extend_from_slice(b"null"),
+                Some(json) if d.embeds_json() => rows.extend_from_slice(json.as_bytes()),
+                Some(json) => {
+                    let _ = serde_json::to_writer(&mut rows, json);
+                }
+            }
+        }
+        rows.push(b'}');
+    }
+    rows.push(b']');
+    // Only whole UTF-8 texts were copied in.
+    String::from_utf8(rows).unwrap_or_else(|_| "[]".into())
 }
 
 /// Checks the fences of a transaction's appends in one statement, locking each lease that
@@ -913,4 +928,59 @@ async fn fenced_out(
             }),
         })
         .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{Value, json};
+    use warroom_protocol::{ActedBy, MatchId, RoomId};
+
+    use super::{Append, Dialect, action_rows};
+    use warroom_engine::Seat;
+
+    fn append(client_id: &str, clock: Option<&str>) -> Append {
+        Append {
+            match_id: MatchId::random(),
+            room_id: RoomId::random(),
+            seq: 7,
+            seat: Seat(1),
+            by: ActedBy::Clock,
+            client_id: client_id.into(),
+            action: r#"{"type":"end_turn","note":"a \"quoted\" é"}"#.into(),
+            events: r#"[{"type":"turn","seat":0}]"#.into(),
+            clock: clock.map(str::to_owned),
+            finish: None,
+            fence: None,
+        }
+    }
+
+    #[test]
+    fn action_rows_embed_json_on_postgres_and_carry_its_exact_text_on_sqlite() {
+        let with_clock = append(r#"c"1\"#, Some(r#"{"banks":[1,2]}"#));
+        let without = append("c2", None);
+        let appends = [&with_clock, &without];
+
+        let postgres: Value = serde_json::from_str(&action_rows(Dialect::Postgres, &appends))
+            .expect("PostgreSQL rows are JSON");
+        let sqlite: Value = serde_json::from_str(&action_rows(Dialect::Sqlite, &appends))
+            .expect("SQLite rows are JSON");
+        for rows in [&postgres, &sqlite] {
+            assert_eq!(rows.as_array().map(Vec::len), Some(2));
+            assert_eq!(rows[0]["match_id"], json!(with_clock.match_id.to_string()));
+            assert_eq!(rows[0]["seq"], json!(7));
+            assert_eq!(rows[0]["seat"], json!(1));
+            assert_eq!(rows[0]["acted_by"], json!("clock"));
+            assert_eq!(rows[0]["client_id"], json!(r#"c"1\"#));
+            assert_eq!(rows[1]["client_id"], json!("c2"));
+            assert_eq!(rows[1]["clock"], Value::Null);
+        }
+        let action: Value = serde_json::from_str(&with_clock.action).unwrap();
+        assert_eq!(postgres[0]["action"], action);
+        assert_eq!(postgres[0]["events"], json!([{"type": "turn", "seat": 0}]));
+        assert_eq!(postgres[0]["clock"], json!({"banks": [1, 2]}));
+        assert_eq!(sqlite[0]["action"], json!(with_clock.action));
+        assert_eq!(sqlite[0]["events"], json!(with_clock.events));
+        assert_eq!(sqlite[0]["clock"], json!(r#"{"banks":[1,2]}"#));
+        assert_eq!(action_rows(Dialect::Postgres, &[]), "[]");
+    }
 }
