@@ -55,6 +55,8 @@
 //!   rules), so it can attack or transport with part of the capital and keep the rest home.
 //! - `easy` plays a uniformly random listed action one time in three, otherwise as `normal`.
 
+#[cfg(test)]
+mod floor;
 mod odds;
 mod round;
 
