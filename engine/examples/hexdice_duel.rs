@@ -1,0 +1,158 @@
+//! The bots bench's hexdice match-ups, engine only (no server build): `hard` vs `normal` and
+//! `normal` vs random, default options (20-cell board), the measured seat rotating with the
+//! seed (`seed % 2`), `BotRng` seeds `seed * 31 + seat`, exactly as `bench/src/bin/bots.rs`
+//! plays them, so it reproduces the bench's win counts.
+//!
+//! ```sh
+//! cargo run --release -p warroom-engine --example hexdice_duel -- hard 0 2000 [threads]
+//! cargo run --release -p warroom-engine --example hexdice_duel -- random 0 2000 [threads]
+//! ```
+//!
+//! Arguments: the match-up (`hard`: `hard` vs `normal`; `random`: `normal` vs random), the
+//! first seed, the number of matches (consecutive seeds) and the threads (1 or 2; more are
+//! refused, the machine is shared). Prints the wins of the measured seat, the unfinished
+//! matches (past 10,000 actions, as the bench), the actions per match and the wall-clock
+//! decision times of the measured bot (p50, p99, max; meaningful with one thread), with the
+//! load average before and after.
+
+use std::time::Instant;
+
+use warroom_engine::hexdice::Hexdice;
+use warroom_engine::{Bot, BotLevel, BotRng, Ruleset, Seed, random_legal};
+
+/// The bench's action limit for a hexdice match.
+const MAX_ACTIONS: u64 = 10_000;
+
+/// Who plays a seat.
+#[derive(Clone, Copy, PartialEq)]
+enum Player {
+    /// A uniformly random legal action.
+    Random,
+    /// A bot of this level.
+    Bot(BotLevel),
+}
+
+/// One match as the measured seat saw it.
+struct Played {
+    won: bool,
+    unfinished: bool,
+    actions: u64,
+    /// Wall-clock nanoseconds of each decision of the measured bot.
+    times: Vec<u64>,
+}
+
+/// Plays the match of `seed`: `measured` in seat `seed % 2`, `other` in the other seat.
+fn play(seed: u64, measured: Player, other: Player) -> Played {
+    let me = (seed % 2) as usize;
+    let players: Vec<Player> = (0..2)
+        .map(|s| if s == me { measured } else { other })
+        .collect();
+    let (mut state, _) =
+        Hexdice::new(&Default::default(), 2, Seed::from_u64(seed)).expect("default options");
+    let mut rngs: Vec<BotRng> = (0..2u64)
+        .map(|i| BotRng::new(seed.wrapping_mul(31).wrapping_add(i)))
+        .collect();
+    let mut times = Vec::new();
+    let mut actions = 0;
+    while let Some(seat) = state.to_act() {
+        if actions >= MAX_ACTIONS {
+            return Played {
+                won: false,
+                unfinished: true,
+                actions,
+                times,
+            };
+        }
+        let rng = &mut rngs[seat.index()];
+        let action = match players[seat.index()] {
+            Player::Random => random_legal(&state, rng),
+            Player::Bot(level) => {
+                let start = Instant::now();
+                let action = state.bot_action(level, rng);
+                if seat.index() == me {
+                    times.push(u64::try_from(start.elapsed().as_nanos()).unwrap_or(u64::MAX));
+                }
+                action
+            }
+        }
+        .expect("a seat to act has an action");
+        state
+            .play(seat, &action)
+            .expect("bots and random players play listed actions");
+        actions += 1;
+    }
+    Played {
+        won: state.outcome().map(|o| o.winner.index()) == Some(me),
+        unfinished: false,
+        actions,
+        times,
+    }
+}
+
+/// The value at rank `p` (0..=1) of sorted `values`, in milliseconds.
+fn percentile_ms(sorted: &[u64], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return 0.0;
+    }
+    let rank = ((p * sorted.len() as f64).ceil() as usize).clamp(1, sorted.len());
+    sorted[rank - 1] as f64 / 1e6
+}
+
+fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .map(|s| s.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .unwrap_or_else(|_| "unknown".to_owned())
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let mode = args.get(1).map_or("hard", String::as_str);
+    let first: u64 = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(0);
+    let count: u64 = args.get(3).and_then(|a| a.parse().ok()).unwrap_or(200);
+    let threads: u64 = args.get(4).and_then(|a| a.parse().ok()).unwrap_or(1);
+    assert!(
+        (1..=2).contains(&threads),
+        "1 or 2 threads (the machine is shared)"
+    );
+    let (measured, other) = match mode {
+        "hard" => (Player::Bot(BotLevel::Hard), Player::Bot(BotLevel::Normal)),
+        "random" => (Player::Bot(BotLevel::Normal), Player::Random),
+        _ => panic!("match-up: hard (hard vs normal) or random (normal vs random)"),
+    };
+    println!("load average before: {}", load_average());
+    let start = Instant::now();
+    let results: Vec<Played> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                scope.spawn(move || {
+                    (first + t..first + count)
+                        .step_by(threads as usize)
+                        .map(|seed| play(seed, measured, other))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("a duel thread"))
+            .collect()
+    });
+    let wins = results.iter().filter(|r| r.won).count();
+    let unfinished = results.iter().filter(|r| r.unfinished).count();
+    let actions: u64 = results.iter().map(|r| r.actions).sum();
+    let mut times: Vec<u64> = results.iter().flat_map(|r| r.times.clone()).collect();
+    times.sort_unstable();
+    println!(
+        "{mode} {first}..{}: {wins}/{count} won ({:.1}%), {unfinished} unfinished, {:.1} actions/match, \
+         {} decisions p50 {:.3} ms p99 {:.3} ms max {:.3} ms, {threads} thread(s), {:.1} s",
+        first + count,
+        100.0 * wins as f64 / count.max(1) as f64,
+        actions as f64 / count.max(1) as f64,
+        times.len(),
+        percentile_ms(&times, 0.5),
+        percentile_ms(&times, 0.99),
+        times.last().copied().unwrap_or(0) as f64 / 1e6,
+        start.elapsed().as_secs_f64()
+    );
+    println!("load average after: {}", load_average());
+}
