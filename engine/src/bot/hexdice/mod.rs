@@ -14,11 +14,14 @@
 //!   turn (after an attack, a choice, a conquest or a move) by the other seat's whole reply turn
 //!   as `normal` plays it, its forced attack weighed over all its rolls. Only `normal`'s best
 //!   [`HARD_CANDIDATES`] attack scores are looked at this deep, to stay within the time budget.
+//!   Its placements ([`occupation`]) are scored after the other seat's best reply placement,
+//!   and it keeps back a reserve that takes the first turn (H-SETUP-5) while it can.
 //! - `easy` plays a uniformly random legal action one time in three and otherwise scores by
 //!   material alone, without looking at threats.
 
 mod eval;
 mod model;
+mod occupation;
 mod reply;
 
 use crate::bot::{BotLevel, BotRng, pick_best, random_legal};
@@ -106,6 +109,9 @@ impl Planner<'_> {
                 after.face[usize::from(cell)] = value;
                 if self.level == BotLevel::Easy {
                     return self.material_only(&after);
+                }
+                if self.level == BotLevel::Hard {
+                    return self.placement_looking_ahead(state, &after, value);
                 }
                 self.rules.evaluate_occupation(&after, self.side)
             }
