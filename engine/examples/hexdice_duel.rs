@@ -4,20 +4,21 @@
 //! plays them, so it reproduces the bench's win counts.
 //!
 //! ```sh
-//! cargo run --release -p warroom-engine --example hexdice_duel -- hard 0 2000 [threads]
-//! cargo run --release -p warroom-engine --example hexdice_duel -- random 0 2000 [threads]
+//! cargo run --release -p warroom-engine --example hexdice_duel -- hard 0 2000 [threads] [board]
+//! cargo run --release -p warroom-engine --example hexdice_duel -- random 0 2000 [threads] [board]
 //! ```
 //!
-//! Arguments: the match-up (`hard`: `hard` vs `normal`; `random`: `normal` vs random), the
-//! first seed, the number of matches (consecutive seeds) and the threads (1 or 2; more are
-//! refused, the machine is shared). Prints the wins of the measured seat, the unfinished
+//! Arguments: the match-up (`hard`: `hard` vs `normal`; `random`: `normal` vs random;
+//! `hard-random`: `hard` vs random, not in the bench), the first seed, the number of matches
+//! (consecutive seeds), the threads (1 or 2; more are refused, the machine is shared) and the
+//! board layout (`small`, `medium` (the default options' board) or `full`). Prints the wins of the measured seat, the unfinished
 //! matches (past 10,000 actions, as the bench), the actions per match and the wall-clock
 //! decision times of the measured bot (p50, p99, max; meaningful with one thread), with the
 //! load average before and after.
 
 use std::time::Instant;
 
-use warroom_engine::hexdice::Hexdice;
+use warroom_engine::hexdice::{BoardChoice, Hexdice, Layout, Options};
 use warroom_engine::{Bot, BotLevel, BotRng, Ruleset, Seed, random_legal};
 
 /// The bench's action limit for a hexdice match.
@@ -42,13 +43,12 @@ struct Played {
 }
 
 /// Plays the match of `seed`: `measured` in seat `seed % 2`, `other` in the other seat.
-fn play(seed: u64, measured: Player, other: Player) -> Played {
+fn play(options: &Options, seed: u64, measured: Player, other: Player) -> Played {
     let me = (seed % 2) as usize;
     let players: Vec<Player> = (0..2)
         .map(|s| if s == me { measured } else { other })
         .collect();
-    let (mut state, _) =
-        Hexdice::new(&Default::default(), 2, Seed::from_u64(seed)).expect("default options");
+    let (mut state, _) = Hexdice::new(options, 2, Seed::from_u64(seed)).expect("valid options");
     let mut rngs: Vec<BotRng> = (0..2u64)
         .map(|i| BotRng::new(seed.wrapping_mul(31).wrapping_add(i)))
         .collect();
@@ -98,6 +98,14 @@ fn percentile_ms(sorted: &[u64], p: f64) -> f64 {
     sorted[rank - 1] as f64 / 1e6
 }
 
+/// The default options on another named board.
+fn with_layout(layout: Layout) -> Options {
+    Options {
+        board: BoardChoice::Layout(layout),
+        ..Options::default()
+    }
+}
+
 fn load_average() -> String {
     std::fs::read_to_string("/proc/loadavg")
         .map(|s| s.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
@@ -117,8 +125,16 @@ fn main() {
     let (measured, other) = match mode {
         "hard" => (Player::Bot(BotLevel::Hard), Player::Bot(BotLevel::Normal)),
         "random" => (Player::Bot(BotLevel::Normal), Player::Random),
-        _ => panic!("match-up: hard (hard vs normal) or random (normal vs random)"),
+        "hard-random" => (Player::Bot(BotLevel::Hard), Player::Random),
+        _ => panic!("match-up: hard (hard vs normal), random (normal vs random) or hard-random"),
     };
+    let options = match args.get(5).map(String::as_str) {
+        None | Some("medium") => Options::default(),
+        Some("small") => with_layout(Layout::Small),
+        Some("full") => with_layout(Layout::Full),
+        Some(other) => panic!("board layout: small, medium or full, not {other}"),
+    };
+    let options = &options;
     println!("load average before: {}", load_average());
     let start = Instant::now();
     let results: Vec<Played> = std::thread::scope(|scope| {
@@ -127,7 +143,7 @@ fn main() {
                 scope.spawn(move || {
                     (first + t..first + count)
                         .step_by(threads as usize)
-                        .map(|seed| play(seed, measured, other))
+                        .map(|seed| play(options, seed, measured, other))
                         .collect::<Vec<_>>()
                 })
             })
