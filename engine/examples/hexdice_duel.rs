@@ -11,14 +11,15 @@
 //! Arguments: the match-up (`hard`: `hard` vs `normal`; `random`: `normal` vs random;
 //! `hard-random`: `hard` vs random, not in the bench), the first seed, the number of matches
 //! (consecutive seeds), the threads (1 or 2; more are refused, the machine is shared) and the
-//! board layout (`small`, `medium` (the default options' board) or `full`). Prints the wins of the measured seat, the unfinished
-//! matches (past 10,000 actions, as the bench), the actions per match and the wall-clock
-//! decision times of the measured bot (p50, p99, max; meaningful with one thread), with the
-//! load average before and after.
+//! board layout (`small`, `medium` (the default options' board) or `full`). Prints the wins of
+//! the measured seat, the unfinished matches (past 10,000 actions, as the bench), the actions
+//! per match, the wall-clock decision times of the measured bot (p50, p99, max; meaningful with
+//! one thread), how often the measured seat took the first turn (H-SETUP-5) and won with and
+//! without it, and the load average before and after.
 
 use std::time::Instant;
 
-use warroom_engine::hexdice::{BoardChoice, Hexdice, Layout, Options};
+use warroom_engine::hexdice::{BoardChoice, Event, Hexdice, Layout, Options};
 use warroom_engine::{Bot, BotLevel, BotRng, Ruleset, Seed, random_legal};
 
 /// The bench's action limit for a hexdice match.
@@ -38,6 +39,8 @@ struct Played {
     won: bool,
     unfinished: bool,
     actions: u64,
+    /// Whether the measured seat took the first turn (H-SETUP-5).
+    first_turn: bool,
     /// Wall-clock nanoseconds of each decision of the measured bot.
     times: Vec<u64>,
 }
@@ -54,12 +57,14 @@ fn play(options: &Options, seed: u64, measured: Player, other: Player) -> Played
         .collect();
     let mut times = Vec::new();
     let mut actions = 0;
+    let mut first_turn = false;
     while let Some(seat) = state.to_act() {
         if actions >= MAX_ACTIONS {
             return Played {
                 won: false,
                 unfinished: true,
                 actions,
+                first_turn,
                 times,
             };
         }
@@ -76,15 +81,21 @@ fn play(options: &Options, seed: u64, measured: Player, other: Player) -> Played
             }
         }
         .expect("a seat to act has an action");
-        state
+        let events = state
             .play(seat, &action)
             .expect("bots and random players play listed actions");
+        for event in &events {
+            if let Event::OccupationEnded { first_turn: f, .. } = event {
+                first_turn = f.index() == me;
+            }
+        }
         actions += 1;
     }
     Played {
         won: state.outcome().map(|o| o.winner.index()) == Some(me),
         unfinished: false,
         actions,
+        first_turn,
         times,
     }
 }
@@ -169,6 +180,14 @@ fn main() {
         percentile_ms(&times, 0.99),
         times.last().copied().unwrap_or(0) as f64 / 1e6,
         start.elapsed().as_secs_f64()
+    );
+    let took_first: Vec<&Played> = results.iter().filter(|r| r.first_turn).collect();
+    let first_wins = took_first.iter().filter(|r| r.won).count();
+    println!(
+        "measured seat took the first turn in {} matches and won {first_wins} of them; won {} of the other {}",
+        took_first.len(),
+        wins - first_wins,
+        results.len() - took_first.len()
     );
     println!("load average after: {}", load_average());
 }
