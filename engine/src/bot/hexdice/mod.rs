@@ -73,8 +73,8 @@ pub(crate) fn choose(state: &Hexdice, level: BotLevel, rng: &mut BotRng) -> Opti
 }
 
 /// How many of `normal`'s best attack scores `hard` looks at with the reply turn (mirrored
-/// combined attacks share a score; the rest are never chosen). With [`HARD_MOVES`] this keeps a
-/// decision under a millisecond at p99 on the default board (bench/RESULTS.md).
+/// combined attacks share a score; the rest are never chosen). With [`HARD_MOVES`] this keeps
+/// a decision's p99 near 0.75 ms of computing on the default board (bench/RESULTS.md).
 const HARD_CANDIDATES: usize = 4;
 
 /// How many ends of our turn after an attack outcome (no move, or one move), the best by
