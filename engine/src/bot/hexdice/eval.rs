@@ -8,7 +8,7 @@
 //! by its chance, never drawn. Scores carry a factor of 36 so that the averages over the 6 or
 //! 36 outcomes of an attack stay integers.
 
-use crate::hexdice::board::{Board, cells_of};
+use crate::hexdice::board::{Board, CellSet, cells_of, single};
 
 use super::model::Position;
 
@@ -99,11 +99,13 @@ const COMBINED: [[[i64; 7]; 7]; 7] = {
 };
 
 /// The board and the rule variants an evaluation needs.
+#[derive(Clone, Copy)]
 pub(super) struct Rules<'a> {
     /// The board.
     pub board: &'a Board,
-    /// Whether two dice may be the sources of one combined attack (the room's option).
-    pub sources_fit: &'a dyn Fn(u8, u8) -> bool,
+    /// Whether the two sources of a combined attack must touch (the room's option, H-ATK-7);
+    /// otherwise they must not.
+    pub sources_touch: bool,
     /// The seat index that wins a game tied on dice and pips (H-END-2).
     pub tiebreak: usize,
 }
@@ -115,33 +117,35 @@ impl Rules<'_> {
         let own = pos.dice(side);
         let enemy = pos.dice(1 - side);
         let mut best: Option<i64> = None;
-        let mut consider = |score: i64| {
-            if best.is_none_or(|b| score > b) {
-                best = Some(score);
-            }
-        };
         for target in cells_of(enemy) {
             let around = self.board.neighbours(target) & own;
             if around == 0 {
                 continue;
             }
             let d = usize::from(pos.face_at(target));
+            let mut here = i64::MIN;
             for a in cells_of(around) {
-                consider(6 * SINGLE[usize::from(pos.face_at(a))][d]);
-            }
-            if around.count_ones() >= 2 {
-                for a in cells_of(around) {
-                    for b in cells_of(around) {
-                        if a < b && (self.sources_fit)(a, b) {
-                            let fa = usize::from(pos.face_at(a));
-                            let fb = usize::from(pos.face_at(b));
-                            consider(COMBINED[fa][fb][d]);
-                        }
-                    }
+                let fa = usize::from(pos.face_at(a));
+                here = here.max(6 * SINGLE[fa][d]);
+                // Each pair once: partners listed after `a`.
+                let later = u64::MAX.checked_shl(u32::from(a) + 1).unwrap_or(0);
+                for b in cells_of(around & self.partners(a) & later) {
+                    here = here.max(COMBINED[fa][usize::from(pos.face_at(b))][d]);
                 }
             }
+            best = Some(best.map_or(here, |b| b.max(here)));
         }
         best
+    }
+
+    /// The cells that may join `a` in a combined attack under the room's option (H-ATK-7).
+    pub fn partners(&self, a: u8) -> CellSet {
+        let touching = self.board.neighbours(a);
+        if self.sources_touch {
+            touching
+        } else {
+            self.board.all() & !touching & !single(a)
+        }
     }
 
     /// The worth of `pos` for `side` when the other seat's turn begins; `attacked` says whether
@@ -190,7 +194,7 @@ impl Rules<'_> {
 
     /// The score of a game that ends now (H-END-2), nudged by the material so a bigger win ranks
     /// higher.
-    fn winner_score(&self, pos: &Position, side: usize) -> i64 {
+    pub fn winner_score(&self, pos: &Position, side: usize) -> i64 {
         let material = 36 * self.material(pos, side);
         if self.leader(pos) == side {
             DECIDED / 2 + material

@@ -6,21 +6,29 @@
 //!   enemy dice, while weak dice keep away from strong ones.
 //! - Attack: a single attack averages its 6 rolls; a combined attack (H-ATK-7) averages its 36
 //!   roll pairs, taking for each the best allowed (attacker, roll) choice, which is how the bot
-//!   then chooses. Each outcome is the position after the attack (`normal`), or after the best
-//!   move that follows it (`hard`), scored by [`eval`].
+//!   then chooses. Each outcome is scored by [`eval`] as the position right after the attack.
 //! - Move: every move and "no move" are scored by [`eval`]: the coming forced attack of the other
 //!   seat, our next attack, and whether the game is about to end with us ahead (H-END-1).
+//! - `hard` looks one turn further ([`reply`]): each attack outcome is followed by our best ends
+//!   of turn ([`HARD_MOVES`] by `normal`'s score: no move or one move), and every end of our
+//!   turn (after an attack, a choice, a conquest or a move) by the other seat's whole reply turn
+//!   as `normal` plays it, its forced attack weighed over all its rolls. Only `normal`'s best
+//!   [`HARD_CANDIDATES`] attack scores are looked at this deep, to stay within the time budget.
+//!   Its placements ([`occupation`]) are scored after the other seat's best reply placement,
+//!   and it keeps back a reserve that takes the first turn (H-SETUP-5) while it can.
 //! - `easy` plays a uniformly random legal action one time in three and otherwise scores by
 //!   material alone, without looking at threats.
 
 mod eval;
 mod model;
+mod occupation;
+mod reply;
 
 use crate::bot::{BotLevel, BotRng, pick_best, random_legal};
 use crate::core::Ruleset;
 use crate::hexdice::board::cells_of;
 use crate::hexdice::state::Phase;
-use crate::hexdice::{Action, Conquest, Hexdice, LastTiebreak};
+use crate::hexdice::{Action, CombinedAttackSources, Conquest, Hexdice, LastTiebreak};
 
 use self::eval::Rules;
 use self::model::{Position, side_of};
@@ -36,7 +44,6 @@ pub(crate) fn choose(state: &Hexdice, level: BotLevel, rng: &mut BotRng) -> Opti
         return random_legal(state, rng);
     }
     let seat = state.seat_to_act()?;
-    let sources_fit = |a: u8, b: u8| state.sources_fit(a, b);
     let tiebreak = match state.options.last_tiebreak {
         LastTiebreak::FirstTurn => state.first_turn.unwrap_or(state.occupation_starter),
         LastTiebreak::OccupationStarter => state.occupation_starter,
@@ -44,7 +51,7 @@ pub(crate) fn choose(state: &Hexdice, level: BotLevel, rng: &mut BotRng) -> Opti
     let planner = Planner {
         rules: Rules {
             board: &state.board,
-            sources_fit: &sources_fit,
+            sources_touch: state.options.combined_attack_sources == CombinedAttackSources::Adjacent,
             tiebreak: side_of(tiebreak),
         },
         side: side_of(seat),
@@ -52,16 +59,30 @@ pub(crate) fn choose(state: &Hexdice, level: BotLevel, rng: &mut BotRng) -> Opti
         optional_conquest: state.options.conquest == Conquest::Optional,
     };
     let pos = Position::of(state);
-    let mut outcomes = Outcomes::default();
-    let scores: Vec<i64> = legal
-        .iter()
-        .map(|action| planner.score(state, &pos, action, &mut outcomes))
-        .collect();
+    let scores = if level == BotLevel::Hard && matches!(state.phase, Phase::Attack { .. }) {
+        planner.score_candidates(state, &pos, &legal)
+    } else {
+        let mut outcomes = Outcomes::default();
+        legal
+            .iter()
+            .map(|action| planner.score(state, &pos, action, &mut outcomes))
+            .collect()
+    };
     let best = pick_best(&scores, rng)?;
     legal.get(best).copied()
 }
 
+/// How many of `normal`'s best attack scores `hard` looks at with the reply turn (mirrored
+/// combined attacks share a score; the rest are never chosen). With [`HARD_MOVES`] this keeps
+/// a decision's p99 near 0.75 ms of computing on the default board (bench/RESULTS.md).
+const HARD_CANDIDATES: usize = 4;
+
+/// How many ends of our turn after an attack outcome (no move, or one move), the best by
+/// `normal`'s score, `hard` follows with the reply turn.
+const HARD_MOVES: usize = 4;
+
 /// What the bot needs to score actions for one seat.
+#[derive(Clone, Copy)]
 struct Planner<'a> {
     /// The board and variants.
     rules: Rules<'a>,
@@ -88,6 +109,9 @@ impl Planner<'_> {
                 after.face[usize::from(cell)] = value;
                 if self.level == BotLevel::Easy {
                     return self.material_only(&after);
+                }
+                if self.level == BotLevel::Hard {
+                    return self.placement_looking_ahead(state, &after, value);
                 }
                 self.rules.evaluate_occupation(&after, self.side)
             }
@@ -128,62 +152,99 @@ impl Planner<'_> {
         }
     }
 
+    /// `hard`'s scores of the listed attacks: `normal`'s best [`HARD_CANDIDATES`] scores (every
+    /// action sharing one) rescored with the reply turn, the others never preferred.
+    fn score_candidates(&self, state: &Hexdice, pos: &Position, legal: &[Action]) -> Vec<i64> {
+        let normal = Planner {
+            level: BotLevel::Normal,
+            ..*self
+        };
+        let mut outcomes = Outcomes::default();
+        let first: Vec<i64> = legal
+            .iter()
+            .map(|action| normal.score(state, pos, action, &mut outcomes))
+            .collect();
+        let mut ranked = first.clone();
+        ranked.sort_unstable_by(|a, b| b.cmp(a));
+        ranked.dedup();
+        let cut = ranked.get(HARD_CANDIDATES - 1).copied().unwrap_or(i64::MIN);
+        let mut outcomes = Outcomes::default();
+        legal
+            .iter()
+            .zip(&first)
+            .map(|(action, &score)| {
+                if score >= cut {
+                    self.score(state, pos, action, &mut outcomes)
+                } else {
+                    i64::MIN
+                }
+            })
+            .collect()
+    }
+
     /// The scores of the die on `from` attacking `target`, for each roll 1..=6.
     fn rolls(&self, pos: &Position, from: u8, target: u8, memo: &mut Outcomes) -> [i64; 6] {
         if let Some((_, scores)) = memo.0.iter().find(|(key, _)| *key == (from, target)) {
             return *scores;
         }
-        let mut scores = [0; 6];
-        for (roll, slot) in (1..=6u8).zip(scores.iter_mut()) {
+        let scores = per_roll(pos.face_at(from), |roll| {
             let mut after = *pos;
             let conqueror = after.resolve(self.side, from, target, roll, true);
-            *slot = self.after_attack(&after, conqueror);
+            let mut score = self.after_attack(&after, conqueror);
             if self.optional_conquest && conqueror.is_some() {
                 // The attacker may stay instead: the bot will pick the better (see `score`).
                 let mut stayed = *pos;
                 stayed.resolve(self.side, from, target, roll, false);
-                *slot = (*slot).max(self.after_attack(&stayed, None));
+                score = score.max(self.after_attack(&stayed, None));
             }
-        }
+            score
+        });
         memo.0.push(((from, target), scores));
         scores
     }
 
     /// The worth of the position right after our attack, before the move: as it stands
-    /// (`normal`), or after the best move (`hard`).
+    /// (`normal`), or after our best move and the other seat's reply turn (`hard`).
     fn after_attack(&self, pos: &Position, conqueror: Option<u8>) -> i64 {
         if let Some(decided) = self.rules.decided(pos, self.side) {
             return decided;
         }
-        if self.level == BotLevel::Easy {
-            return self.material_only(pos);
-        }
-        let stay = self.rules.evaluate(pos, self.side, true);
-        if self.level != BotLevel::Hard {
-            return stay;
-        }
-        let empty = pos.empty(self.rules.board);
-        let enemy = pos.dice(1 - self.side);
-        let mut best = stay;
-        for from in cells_of(pos.dice(self.side)) {
-            if Some(from) == conqueror || self.rules.board.neighbours(from) & enemy != 0 {
-                continue;
+        match self.level {
+            BotLevel::Easy => self.material_only(pos),
+            BotLevel::Normal => self.rules.evaluate(pos, self.side, true),
+            BotLevel::Hard => {
+                let mut ends = vec![(self.rules.evaluate(pos, self.side, true), *pos)];
+                let empty = pos.empty(self.rules.board);
+                let enemy = pos.dice(1 - self.side);
+                for from in cells_of(pos.dice(self.side)) {
+                    if Some(from) == conqueror || self.rules.board.neighbours(from) & enemy != 0 {
+                        continue;
+                    }
+                    for to in cells_of(self.rules.board.neighbours(from) & empty) {
+                        let mut moved = *pos;
+                        moved.relocate(self.side, from, to);
+                        ends.push((self.rules.evaluate(&moved, self.side, true), moved));
+                    }
+                }
+                // Stable: among equal scores the order of listing is kept.
+                ends.sort_by_key(|&(score, _)| std::cmp::Reverse(score));
+                ends.iter()
+                    .take(HARD_MOVES)
+                    .map(|(_, end)| self.after_reply(end, true))
+                    .max()
+                    .unwrap_or(i64::MIN)
             }
-            for to in cells_of(self.rules.board.neighbours(from) & empty) {
-                let mut moved = *pos;
-                moved.relocate(self.side, from, to);
-                best = best.max(self.rules.evaluate(&moved, self.side, true));
-            }
         }
-        best
     }
 
-    /// The worth of the position when our turn ends.
+    /// The worth of the position when our turn ends: as it stands (`normal`), or after the
+    /// other seat's reply turn (`hard`).
     fn end_of_turn(&self, pos: &Position, attacked: bool) -> i64 {
-        if self.level == BotLevel::Easy {
-            return self.material_only(pos);
+        match self.level {
+            BotLevel::Easy => self.material_only(pos),
+            BotLevel::Normal => self.rules.evaluate(pos, self.side, attacked),
+            BotLevel::Hard => self.after_reply(pos, attacked),
         }
-        self.rules.evaluate(pos, self.side, attacked)
     }
 
     /// `easy`: material alone (dice and faces), no threats.
@@ -198,6 +259,21 @@ impl Planner<'_> {
         };
         36 * (sum(self.side) - sum(1 - self.side))
     }
+}
+
+/// `score` of each roll 1..=6 of an attacker showing `face`. Every failing roll (above the face)
+/// leaves the same position (H-ATK-4), so it is scored once.
+fn per_roll(face: u8, mut score: impl FnMut(u8) -> i64) -> [i64; 6] {
+    let mut scores = [0; 6];
+    for roll in 1..=6u8 {
+        let i = usize::from(roll - 1);
+        scores[i] = if roll > face.saturating_add(1) {
+            scores[i - 1]
+        } else {
+            score(roll)
+        };
+    }
+    scores
 }
 
 /// 36 times the expected score of a combined attack whose attackers show `faces`, given each

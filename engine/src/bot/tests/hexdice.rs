@@ -129,3 +129,75 @@ fn h_end_1_the_bot_moves_into_contact_rather_than_lose_a_game_without_attacks() 
         }
     }
 }
+
+#[test]
+fn h_turn_2_hard_plays_out_the_forced_reply_and_keeps_a_target_for_its_next_attack() {
+    // We are down to one die, a 2 on cell 9, against 1s on cells 0, 3 and 7 and a 5 on cell 5:
+    // behind on dice (H-END-2), we need attacks. The 2 may step to cell 4, touching the 1 on
+    // cell 3, or to cell 8, touching the 1s on cells 3 and 7 (which touch each other, so they
+    // also have a combined attack on it). The enemy must then attack our 2 (H-TURN-2), and a 1
+    // fails on every roll but a 1 and is removed (H-ATK-4, H-ATK-6).
+    let state = position(
+        &[(9, 0, 2), (0, 1, 1), (3, 1, 1), (5, 1, 5), (7, 1, 1)],
+        Phase::Move {
+            seat: Seat(0),
+            conqueror: None,
+        },
+    );
+    // `normal` scores the position as it stands: on cell 4 the enemy's best attack is weaker.
+    for action in bot_actions(&state, BotLevel::Normal) {
+        assert_eq!(action, Action::Move { from: 9, to: 4 });
+    }
+    // `hard` plays the enemy's reply turn over its rolls: on cell 4 its failed attack removes
+    // our only contact, while on cell 8 the other 1 stays in reach of our next attack.
+    for action in bot_actions(&state, BotLevel::Hard) {
+        assert_eq!(action, Action::Move { from: 9, to: 8 });
+    }
+}
+
+#[test]
+fn h_setup_5_hard_keeps_back_a_reserve_that_takes_the_first_turn() {
+    // The last placement of the occupation, on cell 0 (it touches only our dice on cells 1 and
+    // 5). We hold a 6 and two 1s, the enemy (the occupation starter) two 1s. Placing the 6
+    // leaves us the reserve 1 + 1, tied with the enemy's, so the enemy takes the first turn
+    // (H-SETUP-5); placing a 1 keeps 6 + 1 back and the first turn is ours.
+    let mut state = position(
+        &[
+            (1, 0, 4),
+            (5, 0, 5),
+            (2, 0, 3),
+            (6, 0, 2),
+            (3, 1, 3),
+            (4, 1, 2),
+            (7, 1, 4),
+            (8, 1, 3),
+            (9, 1, 2),
+        ],
+        Phase::Occupation { seat: Seat(0) },
+    );
+    state.unplaced = [[2, 0, 0, 0, 0, 1], [2, 0, 0, 0, 0, 0]];
+    state.reserve = [[0; 2]; 2];
+    state.occupation_starter = Seat(1);
+    state.first_turn = None;
+    state.turn = 0;
+    let first_turn_after = |level: BotLevel| {
+        let mut state = state.clone();
+        let action = bot_actions(&state, level)[0];
+        state.play(Seat(0), &action).expect("accepted");
+        (action, state.first_turn)
+    };
+    for action in bot_actions(&state, BotLevel::Normal) {
+        assert_eq!(action, Action::Place { cell: 0, value: 6 });
+    }
+    assert_eq!(
+        first_turn_after(BotLevel::Normal),
+        (Action::Place { cell: 0, value: 6 }, Some(Seat(1)))
+    );
+    for action in bot_actions(&state, BotLevel::Hard) {
+        assert_eq!(action, Action::Place { cell: 0, value: 1 });
+    }
+    assert_eq!(
+        first_turn_after(BotLevel::Hard),
+        (Action::Place { cell: 0, value: 1 }, Some(Seat(0)))
+    );
+}
