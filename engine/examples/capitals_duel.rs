@@ -6,7 +6,10 @@
 //! ```sh
 //! cargo run --release -p warroom-engine --example capitals_duel -- random 4000 1000 [threads] [losses]
 //! cargo run --release -p warroom-engine --example capitals_duel -- hard 1000 1000
+//! cargo run --release -p warroom-engine --example capitals_duel -- hardrandom 4000 1000 1
 //! ```
+//!
+//! `hardrandom` plays `hard` among three random players (4 seats), as `random` plays `normal`.
 //!
 //! Prints the wins, unfinished matches, actions per match and the wall-clock decision times of
 //! the measured bot (p50, p99, max; meaningful with one thread); with `losses`, one line per
@@ -14,7 +17,10 @@
 //! winning as it was launched and against the strongest capital the bot could have left at its
 //! last turn's end (Monte Carlo), and the bot's land, factories and capital then against the
 //! largest enemy's land. `DUEL_VERBOSE=1` prints every action with the owned areas within three
-//! steps of the measured seat's capital (`area@steps:seat:units`).
+//! steps of the measured seat's capital (`area@steps:seat:units`). With `losses` it also prints
+//! how many matches the measured seat was held to its capital in (at most 2 areas at an end of
+//! turn from round 4 on) and how many of those it did not win, and the d8 and all units its
+//! capital held at its ends of turn, on average.
 
 use std::time::Instant;
 
@@ -34,6 +40,11 @@ struct Played {
     times: Vec<u64>,
     loss: Option<String>,
     rounds: u32,
+    /// d8 and all units in the capital, and turns, summed over the measured seat's ends of turn.
+    home: (u64, u64, u64),
+    /// Whether the measured seat ended a turn from round 4 on holding at most 2 areas (held to
+    /// its capital).
+    stuck: bool,
 }
 
 fn play(seed: u64, seats: usize, measured: Player, others: Player, trace: bool) -> Played {
@@ -60,6 +71,8 @@ fn play(seed: u64, seats: usize, measured: Player, others: Player, trace: bool) 
     let mut best_home = Units::default();
     let mut caps = (6u8, 8u8);
     let mut sim = BotRng::new(seed ^ 0x5eed);
+    let mut home_dice = (0u64, 0u64, 0u64);
+    let mut stuck = false;
     while let Some(s) = state.to_act() {
         if actions >= 50_000 {
             return Played {
@@ -69,6 +82,8 @@ fn play(seed: u64, seats: usize, measured: Player, others: Player, trace: bool) 
                 times,
                 loss: Some(format!("unfinished; {last_end}")),
                 rounds: state.round(),
+                home: home_dice,
+                stuck,
             };
         }
         let rng = &mut rngs[s.index()];
@@ -85,6 +100,8 @@ fn play(seed: u64, seats: usize, measured: Player, others: Player, trace: bool) 
         }
         .expect("an action");
         let before = state.areas()[usize::from(capital)].units;
+        // The round of the action (ending the round's last turn starts the next one).
+        let round = state.round();
         if verbose() {
             let dist = state.map().distances_from(capital);
             let near: Vec<String> = (0..state.map().areas.len())
@@ -127,6 +144,7 @@ fn play(seed: u64, seats: usize, measured: Player, others: Player, trace: bool) 
                 Event::TurnEnded { seat: t } if t.index() == me => {
                     let (mine, largest, live) = census(&state, seat);
                     most = most.max(mine);
+                    stuck |= mine <= 2 && round >= 4;
                     if mine == 1 {
                         alone_turns += 1;
                     }
@@ -148,6 +166,12 @@ fn play(seed: u64, seats: usize, measured: Player, others: Player, trace: bool) 
                         }
                     }
                     best_home = home.strongest(10);
+                    let at_home = state.areas()[usize::from(capital)].units;
+                    if state.areas()[usize::from(capital)].owner == Some(seat) {
+                        home_dice.0 += u64::from(at_home.d8 + at_home.d8_used);
+                        home_dice.1 += u64::from(at_home.total());
+                        home_dice.2 += 1;
+                    }
                     last_end = format!(
                         "last turn r{}: {mine} areas, {factories}/3 fact, cap {} u, largest enemy {largest}, {live} enemies live; most {most}, alone {alone_turns}",
                         state.round(),
@@ -193,6 +217,8 @@ fn play(seed: u64, seats: usize, measured: Player, others: Player, trace: bool) 
         times,
         loss: if won { None } else { fall.or(Some(last_end)) },
         rounds: state.round(),
+        home: home_dice,
+        stuck,
     }
 }
 
@@ -261,6 +287,7 @@ fn main() {
             Player::Bot(BotLevel::Hard),
             Player::Bot(BotLevel::Normal),
         ),
+        "hardrandom" => (4, Player::Bot(BotLevel::Hard), Player::Random),
         _ => (4, Player::Bot(BotLevel::Normal), Player::Random),
     };
     let start = Instant::now();
@@ -302,6 +329,23 @@ fn main() {
         .map(|r| r.0.to_string())
         .collect();
     println!("not won: {}", lost.join(" "));
+    if trace {
+        let (d8, all, turns) = results.iter().fold((0, 0, 0), |(a, b, c), r| {
+            (a + r.1.home.0, b + r.1.home.1, c + r.1.home.2)
+        });
+        let turns = turns.max(1) as f64;
+        let stuck: Vec<&(u64, Played)> = results.iter().filter(|r| r.1.stuck).collect();
+        println!(
+            "held to at most 2 areas at an end of turn from round 4 on: {} matches, {} not won",
+            stuck.len(),
+            stuck.iter().filter(|r| !r.1.won).count()
+        );
+        println!(
+            "capital at the measured seat's ends of turn: {:.2} d8 of {:.2} units on average",
+            d8 as f64 / turns,
+            all as f64 / turns
+        );
+    }
     let mut rounds: Vec<u32> = results
         .iter()
         .filter(|r| r.1.won)

@@ -57,6 +57,8 @@
 
 #[cfg(test)]
 mod floor;
+#[cfg(test)]
+mod hazard;
 mod odds;
 mod round;
 
