@@ -1,9 +1,9 @@
 //! A floor study for the lost matches of one `normal` among three random players (issue 9,
-//! bench/RESULTS.md), run by hand: it is an ignored test, not part of the bot.
+//! bench/RESULTS.md), run by hand: a test built only with the feature `studies`, not part of the bot.
 //!
 //! ```sh
 //! FLOOR_SEEDS="4012 4321" FLOOR_BACK=1 FLOOR_PLAYOUTS=40 \
-//!   cargo test --release -p warroom-engine floor_study -- --ignored --nocapture
+//!   cargo test --release -p warroom-engine --features studies floor_study -- --nocapture
 //! ```
 //!
 //! Each seed is replayed exactly as the bench and `examples/capitals_duel.rs` play it (medium
@@ -146,7 +146,6 @@ fn env(name: &str, default: &str) -> String {
 }
 
 #[test]
-#[ignore = "a study run by hand (minutes per seed); see the module doc"]
 fn floor_study() {
     let seeds: Vec<u64> = env("FLOOR_SEEDS", "7087")
         .split_whitespace()

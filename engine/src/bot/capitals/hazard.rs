@@ -1,9 +1,9 @@
 //! A hazard study of one `normal` among three random players (issue 9, bench/RESULTS.md), run by
-//! hand: it is an ignored test, not part of the bot.
+//! hand: a test built only with the feature `studies`, not part of the bot.
 //!
 //! ```sh
 //! HAZARD_FIRST=4000 HAZARD_COUNT=3000 HAZARD_SAMPLES=64 \
-//!   cargo test --release -p warroom-engine hazard_study -- --ignored --nocapture
+//!   cargo test --release -p warroom-engine --features studies hazard_study -- --nocapture
 //! ```
 //!
 //! Every match is played exactly as the bench and `examples/capitals_duel.rs` play it (medium
@@ -111,7 +111,6 @@ fn bucket_line(name: &str, bounds: &[(&str, u64)], ends: &[(u64, f64)]) -> Strin
 }
 
 #[test]
-#[ignore = "a study run by hand (minutes)"]
 fn hazard_study() {
     let first = env("HAZARD_FIRST", 4000);
     let count = env("HAZARD_COUNT", 200);

@@ -55,9 +55,9 @@
 //!   rules), so it can attack or transport with part of the capital and keep the rest home.
 //! - `easy` plays a uniformly random listed action one time in three, otherwise as `normal`.
 
-#[cfg(test)]
+#[cfg(all(test, feature = "studies"))]
 mod floor;
-#[cfg(test)]
+#[cfg(all(test, feature = "studies"))]
 mod hazard;
 mod odds;
 mod round;
