@@ -15,21 +15,15 @@
 //! it can into the capital then ending, `hard`'s turn, or one of the first orders `normal` rates
 //! best followed by `normal`. The line per seed gives each plan's fraction of playouts won.
 
+use super::bench_match::{self, SEATS};
 use crate::bot::{Bot, BotLevel, BotRng, random_legal};
-use crate::capitals::{Action, Capitals, Options};
+use crate::capitals::{Action, Capitals};
 use crate::core::{Ruleset, Seat};
 use crate::rng::{MatchRng, Seed};
 
-const SEATS: usize = 4;
-
 /// The start of every turn of the measured seat in seed `seed`'s match, and whether it won.
 fn replay(seed: u64) -> (Vec<Capitals>, bool) {
-    let me = Seat((seed % SEATS as u64) as u8);
-    let (mut state, _) =
-        Capitals::new(&Options::default(), SEATS as u8, Seed::from_u64(seed)).expect("options");
-    let mut rngs: Vec<BotRng> = (0..SEATS)
-        .map(|i| BotRng::new(seed.wrapping_mul(31).wrapping_add(i as u64)))
-        .collect();
+    let (mut state, me, mut rngs) = bench_match::start(seed);
     let mut starts = Vec::new();
     let mut actions = 0;
     while let Some(s) = state.to_act() {
@@ -42,13 +36,7 @@ fn replay(seed: u64) -> (Vec<Capitals>, bool) {
         {
             starts.push(state.clone());
         }
-        let rng = &mut rngs[s.index()];
-        let action = if s == me {
-            state.bot_action(BotLevel::Normal, rng)
-        } else {
-            random_legal(&state, rng)
-        }
-        .expect("an action");
+        let action = bench_match::bench_action(&state, s, me, &mut rngs);
         state.play(s, &action).expect("legal");
         actions += 1;
     }

@@ -17,13 +17,11 @@
 //! the one battle: the study prints that sum per round, per number of units left in the
 //! capital, per areas held and for the matches where the bot was held to its capital.
 
+use super::bench_match;
 use super::round::Round;
-use crate::bot::{Bot, BotLevel, BotRng, random_legal};
-use crate::capitals::{Action, Capitals, Options};
-use crate::core::{Ruleset, Seat};
-use crate::rng::Seed;
-
-const SEATS: usize = 4;
+use crate::bot::BotRng;
+use crate::capitals::Action;
+use crate::core::Ruleset;
 
 fn env(name: &str, default: u64) -> u64 {
     std::env::var(name)
@@ -45,12 +43,7 @@ struct End {
 /// Plays seed `seed`'s match; the bot's ends of turn, whether it won, and whether it was held
 /// to at most 2 areas at an end of turn from round 4 on.
 fn play(seed: u64, samples: usize) -> (Vec<End>, bool, bool) {
-    let me = Seat((seed % SEATS as u64) as u8);
-    let (mut state, _) =
-        Capitals::new(&Options::default(), SEATS as u8, Seed::from_u64(seed)).expect("options");
-    let mut rngs: Vec<BotRng> = (0..SEATS)
-        .map(|i| BotRng::new(seed.wrapping_mul(31).wrapping_add(i as u64)))
-        .collect();
+    let (mut state, me, mut rngs) = bench_match::start(seed);
     let mut study = BotRng::new(seed ^ 0x4a2a_7d00);
     let capital = state.map().capitals[me.index()];
     let mut ends = Vec::new();
@@ -65,13 +58,7 @@ fn play(seed: u64, samples: usize) -> (Vec<End>, bool, bool) {
             let units = state.area(capital).map(|a| a.units).unwrap_or_default();
             at_start = Round::sample(&state, me, capital, samples, &mut study).falls(units);
         }
-        let rng = &mut rngs[s.index()];
-        let action = if s == me {
-            state.bot_action(BotLevel::Normal, rng)
-        } else {
-            random_legal(&state, rng)
-        }
-        .expect("an action");
+        let action = bench_match::bench_action(&state, s, me, &mut rngs);
         if s == me && action == Action::EndTurn {
             let held = state.areas().iter().filter(|a| a.owner == Some(me)).count();
             let units = state.area(capital).map(|a| a.units).unwrap_or_default();

@@ -56,6 +56,8 @@
 //! - `easy` plays a uniformly random listed action one time in three, otherwise as `normal`.
 
 #[cfg(all(test, feature = "studies"))]
+mod bench_match;
+#[cfg(all(test, feature = "studies"))]
 mod floor;
 #[cfg(all(test, feature = "studies"))]
 mod hazard;

@@ -213,19 +213,10 @@ impl Planner<'_> {
             BotLevel::Easy => self.material_only(pos),
             BotLevel::Normal => self.rules.evaluate(pos, self.side, true),
             BotLevel::Hard => {
-                let mut ends = vec![(self.rules.evaluate(pos, self.side, true), *pos)];
-                let empty = pos.empty(self.rules.board);
-                let enemy = pos.dice(1 - self.side);
-                for from in cells_of(pos.dice(self.side)) {
-                    if Some(from) == conqueror || self.rules.board.neighbours(from) & enemy != 0 {
-                        continue;
-                    }
-                    for to in cells_of(self.rules.board.neighbours(from) & empty) {
-                        let mut moved = *pos;
-                        moved.relocate(self.side, from, to);
-                        ends.push((self.rules.evaluate(&moved, self.side, true), moved));
-                    }
-                }
+                let mut ends: Vec<(i64, Position)> = self
+                    .ends_of_turn(pos, conqueror)
+                    .map(|end| (self.rules.evaluate(&end, self.side, true), end))
+                    .collect();
                 // Stable: among equal scores the order of listing is kept.
                 ends.sort_by_key(|&(score, _)| std::cmp::Reverse(score));
                 ends.iter()
@@ -235,6 +226,28 @@ impl Planner<'_> {
                     .unwrap_or(i64::MIN)
             }
         }
+    }
+
+    /// The positions our turn can end in from `pos`: as it stands (no move) first, then after
+    /// each allowed move (H-MOVE-1..3: not the die on `conqueror`, not a die in contact).
+    fn ends_of_turn<'p>(
+        &'p self,
+        pos: &'p Position,
+        conqueror: Option<u8>,
+    ) -> impl Iterator<Item = Position> + 'p {
+        let empty = pos.empty(self.rules.board);
+        let enemy = pos.dice(1 - self.side);
+        let movable = cells_of(pos.dice(self.side)).filter(move |&from| {
+            Some(from) != conqueror && self.rules.board.neighbours(from) & enemy == 0
+        });
+        let moves = movable.flat_map(move |from| {
+            cells_of(self.rules.board.neighbours(from) & empty).map(move |to| {
+                let mut moved = *pos;
+                moved.relocate(self.side, from, to);
+                moved
+            })
+        });
+        std::iter::once(*pos).chain(moves)
     }
 
     /// The worth of the position when our turn ends: as it stands (`normal`), or after the
@@ -280,24 +293,33 @@ fn per_roll(face: u8, mut score: impl FnMut(u8) -> i64) -> [i64; 6] {
 /// attacker's score for each roll: for each of the 36 roll pairs, the best allowed choice
 /// (never a failing pair while a non-failing one exists, H-ATK-7).
 fn combined_expectation(faces: [u8; 2], scores: [[i64; 6]; 2]) -> i64 {
-    let mut total = 0;
-    for r1 in 1..=6u8 {
-        for r2 in 1..=6u8 {
-            let rolls = [r1, r2];
-            let sound = |a: usize, r: u8| r <= faces[a];
-            let any_sound = (0..2).any(|a| rolls.iter().any(|&r| sound(a, r)));
-            let mut best = i64::MIN;
-            for (a, by_roll) in scores.iter().enumerate() {
-                for &r in &rolls {
-                    if sound(a, r) || !any_sound {
-                        best = best.max(by_roll[usize::from(r - 1)]);
-                    }
-                }
-            }
-            total += best;
-        }
-    }
-    total
+    roll_pairs()
+        .map(|rolls| {
+            allowed_choices(faces, rolls)
+                .map(|(attacker, roll)| scores[attacker][roll])
+                .max()
+                .unwrap_or(i64::MIN)
+        })
+        .sum()
+}
+
+/// The 36 roll pairs of a combined attack (H-ATK-7), first roll varying slowest.
+fn roll_pairs() -> impl Iterator<Item = [u8; 2]> {
+    (1..=6u8).flat_map(|r1| (1..=6u8).map(move |r2| [r1, r2]))
+}
+
+/// The (attacker, roll index) choices H-ATK-7 allows for the roll pair `rolls` when the two
+/// attackers show `faces`: every pair that does not fail (roll ≤ attacker), or all four when
+/// each fails; attacker first, then the rolls in their order.
+fn allowed_choices(faces: [u8; 2], rolls: [u8; 2]) -> impl Iterator<Item = (usize, usize)> {
+    let sound = move |attacker: usize, roll: u8| roll <= faces[attacker];
+    let any_sound = (0..2).any(|a| rolls.iter().any(|&r| sound(a, r)));
+    (0..2).flat_map(move |attacker| {
+        rolls
+            .into_iter()
+            .filter(move |&roll| sound(attacker, roll) || !any_sound)
+            .map(move |roll| (attacker, usize::from(roll - 1)))
+    })
 }
 
 /// Whether the seat to act attacked this turn: in the move phase, a turn that could not attack

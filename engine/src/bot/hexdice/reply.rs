@@ -9,7 +9,7 @@ use crate::bot::BotLevel;
 use crate::hexdice::board::cells_of;
 
 use super::model::Position;
-use super::{Outcomes, Planner, per_roll};
+use super::{Outcomes, Planner, allowed_choices, per_roll, roll_pairs};
 
 /// The attack `normal` makes for the other seat.
 #[derive(Clone, Copy)]
@@ -133,20 +133,10 @@ impl Planner<'_> {
     /// The worth for this planner's seat of its best end of turn in `pos` as `normal` scores
     /// it: no move, or one move (H-MOVE-1..3; the die on `conqueror` may not move).
     fn best_move_worth(&self, pos: &Position, conqueror: Option<u8>, attacked: bool) -> i64 {
-        let empty = pos.empty(self.rules.board);
-        let enemy = pos.dice(1 - self.side);
-        let mut best = self.rules.evaluate(pos, self.side, attacked);
-        for from in cells_of(pos.dice(self.side)) {
-            if Some(from) == conqueror || self.rules.board.neighbours(from) & enemy != 0 {
-                continue;
-            }
-            for to in cells_of(self.rules.board.neighbours(from) & empty) {
-                let mut moved = *pos;
-                moved.relocate(self.side, from, to);
-                best = best.max(self.rules.evaluate(&moved, self.side, attacked));
-            }
-        }
-        best
+        self.ends_of_turn(pos, conqueror)
+            .map(|end| self.rules.evaluate(&end, self.side, attacked))
+            .max()
+            .unwrap_or(i64::MIN)
     }
 }
 
@@ -154,25 +144,15 @@ impl Planner<'_> {
 /// `faces`: for each of the 36 roll pairs, the other seat takes the allowed (attacker, roll)
 /// pair it scores best (`theirs`, H-ATK-7), and we get our worth of that pair (`ours`).
 fn followed_expectation(faces: [u8; 2], theirs: [[i64; 6]; 2], ours: [[i64; 6]; 2]) -> i64 {
-    let mut total = 0;
-    for r1 in 1..=6u8 {
-        for r2 in 1..=6u8 {
-            let rolls = [r1, r2];
-            let sound = |a: usize, r: u8| r <= faces[a];
-            let any_sound = (0..2).any(|a| rolls.iter().any(|&r| sound(a, r)));
+    roll_pairs()
+        .map(|rolls| {
             let mut best: Option<(i64, i64)> = None;
-            for a in 0..2 {
-                for &r in &rolls {
-                    if sound(a, r) || !any_sound {
-                        let i = usize::from(r - 1);
-                        if best.is_none_or(|(b, _)| theirs[a][i] > b) {
-                            best = Some((theirs[a][i], ours[a][i]));
-                        }
-                    }
+            for (a, i) in allowed_choices(faces, rolls) {
+                if best.is_none_or(|(b, _)| theirs[a][i] > b) {
+                    best = Some((theirs[a][i], ours[a][i]));
                 }
             }
-            total += best.map_or(0, |(_, ours)| ours);
-        }
-    }
-    total
+            best.map_or(0, |(_, ours)| ours)
+        })
+        .sum()
 }
