@@ -393,3 +393,52 @@ fn c_map_2_a_bot_held_to_its_capital_attacks_its_factories() {
         }
     }
 }
+
+#[test]
+fn c_map_2_once_it_holds_its_factories_the_bot_sends_d6_and_keeps_the_d8_home() {
+    // Our capital holds 5 d6 and 5 d8; two of its factories are ours (4 d6 each), so the
+    // garrison applies; the third is neutral with 1 d6 and the only enemy is far away. The bot
+    // sends units out of its capital, and every one of them is a d6: the capital keeps its
+    // five d8 (a d8 defends better). Before, the shares it weighed out of the capital were the
+    // strongest dice first, and the d8 went out.
+    for level in [BotLevel::Normal, BotLevel::Hard] {
+        for seed in 0..4 {
+            let mut game = quiet_match();
+            let capital = game.map.capitals[0];
+            let ours = factories(&game, 0);
+            let mut units = Units::d6(5);
+            units.d8 = 5;
+            set(&mut game, capital, Some(0), units);
+            for &factory in &ours[..2] {
+                set(&mut game, factory, Some(0), Units::d6(4));
+            }
+            set(&mut game, ours[2], None, Units::d6(1));
+            let orders = bot_turn(&mut game, level, seed);
+            let out_of_capital: Vec<&Action> = orders
+                .iter()
+                .filter(|order| match order {
+                    Action::Transport { from, .. } => *from == capital,
+                    Action::Attack { path, .. } => path.areas().first() == Some(&capital),
+                    Action::EndTurn => false,
+                })
+                .collect();
+            assert!(
+                !out_of_capital.is_empty(),
+                "{level:?} sent nothing out of its capital: {orders:?}"
+            );
+            for order in out_of_capital {
+                let (Action::Transport { units, .. } | Action::Attack { units, .. }) = *order
+                else {
+                    unreachable!("filtered");
+                };
+                assert_eq!(units.d8, 0, "{level:?} sent a d8 out: {orders:?}");
+            }
+            let left = game.areas[usize::from(capital)].units;
+            assert_eq!(
+                left.d8 + left.d8_used,
+                5,
+                "{level:?} capital: {left:?}: {orders:?}"
+            );
+        }
+    }
+}
