@@ -5,6 +5,7 @@ use axum::Json;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use warroom_protocol::{ErrorBody, ErrorParams, codes};
+use warroom_room::{ErrorKind, RoomError};
 
 /// A refused request. Rule errors keep the ruleset's own code.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -130,6 +131,28 @@ impl ApiError {
         ErrorBody {
             params: self.params.clone(),
             ..ErrorBody::new(self.code.clone(), self.message.clone())
+        }
+    }
+}
+
+impl From<RoomError> for ApiError {
+    fn from(error: RoomError) -> Self {
+        let status = match error.kind {
+            ErrorKind::BadRequest => StatusCode::BAD_REQUEST,
+            ErrorKind::Unauthorized => StatusCode::UNAUTHORIZED,
+            ErrorKind::Forbidden => StatusCode::FORBIDDEN,
+            ErrorKind::NotFound => StatusCode::NOT_FOUND,
+            ErrorKind::Conflict => StatusCode::CONFLICT,
+            ErrorKind::Gone => StatusCode::GONE,
+            ErrorKind::TooMany => StatusCode::TOO_MANY_REQUESTS,
+            ErrorKind::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
+            ErrorKind::Internal => StatusCode::INTERNAL_SERVER_ERROR,
+        };
+        ApiError {
+            status,
+            code: error.code,
+            message: error.message,
+            params: error.params,
         }
     }
 }

@@ -6,7 +6,6 @@
 //! `127.0.0.1:0` and drive a real server through it.
 
 pub mod api;
-pub mod bots;
 pub mod cluster;
 pub mod config;
 pub mod contract;
@@ -14,18 +13,20 @@ pub mod error;
 pub mod identity;
 pub mod logging;
 pub mod metrics;
+pub mod mutes;
 pub mod openapi;
 pub mod ops;
 pub mod per_ip;
 pub mod request_body;
 pub mod room;
-pub mod runner;
 pub mod serve;
 pub mod state;
 pub mod store;
 pub mod verify;
 pub mod web_client;
 pub mod ws;
+
+pub use warroom_room::{bots, runner};
 
 use std::future::Future;
 use std::sync::Arc;

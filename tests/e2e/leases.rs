@@ -20,11 +20,12 @@ use warroom_protocol::{
     ActedBy, ChatChannel, ChatLine, Identity, IdentityId, MatchId, MatchState, RoomId,
     RoomSettings, RoomState,
 };
+use warroom_room::Append;
 use warroom_server::metrics::Metrics;
 use warroom_server::store::fenced::FencedError;
 use warroom_server::store::leases::Fence;
 use warroom_server::store::presence::{RoomPresence, SeatPresence};
-use warroom_server::store::writer::{Append, AppendError, Writer};
+use warroom_server::store::writer::{AppendError, FencedAppend, Writer};
 use warroom_server::store::{MatchRecord, RoomRecord, SessionLimits, Store};
 
 /// A lease short enough to watch it expire, and long enough that a loaded machine's stall
@@ -217,20 +218,21 @@ fn match_of(room: RoomId) -> MatchRecord {
     }
 }
 
-fn append(room: RoomId, match_id: MatchId, seq: u64, fence: Option<Fence>) -> Append {
-    Append {
+fn append(room: RoomId, match_id: MatchId, seq: u64, fence: Option<Fence>) -> FencedAppend {
+    let client_id = format!("c{seq}-{}", fence.as_ref().map_or(0, |f| f.epoch));
+    let append = Append {
         match_id,
         room_id: room,
         seq,
         seat: Seat(0),
         by: ActedBy::Player,
-        client_id: format!("c{seq}-{}", fence.as_ref().map_or(0, |f| f.epoch)),
+        client_id,
         action: "{}".into(),
         events: "[]".into(),
         clock: None,
         finish: None,
-        fence,
-    }
+    };
+    FencedAppend { append, fence }
 }
 
 fn chat_line(id: u64, text: &str) -> ChatLine {
@@ -631,29 +633,21 @@ async fn appends_already_stored_are_settled_against_the_stored_rows(store: Store
     } else {
         None
     };
-    let first = Append {
-        action: r#"{"type": "attack", "from": 3, "to": 4}"#.into(),
-        ..append(room, match_id, 1, fence.clone())
-    };
+    let mut first = append(room, match_id, 1, fence.clone());
+    first.append.action = r#"{"type": "attack", "from": 3, "to": 4}"#.into();
     writer.append(first.clone()).await.expect("stored");
     // The same action again, its text spaced and ordered differently (jsonb keeps neither).
-    let again = Append {
-        action: r#"{"to":4,"from":3,"type":"attack"}"#.into(),
-        ..first.clone()
-    };
+    let mut again = first.clone();
+    again.append.action = r#"{"to":4,"from":3,"type":"attack"}"#.into();
     assert_eq!(
         writer.append(again).await,
         Ok(()),
         "the stored row is this action"
     );
-    let other_client = Append {
-        client_id: "someone else".into(),
-        ..first.clone()
-    };
-    let other_action = Append {
-        action: r#"{"type": "attack", "from": 3, "to": 5}"#.into(),
-        ..first.clone()
-    };
+    let mut other_client = first.clone();
+    other_client.append.client_id = "someone else".into();
+    let mut other_action = first.clone();
+    other_action.append.action = r#"{"type": "attack", "from": 3, "to": 5}"#.into();
     for other in [other_client, other_action] {
         let refused = writer.append(other.clone()).await;
         assert_eq!(refused, Err(AppendError::Behind), "{other:?}");

@@ -16,10 +16,10 @@ use warroom_protocol::{
 
 use super::body::path_id;
 use crate::error::ApiError;
-use crate::room::chat::{Mutes, Reader, may_read};
 use crate::runner::rules;
 use crate::state::AppState;
 use crate::store::{MatchFilter, MatchRecord, rfc3339};
+use warroom_room::chat::{Reader, may_read};
 
 /// The query of `GET /api/matches`.
 #[derive(Debug, Deserialize)]
@@ -159,7 +159,14 @@ pub async fn replay(
     let actions = state.store.actions(id).await?;
     let mut replay = rules.replay(&record, &actions, viewer)?;
     let mutes = match &viewer_identity {
-        Some(identity) => Some(Mutes::new(state.store.mutes(identity.id).await?)),
+        Some(identity) => Some(
+            state
+                .store
+                .mutes(identity.id)
+                .await?
+                .into_iter()
+                .collect::<std::collections::HashSet<_>>(),
+        ),
         None => None,
     };
     let reader = Reader {

@@ -12,14 +12,14 @@ use std::time::Duration;
 
 use async_nats::{Request, RequestErrorKind};
 use futures_util::StreamExt;
-use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 use warroom_protocol::{Room, RoomId, ServerMsg, codes};
+use warroom_room::{Answer as RoomAnswer, Command};
 
 use super::leasing::Leasing;
 use super::relay::Relays;
 use super::streams::Streams;
-use super::wire::{Answer, Ask, Command, RemoteError, ask_here, ask_subject};
+use super::wire::{Answer, Ask, RemoteError, ask_subject};
 use crate::config::Limits;
 use crate::error::ApiError;
 use crate::metrics::Metrics;
@@ -59,9 +59,6 @@ struct Served {
     id: ConnId,
     /// Its node and id there, for the rooms' relays.
     via: Via,
-    /// Its mutes, as its node said at a join, for the chat history the join sends; cleared
-    /// after it (its node drops the lines of the speakers it mutes, `streams.rs`).
-    mutes: Mutes,
     /// The rooms here it follows.
     rooms: Vec<RoomId>,
 }
@@ -181,10 +178,7 @@ impl ClusterNode {
             tokio::spawn(async move {
                 let answer = match serde_json::from_slice::<Ask>(&message.payload) {
                     Ok(ask) => this.answer(ask).await,
-                    Err(error) => Answer {
-                        result: Err(ApiError::internal(format!("a bad request: {error}")).into()),
-                        after: None,
-                    },
+                    Err(error) => refused(ApiError::internal(format!("a bad request: {error}"))),
                 };
                 if let Some(reply) = message.reply {
                     let body = serde_json::to_vec(&answer).unwrap_or_default();
@@ -204,21 +198,14 @@ impl ClusterNode {
                 conn,
                 command,
             } => self.serve_command(room, from, conn, command).await,
-            Ask::Adopt { room } => Answer {
-                result: match self.rooms.locate(room).await {
-                    Ok(Located::Here(handle)) => Ok(summary_value(&handle.summary())),
-                    Ok(Located::There(_)) => Err(ApiError::room_moved().into()),
-                    Err(error) => Err(error.into()),
-                },
-                after: None,
+            Ask::Adopt { room } => match self.rooms.locate(room).await {
+                Ok(Located::Here(handle)) => summary(handle.summary()),
+                Ok(Located::There(_)) => refused(ApiError::room_moved()),
+                Err(error) => refused(error),
             },
-            Ask::Summary { room } => Answer {
-                result: self
-                    .rooms
-                    .running(room)
-                    .map(|handle| summary_value(&handle.summary()))
-                    .ok_or_else(|| ApiError::room_moved().into()),
-                after: None,
+            Ask::Summary { room } => match self.rooms.running(room) {
+                Some(handle) => summary(handle.summary()),
+                None => refused(ApiError::room_moved()),
             },
         }
     }
@@ -251,29 +238,26 @@ impl ClusterNode {
                     Served {
                         id,
                         via,
-                        mutes: Mutes::default(),
                         rooms: Vec::new(),
                     },
                 );
             }
             match served.get_mut(&key) {
                 Some(served) => {
-                    if let Command::Join { mutes, .. } = &command {
-                        served.mutes.replace(mutes.clone());
-                        if !served.rooms.contains(&room) {
-                            served.rooms.push(room);
-                        }
+                    if joining && !served.rooms.contains(&room) {
+                        served.rooms.push(room);
                     }
-                    Some((served.id, served.via.clone(), served.mutes.clone()))
+                    Some((served.id, served.via.clone()))
                 }
                 None => None,
             }
         };
-        let Some((id, via, mutes)) = entry else {
+        let Some((id, via)) = entry else {
             if leaving {
                 return Answer {
-                    result: Ok(Value::Null),
+                    result: Ok(RoomAnswer::Done),
                     after: None,
+                    room: None,
                 };
             }
             return refused(ApiError::bad_request(
@@ -281,20 +265,10 @@ impl ClusterNode {
                 "join the room first",
             ));
         };
-        let result = ask_here(
-            &handle,
-            id,
-            &via,
-            &mutes,
-            command,
-            self.limits.answer_timeout(),
-        )
-        .await;
-        if joining {
-            // The join's chat history was cut with them; later lines are filtered by the
-            // connection's node with its own mutes.
-            mutes.replace(Vec::new());
-        }
+        let via = joining.then_some(via);
+        let result = handle
+            .ask_within(id, command, via, self.limits.answer_timeout())
+            .await;
         if leaving || (joining && result.is_err()) {
             let mut served = lock(&self.served);
             if let Some(entry) = served.get_mut(&key) {
@@ -307,6 +281,7 @@ impl ClusterNode {
         Answer {
             result: result.map_err(RemoteError::from),
             after: self.relays.position(room),
+            room: None,
         }
     }
 
@@ -323,7 +298,7 @@ impl ClusterNode {
         outbox: &Outbox,
         mutes: &Mutes,
         command: Command,
-    ) -> Result<Value, Forwarded> {
+    ) -> Result<RoomAnswer, Forwarded> {
         let joining = matches!(command, Command::Join { .. });
         let leaving = matches!(command, Command::Leave);
         lock(&self.local).entry(conn).or_insert_with(|| Local {
@@ -469,7 +444,7 @@ impl ClusterNode {
         for (conn, rooms) in gone {
             for room in rooms {
                 if let Some(handle) = self.rooms.running(room) {
-                    handle.tell(crate::room::RoomCmd::Leave { conn }).await;
+                    handle.leave(conn).await;
                 }
             }
         }
@@ -489,8 +464,11 @@ impl ClusterNode {
         };
         if let Some(target) = target.filter(|target| **target != *self.node) {
             let ask = Ask::Adopt { room: record.id };
-            if let Ok(Ok(room)) = self.ask_node(&target, &ask).await.map(|a| a.result)
-                && let Ok(room) = serde_json::from_value::<Room>(room)
+            if let Ok(Answer {
+                result: Ok(_),
+                room: Some(room),
+                ..
+            }) = self.ask_node(&target, &ask).await
             {
                 return Ok(room);
             }
@@ -510,8 +488,11 @@ impl ClusterNode {
             Located::Here(handle) => Ok(handle.summary()),
             Located::There(owner) => {
                 let ask = Ask::Summary { room: id };
-                if let Ok(Ok(room)) = self.ask_node(&owner, &ask).await.map(|a| a.result)
-                    && let Ok(room) = serde_json::from_value::<Room>(room)
+                if let Ok(Answer {
+                    result: Ok(_),
+                    room: Some(room),
+                    ..
+                }) = self.ask_node(&owner, &ask).await
                 {
                     return Ok(room);
                 }
@@ -543,9 +524,14 @@ fn refused(error: ApiError) -> Answer {
     Answer {
         result: Err(error.into()),
         after: None,
+        room: None,
     }
 }
 
-fn summary_value(room: &Room) -> Value {
-    serde_json::to_value(room).unwrap_or(Value::Null)
+fn summary(room: Room) -> Answer {
+    Answer {
+        result: Ok(RoomAnswer::Done),
+        after: None,
+        room: Some(room),
+    }
 }

@@ -1,5 +1,5 @@
-//! What nodes say to each other over NATS, and the one way a command reaches a room task,
-//! whether its connection is on this node or another.
+//! What nodes say to each other over NATS: this module serialises only what crosses nodes (a
+//! room's typed `Command` and `Answer` travel as they are).
 //!
 //! Subjects (`<node>` is a node id, `<room>` a room id):
 //! - `warroom.node.<node>.ask`: requests to a node (JSON [`Ask`]), answered with [`Answer`];
@@ -13,15 +13,13 @@
 //!   [`STREAM`] and [`N`] (its place in the room's stream); chat carries [`SPEAKER`]; a
 //!   spectators' copy of the match carries [`PACED`] (the reading node paces its sockets).
 
-use std::time::Duration;
-
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 use warroom_engine::{Seat, Viewer};
-use warroom_protocol::{ErrorParams, Identity, IdentityId, RoomId};
+use warroom_protocol::{ErrorParams, Room, RoomId};
+use warroom_room::{Answer as RoomAnswer, Command};
 
 use crate::error::ApiError;
-use crate::room::{ConnId, Mutes, RoomCmd, RoomHandle, Via};
+use crate::room::ConnId;
 
 /// Header: the node that published it.
 pub const FROM: &str = "Warroom-From";
@@ -92,53 +90,6 @@ pub fn valid_node_id(id: &str) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
 }
 
-/// A command for a room, in a form that crosses nodes.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
-pub enum Command {
-    /// Follow the room (`RoomCmd::Join`).
-    Join {
-        /// Who, if authenticated.
-        identity: Option<Identity>,
-        /// A private room's invite code.
-        invite: Option<String>,
-        /// The last seq the client saw.
-        last_seq: Option<u64>,
-        /// Whose chat it does not read.
-        mutes: Vec<IdentityId>,
-    },
-    /// Take a seat.
-    TakeSeat {
-        /// The seat wanted, or any.
-        seat: Option<Seat>,
-    },
-    /// Give the seat back.
-    LeaveSeat,
-    /// Play an action.
-    Action {
-        /// The client's id for it.
-        client_id: String,
-        /// The ruleset's action JSON.
-        action: Value,
-    },
-    /// Resign.
-    Resign,
-    /// Take a seat back from the bot.
-    Back,
-    /// Stop following.
-    Leave,
-    /// Say a line.
-    Chat {
-        /// The line.
-        text: String,
-    },
-    /// Answer a rematch.
-    Rematch {
-        /// `false` declines.
-        accept: bool,
-    },
-}
-
 /// A request to a node.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
@@ -151,7 +102,7 @@ pub enum Ask {
         from: String,
         /// The connection's id there.
         conn: ConnId,
-        /// The command.
+        /// The command, as the room takes it.
         command: Command,
     },
     /// Serve this room (new, placed here by another node): its summary once it runs.
@@ -207,93 +158,13 @@ impl From<RemoteError> for ApiError {
 /// A node's answer to an [`Ask`].
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Answer {
-    /// The command's result.
-    pub result: Result<Value, RemoteError>,
+    /// The command's result (`Done` for a summary or an adoption, whose payload is apart).
+    pub result: Result<RoomAnswer, RemoteError>,
     /// Where the room's stream stood when the room answered: the connection's node delivers
     /// what it read of the stream up to there before the answer, as on one node.
     #[serde(default)]
     pub after: Option<StreamPosition>,
-}
-
-/// Sends `command` of connection `conn` to a room served here and waits at most `limit` for
-/// its answer (seat number, seq, or null). `via` (where its messages go) and `mutes` are the
-/// connection's, used by `Join`.
-pub async fn ask_here(
-    handle: &RoomHandle,
-    conn: ConnId,
-    via: &Via,
-    mutes: &Mutes,
-    command: Command,
-    limit: Duration,
-) -> Result<Value, ApiError> {
-    fn seq(answer: Result<u64, ApiError>) -> Result<Value, ApiError> {
-        answer.map(Value::from)
-    }
-    fn done(answer: Result<(), ApiError>) -> Result<Value, ApiError> {
-        answer.map(|()| Value::Null)
-    }
-    let asked = async {
-        match command {
-            Command::Join {
-                identity,
-                invite,
-                last_seq,
-                mutes: _,
-            } => done(
-                handle
-                    .ask(|reply| RoomCmd::Join {
-                        conn,
-                        identity,
-                        via: via.clone(),
-                        mutes: mutes.clone(),
-                        invite,
-                        last_seq,
-                        reply,
-                    })
-                    .await,
-            ),
-            Command::TakeSeat { seat } => handle
-                .ask(|reply| RoomCmd::TakeSeat { conn, seat, reply })
-                .await
-                .map(|seat| Value::from(seat.0)),
-            Command::LeaveSeat => {
-                done(handle.ask(|reply| RoomCmd::LeaveSeat { conn, reply }).await)
-            }
-            Command::Action { client_id, action } => seq(handle
-                .ask(|reply| RoomCmd::Action {
-                    conn,
-                    client_id,
-                    action,
-                    reply: crate::room::ActionReply::Wait(reply),
-                })
-                .await),
-            Command::Resign => seq(handle.ask(|reply| RoomCmd::Resign { conn, reply }).await),
-            Command::Back => done(handle.ask(|reply| RoomCmd::Back { conn, reply }).await),
-            Command::Leave => {
-                handle.tell(RoomCmd::Leave { conn }).await;
-                Ok(Value::Null)
-            }
-            Command::Chat { text } => done(
-                handle
-                    .ask(|reply| RoomCmd::Chat { conn, text, reply })
-                    .await,
-            ),
-            Command::Rematch { accept } => done(
-                handle
-                    .ask(|reply| RoomCmd::Rematch {
-                        conn,
-                        accept,
-                        reply,
-                    })
-                    .await,
-            ),
-        }
-    };
-    match tokio::time::timeout(limit, asked).await {
-        Ok(answer) => answer,
-        Err(_) => Err(ApiError::unavailable(format!(
-            "room {} did not answer within {limit:?}",
-            handle.id
-        ))),
-    }
+    /// A summary's room, or an adopted room's summary.
+    #[serde(default)]
+    pub room: Option<Room>,
 }

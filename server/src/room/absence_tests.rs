@@ -5,16 +5,11 @@ use std::time::Duration;
 
 use serde_json::Value;
 use tokio::time::Instant;
-use warroom_engine::{RulesetId, Seat, Seed};
-use warroom_protocol::{ActedBy, ClockSettings, MatchId, RoomState, Takeover};
+use warroom_engine::Seat;
+use warroom_protocol::{ActedBy, ClockSettings, RoomState};
+use warroom_room::summary::played_by_a_person;
 
-use super::ConnId;
-use super::core::RoomCore;
-use super::loop_harness::{GRACE, PATIENCE, Person, Table, player, record};
-use super::output::Output;
-use super::summary::played_by_a_person;
-use crate::runner::rules;
-use crate::store::writer::Append;
+use super::loop_harness::{GRACE, PATIENCE, Person, Table};
 
 fn takeover_of(room_message: &Value, seat: usize) -> &Value {
     &room_message["room"]["seats"][seat]["takeover"]
@@ -319,119 +314,4 @@ async fn two_turns_in_a_row_lost_to_the_clock_hand_the_seat_to_the_bot_until_bac
             .is_some_and(|m| takeover_of(m, first.index()).is_null()),
         "one turn lost after `back` is no streak"
     );
-}
-
-/// Commits whatever the core queued (as the loop would) until nothing is left to store,
-/// running at most `bots` of the bot decisions it asks for (at once); returns the stored appends.
-fn settle(core: &mut RoomCore, now: Instant, mut bots: usize) -> Vec<Append> {
-    let mut stored = Vec::new();
-    loop {
-        let mut progressed = false;
-        let outputs: Vec<Output> = std::iter::from_fn(|| core.poll_output()).collect();
-        for output in outputs {
-            match output {
-                Output::Append(append) => {
-                    core.committed(append.seq, Ok(()), now).unwrap();
-                    stored.push(append);
-                    progressed = true;
-                }
-                Output::Bot(turn) if bots > 0 => {
-                    bots -= 1;
-                    let action = (turn.job)(1);
-                    core.bot_moved(turn.seq, turn.seat, action, now);
-                    progressed = true;
-                }
-                _ => {}
-            }
-        }
-        if !progressed {
-            return stored;
-        }
-    }
-}
-
-#[test]
-fn a_seat_timed_out_on_two_turns_in_a_row_is_played_by_the_bot_until_back() {
-    let t0 = Instant::now();
-    let second = Duration::from_secs(1);
-    let clock = ClockSettings {
-        turn_seconds: 1,
-        bank_seconds: 0,
-    };
-    let mut core = RoomCore::new(
-        record(0, Some(clock)),
-        rules(RulesetId::Hexdice).unwrap(),
-        None,
-        10,
-    );
-    for seat in 0..2 {
-        core.join(ConnId::from(seat) + 1, Some(player(seat)), None, None, t0)
-            .unwrap();
-    }
-    core.prepare_start(Seed::from_u64(7), MatchId::random(), 0)
-        .unwrap();
-    core.started(t0);
-    let first = core.game.as_ref().unwrap().runner.to_act().unwrap();
-    settle(&mut core, t0, 0);
-    // Nobody plays: the clock plays each seat's turn in turn. The first seat's second turn lost
-    // to the clock hands it to the bot; the other seat has lost only one.
-    let mut now = t0;
-    let mut by_clock = 0;
-    while core.takeover(first).is_none() {
-        now += second;
-        assert!(now < t0 + 10 * second, "taken over by now");
-        core.tick(now);
-        by_clock += settle(&mut core, now, 0)
-            .iter()
-            .filter(|append| append.by == ActedBy::Clock)
-            .count();
-    }
-    assert!(by_clock >= 3, "three turns lost to the clock");
-    assert_eq!(core.takeover(first), Some(Takeover::TimedOut));
-    let other = Seat(1 - first.0);
-    assert_eq!(core.takeover(other), None, "one turn lost is no streak");
-    assert_eq!(
-        core.summary().seats[first.index()].takeover,
-        Some(Takeover::TimedOut)
-    );
-    // The other seat plays its turn in time; then the bot plays the first seat's.
-    let other_conn = ConnId::from(other.0) + 1;
-    let mut played = 0;
-    let mut stored = Vec::new();
-    while core.game.as_ref().unwrap().runner.to_act() == Some(other) {
-        let legal = core
-            .game
-            .as_ref()
-            .unwrap()
-            .runner
-            .legal_actions_for(warroom_engine::Viewer::Seat(other))
-            .unwrap()
-            .to_value();
-        let legal = warroom_protocol::legal::expand_value(&legal).unwrap();
-        core.action(other_conn, format!("o{played}"), legal.last().unwrap(), now)
-            .unwrap();
-        played += 1;
-        stored.extend(settle(&mut core, now, 1));
-    }
-    assert!(
-        stored
-            .last()
-            .is_some_and(|append| append.seat == first && append.by == ActedBy::Bot),
-        "the bot plays the timed-out seat: {stored:?}"
-    );
-    // Its player is back: the seat is theirs, with a fresh streak.
-    let conn = ConnId::from(first.0) + 1;
-    assert_eq!(core.back(conn, now), Ok(()));
-    assert_eq!(core.takeover(first), None);
-    assert_eq!(
-        core.game
-            .as_ref()
-            .unwrap()
-            .clock
-            .as_ref()
-            .unwrap()
-            .timeouts_in_a_row(first),
-        0
-    );
-    assert_eq!(core.back(conn, now).unwrap_err().code, "not_taken_over");
 }

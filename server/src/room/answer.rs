@@ -15,26 +15,34 @@ use tokio::sync::oneshot;
 use warroom_protocol::{RoomId, ServerMsg};
 
 use super::Outbox;
+use warroom_room::Answer;
+
 use crate::error::ApiError;
 use crate::metrics::Metrics;
 
-/// Where the answer to an action goes.
+/// Where the answer to a command goes.
 #[derive(Debug)]
-pub enum ActionReply {
+pub enum Reply {
     /// The asker waits for it.
-    Wait(oneshot::Sender<Result<u64, ApiError>>),
-    /// The room queues it to the connection's outbox.
+    Wait(oneshot::Sender<Result<Answer, ApiError>>),
+    /// An action of a socket of this node: the room queues it to the connection's outbox.
     Queue(QueuedAnswer),
+    /// Nobody waits (`leave`).
+    Nobody,
 }
 
-impl ActionReply {
-    /// Gives the answer: its seq once durable, or why it was refused.
-    pub fn send(self, answer: Result<u64, ApiError>) {
+impl Reply {
+    /// Gives the answer.
+    pub fn send(self, answer: Result<Answer, ApiError>) {
         match self {
-            ActionReply::Wait(reply) => {
+            Reply::Wait(reply) => {
                 let _ = reply.send(answer);
             }
-            ActionReply::Queue(queued) => queued.send(answer),
+            Reply::Queue(queued) => queued.send(answer.and_then(|answer| match answer {
+                Answer::Seq(seq) => Ok(seq),
+                other => Err(ApiError::internal(format!("an action answered {other:?}"))),
+            })),
+            Reply::Nobody => {}
         }
     }
 }

@@ -11,7 +11,9 @@ use tokio_util::sync::CancellationToken;
 use warroom_protocol::RoomId;
 
 use super::loop_harness::{Person, Table};
-use super::{ActionReply, Outbox, QueuedAnswer, RoomCmd};
+use warroom_room::Command;
+
+use super::{Outbox, QueuedAnswer, Reply, RoomCmd};
 use crate::metrics::Metrics;
 
 /// `person` sends `action` as a socket of this node does: without waiting for the answer.
@@ -25,11 +27,14 @@ async fn send_action(table: &Table, person: &Person, id: &str, action: Value) {
     );
     table
         .commands
-        .send(RoomCmd::Action {
+        .send(RoomCmd {
             conn: person.conn,
-            client_id: id.to_owned(),
-            action,
-            reply: ActionReply::Queue(answer),
+            command: Command::Action {
+                client_id: id.to_owned(),
+                action,
+            },
+            via: None,
+            reply: Reply::Queue(answer),
         })
         .await
         .unwrap();

@@ -14,12 +14,13 @@ use warroom_protocol::{
     ClockSettings, Identity, IdentityId, MatchId, Room, RoomId, RoomSettings, RoomState,
 };
 
-use super::core::RoomCore;
+use warroom_room::{Answer, Command, Limits, RoomCore};
+
 use super::task::RoomTask;
-use super::{ConnId, Mutes, Outbox, RoomCmd, Via};
+use super::{ConnId, Outbox, Reply, RoomCmd, Via};
 use crate::error::ApiError;
 use crate::runner::rules;
-use crate::store::writer::{Append, Writer};
+use crate::store::writer::{FencedAppend, Writer};
 use crate::store::{RoomRecord, Store};
 
 pub(super) const GRACE: Duration = Duration::from_secs(60);
@@ -37,7 +38,7 @@ pub(super) fn player(n: u8) -> Identity {
 /// A started 2-seat hexdice room, grace period 60 s, run by its real loop.
 pub(super) struct Table {
     pub(super) commands: mpsc::Sender<RoomCmd>,
-    pub(super) appends: mpsc::UnboundedReceiver<Append>,
+    pub(super) appends: mpsc::UnboundedReceiver<FencedAppend>,
     pub(super) summary: watch::Receiver<Room>,
     pub(super) _stop: CancellationToken,
 }
@@ -91,14 +92,17 @@ impl Table {
 
     fn start_on(
         record: RoomRecord,
-        (writer, appends): (Writer, mpsc::UnboundedReceiver<Append>),
+        (writer, appends): (Writer, mpsc::UnboundedReceiver<FencedAppend>),
     ) -> Table {
-        let now = Instant::now();
+        let now = Instant::now().into_std();
         let rules = rules(record.ruleset).unwrap();
-        let mut core = RoomCore::new(record, rules, None, 10).with_wall_clock(now, 0);
-        core.prepare_start(Seed::from_u64(7), MatchId::random(), 0)
-            .unwrap();
-        core.started(now);
+        let limits = Limits {
+            max_spectators: 10,
+            answer_timeout: writer.answer_timeout(),
+            ..Limits::default()
+        };
+        let core = RoomCore::new(record, rules, None, &limits, [7; 32], (now, 0))
+            .with_match_started(Seed::from_u64(7), MatchId::random(), now);
         let (task, summary) = RoomTask::new(core, Store::unconnected(), writer);
         let (commands, inbox) = mpsc::channel(16);
         let stop = CancellationToken::new();
@@ -111,12 +115,20 @@ impl Table {
         }
     }
 
-    pub(super) async fn ask<T>(
+    pub(super) async fn ask(
         &self,
-        command: impl FnOnce(oneshot::Sender<Result<T, ApiError>>) -> RoomCmd,
-    ) -> Result<T, ApiError> {
+        conn: ConnId,
+        command: Command,
+        via: Option<Via>,
+    ) -> Result<Answer, ApiError> {
         let (reply, answer) = oneshot::channel();
-        self.commands.send(command(reply)).await.unwrap();
+        let command = RoomCmd {
+            conn,
+            command,
+            via,
+            reply: Reply::Wait(reply),
+        };
+        self.commands.send(command).await.unwrap();
         answer.await.unwrap()
     }
 
@@ -124,17 +136,15 @@ impl Table {
     pub(super) async fn join(&self, conn: ConnId, who: Option<u8>) -> Person {
         let (queue, inbox) = mpsc::channel(4096);
         let outbox = Outbox::new(queue, CancellationToken::new());
-        self.ask(|reply| RoomCmd::Join {
-            conn,
+        let join = Command::Join {
             identity: who.map(player),
-            via: Via::Outbox(outbox.clone()),
-            mutes: Mutes::default(),
             invite: None,
             last_seq: None,
-            reply,
-        })
-        .await
-        .unwrap();
+            mutes: Vec::new(),
+        };
+        self.ask(conn, join, Some(Via::Outbox(outbox.clone())))
+            .await
+            .unwrap();
         Person {
             conn,
             inbox,
@@ -145,10 +155,13 @@ impl Table {
 
     /// The connection closes.
     pub(super) async fn leave(&self, person: Person) {
-        self.commands
-            .send(RoomCmd::Leave { conn: person.conn })
-            .await
-            .unwrap();
+        let leave = RoomCmd {
+            conn: person.conn,
+            command: Command::Leave,
+            via: None,
+            reply: Reply::Nobody,
+        };
+        self.commands.send(leave).await.unwrap();
     }
 
     pub(super) async fn act(
@@ -157,20 +170,18 @@ impl Table {
         id: &str,
         action: Value,
     ) -> Result<u64, ApiError> {
-        let conn = person.conn;
         let client_id = id.to_owned();
-        self.ask(|reply| RoomCmd::Action {
-            conn,
-            client_id,
-            action,
-            reply: crate::room::ActionReply::Wait(reply),
-        })
-        .await
+        match self
+            .ask(person.conn, Command::Action { client_id, action }, None)
+            .await?
+        {
+            Answer::Seq(seq) => Ok(seq),
+            other => panic!("an action answered {other:?}"),
+        }
     }
 
     pub(super) async fn back(&self, person: &Person) -> Result<(), ApiError> {
-        let conn = person.conn;
-        self.ask(|reply| RoomCmd::Back { conn, reply }).await
+        self.ask(person.conn, Command::Back, None).await.map(|_| ())
     }
 }
 

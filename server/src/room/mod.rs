@@ -11,58 +11,38 @@
 //! `messages` (snapshot/applied/finished per viewer), `catch_up` (what a joining connection
 //! missed), `game` (a started match and its accepted client ids).
 
-mod absence;
 #[cfg(test)]
 mod absence_tests;
 pub mod answer;
 #[cfg(test)]
 mod answer_tests;
-mod catch_up;
-pub mod chat;
-pub mod clock;
-pub mod control;
-pub mod core;
 mod eviction;
-mod expiry;
-mod followers;
-mod game;
 #[cfg(test)]
 mod loop_harness;
-mod messages;
 #[cfg(test)]
 mod moved_tests;
 mod outbox;
-pub mod output;
-mod patches;
-mod presence;
 mod registry;
-pub mod rematch;
-mod seats;
-mod social;
-mod summary;
 mod task;
-#[cfg(test)]
-mod tests;
 
 use serde_json::Value;
 use tokio::sync::{mpsc, oneshot, watch};
 use warroom_engine::Seat;
-use warroom_protocol::{Identity, IdentityId, Room, RoomId};
+use warroom_protocol::{IdentityId, Room, RoomId};
+
+use warroom_room::{Answer, Command};
 
 use crate::error::ApiError;
 
-pub use answer::{ActionReply, QueuedAnswer};
-pub use chat::Mutes;
+pub use crate::mutes::Mutes;
+pub use answer::{QueuedAnswer, Reply};
 pub use eviction::DEFAULT_IDLE_EVICTION;
-pub use game::Game;
 pub use outbox::{Gone, Kick, Outbox};
 pub use registry::{Located, Rooms};
-pub use seats::SeatChange;
-pub use social::Social;
-pub use summary::played_by_a_person;
-
-/// A connection's id, unique within the server process.
-pub type ConnId = u64;
+pub use warroom_room::ConnId;
+pub use warroom_room::game::Game;
+pub use warroom_room::seats::SeatChange;
+pub use warroom_room::summary::played_by_a_person;
 
 /// Where a follower's messages go.
 #[derive(Clone, Debug)]
@@ -83,112 +63,24 @@ pub struct RemoteConn {
     pub conn: ConnId,
 }
 
-/// What a room can be asked.
+/// What a room is asked: a connection's typed command, where its answer goes and, with a
+/// `join`, where its messages go.
 #[derive(Debug)]
-pub enum RoomCmd {
-    /// Follow the room (and catch up from `last_seq`).
-    Join {
-        /// The connection.
-        conn: ConnId,
-        /// Who it is, if authenticated.
-        identity: Option<Identity>,
-        /// Where its messages go.
-        via: Via,
-        /// Whose chat it does not read (kept current by the connection).
-        mutes: Mutes,
-        /// A private room's invite code.
-        invite: Option<String>,
-        /// The last seq the client saw.
-        last_seq: Option<u64>,
-        /// Done, or why not.
-        reply: oneshot::Sender<Result<(), ApiError>>,
-    },
-    /// Take a seat before the start.
-    TakeSeat {
-        /// The connection (must follow the room).
-        conn: ConnId,
-        /// The seat wanted, or any free one.
-        seat: Option<Seat>,
-        /// The seat taken, or why not.
-        reply: oneshot::Sender<Result<Seat, ApiError>>,
-    },
-    /// Give a seat back before the start.
-    LeaveSeat {
-        /// The connection (must follow the room).
-        conn: ConnId,
-        /// Done, or why not.
-        reply: oneshot::Sender<Result<(), ApiError>>,
-    },
-    /// Play an action.
-    Action {
-        /// The connection (must follow the room).
-        conn: ConnId,
-        /// The client's id for the action.
-        client_id: String,
-        /// The ruleset's action JSON.
-        action: Value,
-        /// The action's seq once durable, or why it was refused.
-        reply: ActionReply,
-    },
-    /// Resign (G-RESIGN-1).
-    Resign {
-        /// The connection (must follow the room, seated).
-        conn: ConnId,
-        /// The resignation's seq once durable, or why it was refused.
-        reply: oneshot::Sender<Result<u64, ApiError>>,
-    },
-    /// Take back a seat a bot plays while its player was away.
-    Back {
-        /// The connection (must follow the room, as the seat's player).
-        conn: ConnId,
-        /// Done (everyone gets the room without the takeover), or why not.
-        reply: oneshot::Sender<Result<(), ApiError>>,
-    },
-    /// Stop following the room.
-    Leave {
-        /// The connection.
-        conn: ConnId,
-    },
-    /// Say a line of chat.
-    Chat {
-        /// The connection (must follow the room, authenticated).
-        conn: ConnId,
-        /// What it says.
-        text: String,
-        /// Done (the line is stored and sent), or why not.
-        reply: oneshot::Sender<Result<(), ApiError>>,
-    },
-    /// After the end: a seated player's answer to a rematch.
-    Rematch {
-        /// The connection (must follow the room, seated).
-        conn: ConnId,
-        /// `false` declines.
-        accept: bool,
-        /// Done, or why not.
-        reply: oneshot::Sender<Result<(), ApiError>>,
-    },
+pub struct RoomCmd {
+    /// The connection (of this node, or of another for a relayed follower).
+    pub conn: ConnId,
+    /// What it asks.
+    pub command: Command,
+    /// With `Join`: where its messages go.
+    pub via: Option<Via>,
+    /// Where the answer goes.
+    pub reply: Reply,
 }
 
 impl RoomCmd {
-    /// Answers the command with `error` without doing it (a command with no reply is dropped).
+    /// Answers the command with `error` without doing it.
     pub fn refuse(self, error: ApiError) {
-        match self {
-            RoomCmd::Join { reply, .. }
-            | RoomCmd::LeaveSeat { reply, .. }
-            | RoomCmd::Back { reply, .. }
-            | RoomCmd::Chat { reply, .. }
-            | RoomCmd::Rematch { reply, .. } => {
-                let _ = reply.send(Err(error));
-            }
-            RoomCmd::TakeSeat { reply, .. } => {
-                let _ = reply.send(Err(error));
-            }
-            RoomCmd::Action { reply, .. } => reply.send(Err(error)),
-            RoomCmd::Resign { reply, .. } => {
-                let _ = reply.send(Err(error));
-            }
-            RoomCmd::Leave { .. } => {}
-        }
+        self.reply.send(Err(error));
     }
 }
 
@@ -221,14 +113,22 @@ impl RoomHandle {
         })
     }
 
-    /// Sends a command and waits for its reply.
-    pub async fn ask<T>(
+    /// Sends connection `conn`'s command (with `via`, where its messages go, for a `join`)
+    /// and waits for the answer.
+    pub async fn ask(
         &self,
-        command: impl FnOnce(oneshot::Sender<Result<T, ApiError>>) -> RoomCmd,
-    ) -> Result<T, ApiError> {
+        conn: ConnId,
+        command: Command,
+        via: Option<Via>,
+    ) -> Result<Answer, ApiError> {
         let (reply, answer) = oneshot::channel();
         self.commands
-            .try_send(command(reply))
+            .try_send(RoomCmd {
+                conn,
+                command,
+                via,
+                reply: Reply::Wait(reply),
+            })
             .map_err(|error| match error {
                 mpsc::error::TrySendError::Full(_) => ApiError::busy(),
                 mpsc::error::TrySendError::Closed(_) => ApiError::room_not_found(),
@@ -236,14 +136,33 @@ impl RoomHandle {
         answer.await.map_err(|_| ApiError::room_not_found())?
     }
 
+    /// [`RoomHandle::ask`], waiting at most `limit`: a room waits for the database before it
+    /// answers an action, and a database that does not answer must not hold the asker
+    /// (`unavailable`; an action sent again with the same id is answered from the log).
+    pub async fn ask_within(
+        &self,
+        conn: ConnId,
+        command: Command,
+        via: Option<Via>,
+        limit: std::time::Duration,
+    ) -> Result<Answer, ApiError> {
+        match tokio::time::timeout(limit, self.ask(conn, command, via)).await {
+            Ok(answer) => answer,
+            Err(_) => Err(ApiError::unavailable(format!(
+                "room {} did not answer within {limit:?}",
+                self.id
+            ))),
+        }
+    }
+
     /// Hands an action to the room without waiting: the room queues its answer to the
     /// connection's outbox (`answer.rs`). A full or stopped room's refusal is queued the same way.
     pub fn act(&self, conn: ConnId, client_id: String, action: Value, answer: QueuedAnswer) {
-        let command = RoomCmd::Action {
+        let command = RoomCmd {
             conn,
-            client_id,
-            action,
-            reply: ActionReply::Queue(answer),
+            command: Command::Action { client_id, action },
+            via: None,
+            reply: Reply::Queue(answer),
         };
         if let Err(error) = self.commands.try_send(command) {
             let (refusal, command) = match error {
@@ -254,9 +173,15 @@ impl RoomHandle {
         }
     }
 
-    /// Sends a command that has no reply (waiting for room in the queue); a stopped room
-    /// ignores it.
-    pub async fn tell(&self, command: RoomCmd) {
+    /// Tells the room that connection `conn` stops following it (waiting for room in the
+    /// queue: it is never dropped for a full one); a stopped room ignores it.
+    pub async fn leave(&self, conn: ConnId) {
+        let command = RoomCmd {
+            conn,
+            command: Command::Leave,
+            via: None,
+            reply: Reply::Nobody,
+        };
         let _ = self.commands.send(command).await;
     }
 }

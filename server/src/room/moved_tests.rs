@@ -14,9 +14,10 @@ use tokio_util::sync::CancellationToken;
 use warroom_engine::{RulesetId, Seed};
 use warroom_protocol::{Identity, IdentityId, MatchId, RoomId, RoomSettings, RoomState, codes};
 
-use super::core::RoomCore;
+use warroom_room::{Answer, Command, Limits, RoomCore};
+
 use super::task::RoomTask;
-use super::{ConnId, Kick, Mutes, Outbox, RoomCmd, Via};
+use super::{ConnId, Kick, Outbox, Reply, RoomCmd, Via};
 use crate::cluster::leasing::{Leasing, RoomLease};
 use crate::error::ApiError;
 use crate::runner::rules;
@@ -31,12 +32,20 @@ fn player(n: u8) -> Identity {
     }
 }
 
-async fn ask<T>(
+async fn ask(
     commands: &mpsc::Sender<RoomCmd>,
-    command: impl FnOnce(oneshot::Sender<Result<T, ApiError>>) -> RoomCmd,
-) -> Result<T, ApiError> {
+    conn: ConnId,
+    command: Command,
+    via: Option<Via>,
+) -> Result<Answer, ApiError> {
     let (reply, answer) = oneshot::channel();
-    commands.send(command(reply)).await.unwrap();
+    let command = RoomCmd {
+        conn,
+        command,
+        via,
+        reply: Reply::Wait(reply),
+    };
+    commands.send(command).await.unwrap();
     answer.await.unwrap()
 }
 
@@ -48,17 +57,15 @@ async fn join(
     let (queue, inbox) = mpsc::channel(256);
     let outbox = Outbox::new(queue, CancellationToken::new());
     let kept = outbox.clone();
-    ask(commands, |reply| RoomCmd::Join {
-        conn,
+    let join = Command::Join {
         identity: Some(player(u8::try_from(conn).unwrap())),
-        via: Via::Outbox(outbox),
-        mutes: Mutes::default(),
         invite: None,
         last_seq: None,
-        reply,
-    })
-    .await
-    .unwrap();
+        mutes: Vec::new(),
+    };
+    ask(commands, conn, join, Some(Via::Outbox(outbox)))
+        .await
+        .unwrap();
     (inbox, kept)
 }
 
@@ -104,11 +111,20 @@ async fn leased_room() -> Leased {
         created_at: 0,
         seats: vec![Some(player(0)), Some(player(1))],
     };
-    let now = Instant::now();
-    let mut core = RoomCore::new(record, rules(ruleset).unwrap(), None, 10).with_wall_clock(now, 0);
-    core.prepare_start(Seed::from_u64(7), MatchId::random(), 0)
-        .unwrap();
-    core.started(now);
+    let now = Instant::now().into_std();
+    let limits = Limits {
+        max_spectators: 10,
+        ..Limits::default()
+    };
+    let core = RoomCore::new(
+        record,
+        rules(ruleset).unwrap(),
+        None,
+        &limits,
+        [3; 32],
+        (now, 0),
+    )
+    .with_match_started(Seed::from_u64(7), MatchId::random(), now);
     let (writer, fences) = Writer::refusing(AppendError::Moved);
     let fence = Fence {
         node: Arc::from("node-a"),
@@ -175,13 +191,13 @@ impl Leased {
 async fn an_append_refused_by_its_fence_stops_the_room_with_room_moved() {
     let mut room = leased_room().await;
     let action = warroom_protocol::legal::expand_value(&room.snapshot["legal"]).unwrap()[0].clone();
-    let conn = 0;
-    let answer = ask(&room.commands, |reply| RoomCmd::Action {
-        conn,
-        client_id: "a1".into(),
-        action,
-        reply: crate::room::ActionReply::Wait(reply),
-    })
+    let client_id = "a1".to_owned();
+    let answer = ask(
+        &room.commands,
+        0,
+        Command::Action { client_id, action },
+        None,
+    )
     .await;
     assert_eq!(answer.unwrap_err().code, codes::ROOM_MOVED);
     assert_eq!(

@@ -16,24 +16,22 @@ use warroom_engine::Seed;
 use warroom_protocol::{Room, RoomId, RoomState};
 
 use super::RoomHandle;
-use super::absence::timed_out_in_log;
-use super::chat::Chat;
-use super::clock::{Clock, StoredClock};
-use super::core::RoomCore;
 use super::eviction::{self, Eviction, Running};
-use super::game::Game;
-use super::rematch::RematchVotes;
-use super::social::Social;
 use super::task::RoomTask;
 use crate::cluster::leasing::{Ending, Leasing, RoomLease};
 use crate::cluster::relay::Relays;
 use crate::config::Limits;
 use crate::error::ApiError;
+use crate::identity::random_bytes;
 use crate::runner::MatchRunner;
 use crate::runner::rules;
 use crate::store::presence::RoomPresence;
 use crate::store::writer::Writer;
 use crate::store::{ActionRecord, RoomRecord, Store, now_ms};
+use warroom_room::clock::{Clock, StoredClock};
+use warroom_room::game::Game;
+use warroom_room::timed_out_in_log;
+use warroom_room::{Limits as CoreLimits, RoomCore};
 
 /// Commands a room queues before answering `busy`.
 const ROOM_QUEUE: usize = 256;
@@ -132,13 +130,14 @@ impl Rooms {
         let rules =
             rules(record.ruleset).ok_or_else(|| ApiError::internal("ruleset not built in"))?;
         let id = record.id;
-        let core = RoomCore::new(record, rules, None, self.limits.max_spectators_per_room)
-            .with_social(
-                Social::new(Chat::default(), RematchVotes::default(), self.expiry()),
-                Instant::now(),
-            )
-            .with_wall_clock(Instant::now(), now_ms())
-            .with_outgoing_queue(self.limits.outgoing_queue);
+        let core = RoomCore::new(
+            record,
+            rules,
+            None,
+            &self.core_limits(),
+            random_bytes()?,
+            wall(),
+        );
         let Some(leasing) = &self.leasing else {
             return Ok(self.spawn(id, self.task(core, None)));
         };
@@ -220,7 +219,7 @@ impl Rooms {
             .filter(|room| {
                 !room.private
                     && matches!(room.state, RoomState::Waiting | RoomState::Playing)
-                    && super::summary::played_by_a_person(room)
+                    && warroom_room::summary::played_by_a_person(room)
             })
             .collect();
         // RFC 3339 times of one format sort as text.
@@ -256,10 +255,10 @@ impl Rooms {
     pub fn lobby_summary(&self, record: &RoomRecord) -> Room {
         match self.lock().get(&record.id) {
             Some(handle) => handle.summary(),
-            None => super::summary::room_for(
+            None => warroom_room::summary::room_for(
                 record,
-                &super::followers::Followers::default(),
-                &super::summary::SeatsNow::default(),
+                &warroom_room::Followers::default(),
+                &warroom_room::summary::SeatsNow::default(),
                 None,
             ),
         }
@@ -345,18 +344,25 @@ impl Rooms {
             }
         };
         let id = record.id;
-        let social = Social::new(
-            Chat::new(self.store.room_chat(id).await?),
-            RematchVotes::new(self.store.rematch_room(id).await?),
-            self.expiry(),
-        );
+        let chat = self.store.room_chat(id).await?;
+        let rematch = self.store.rematch_room(id).await?;
+        let entropy = random_bytes().map_err(|error| anyhow::anyhow!("{error}"))?;
         Ok(
-            RoomCore::new(record, rules, game, self.limits.max_spectators_per_room)
-                .with_timed_out(&timed_out)
-                .with_social(social, Instant::now())
-                .with_wall_clock(Instant::now(), now_ms())
-                .with_outgoing_queue(self.limits.outgoing_queue),
+            RoomCore::new(record, rules, game, &self.core_limits(), entropy, wall())
+                .with_history(chat, rematch)
+                .with_timed_out(&timed_out),
         )
+    }
+
+    /// What every room core of this server is given.
+    fn core_limits(&self) -> CoreLimits {
+        CoreLimits {
+            max_spectators: self.limits.max_spectators_per_room,
+            outgoing_queue: self.limits.outgoing_queue,
+            answer_timeout: self.writer.answer_timeout(),
+            waiting_expiry: self.expiry(),
+            idle_eviction: Some(Duration::from_secs(self.limits.room_idle_eviction)),
+        }
     }
 
     /// How long a waiting room may stay empty.
@@ -369,7 +375,6 @@ impl Rooms {
         let core_id = core.id();
         let (task, summary) = RoomTask::new(core, self.store.clone(), self.writer.clone());
         let eviction = Eviction {
-            after: Duration::from_secs(self.limits.room_idle_eviction),
             running: self.running.clone(),
             evictions: self.evictions.clone(),
         };
@@ -420,6 +425,12 @@ impl Rooms {
     }
 }
 
+/// Now, as a room core counts time (tokio's clock, so tests can pause it) and as Unix
+/// milliseconds.
+fn wall() -> (std::time::Instant, i64) {
+    (Instant::now().into_std(), now_ms())
+}
+
 /// The clock of a rebuilt match, running again from now: as the last action stored it (the
 /// time between that action and the restart is not counted), or fresh when nothing was played.
 fn resumed_clock(
@@ -431,7 +442,7 @@ fn resumed_clock(
     if runner.outcome().is_some() {
         return None;
     }
-    let now = Instant::now();
+    let now = Instant::now().into_std();
     let stored = actions
         .last()
         .and_then(|action| action.clock.clone())

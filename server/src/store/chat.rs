@@ -8,7 +8,7 @@ use super::fenced::{FencedError, Statements};
 use super::identities::{identity_from, parse_column};
 use super::leases::Fence;
 use super::{Store, now_ms, rfc3339};
-use crate::room::chat::HISTORY_LINES;
+use warroom_room::chat::HISTORY_LINES;
 
 impl Store {
     /// The columns [`line_from`] reads, of the lines aliased `c` and their speakers `i`.

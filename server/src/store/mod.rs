@@ -14,8 +14,8 @@ pub mod leases;
 mod matches;
 mod players;
 pub mod presence;
+mod queries;
 pub mod quick_play;
-mod records;
 mod rooms;
 pub mod writer;
 
@@ -27,7 +27,8 @@ use sqlx::any::AnyPoolOptions;
 pub use dialect::{Dialect, SqlType};
 pub use identities::{IdentityRecord, is_unique_violation};
 pub use players::{PlayerMatchQuery, PlayerMatchRows, result_for};
-pub use records::{ActionRecord, LobbyQuery, MatchFilter, MatchRecord, RoomRecord};
+pub use queries::{LobbyQuery, MatchFilter};
+pub use warroom_room::{ActionRecord, MatchRecord, RoomRecord, rfc3339};
 
 /// The database.
 #[derive(Clone, Debug)]
@@ -192,10 +193,4 @@ pub fn now_ms() -> i64 {
         .duration_since(UNIX_EPOCH)
         .map(|d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
         .unwrap_or(0)
-}
-
-/// A stored time as RFC 3339 (how the API shows times).
-pub fn rfc3339(ms: i64) -> String {
-    let time = UNIX_EPOCH + Duration::from_millis(u64::try_from(ms).unwrap_or(0));
-    humantime::format_rfc3339_millis(time).to_string()
 }

@@ -39,39 +39,31 @@ use sqlx::{Any, AnyConnection, Connection, Row};
 use tokio::sync::{Mutex, mpsc, oneshot};
 use tokio::task::{JoinHandle, JoinSet};
 use tokio_util::sync::CancellationToken;
-use warroom_engine::{Outcome, Seat};
-use warroom_protocol::{ActedBy, MatchId, MatchState, RoomId, RoomState};
+use warroom_protocol::{MatchState, RoomId, RoomState};
+
+use warroom_room::Append;
 
 use super::leases::Fence;
 use super::{Dialect, SqlType, Store, now_ms};
 use crate::metrics::Metrics;
 
-/// One accepted action to make durable.
+/// An accepted action to make durable (the room's [`Append`]) and, in cluster mode, the room's
+/// lease as this node holds it: the row is written only if the lease is still this node's at
+/// this epoch and not expired ([`AppendError::Moved`]).
 #[derive(Clone, Debug, PartialEq)]
-pub struct Append {
-    /// The match it belongs to.
-    pub match_id: MatchId,
-    /// The room the match is played in (marked finished with it).
-    pub room_id: RoomId,
-    /// Its sequence number, from 1.
-    pub seq: u64,
-    /// Which seat it was played for.
-    pub seat: Seat,
-    /// Who took it.
-    pub by: ActedBy,
-    /// The client's id for it.
-    pub client_id: String,
-    /// The action JSON.
-    pub action: String,
-    /// The events JSON (an array, unredacted).
-    pub events: String,
-    /// The clock right after it (JSON), when the room has one: what a restart resumes from.
-    pub clock: Option<String>,
-    /// Set when this action ended the match.
-    pub finish: Option<Outcome>,
-    /// In cluster mode, the room's lease as this node holds it: the row is written only if
-    /// the lease is still this node's at this epoch and not expired ([`AppendError::Moved`]).
+pub struct FencedAppend {
+    /// The action as the room accepted it.
+    pub append: Append,
+    /// Its room's lease, in cluster mode.
     pub fence: Option<Fence>,
+}
+
+impl std::ops::Deref for FencedAppend {
+    type Target = Append;
+
+    fn deref(&self) -> &Append {
+        &self.append
+    }
 }
 
 /// Why an append is not durable.
@@ -94,7 +86,7 @@ pub enum AppendError {
     Behind,
 }
 
-type Request = (Append, oneshot::Sender<Result<(), AppendError>>);
+type Request = (FencedAppend, oneshot::Sender<Result<(), AppendError>>);
 
 /// What `/readyz` knows of the writer.
 #[derive(Debug)]
@@ -201,7 +193,7 @@ impl Writer {
     }
 
     /// Appends one action and waits until it is committed.
-    pub async fn append(&self, append: Append) -> Result<(), AppendError> {
+    pub async fn append(&self, append: FencedAppend) -> Result<(), AppendError> {
         let (reply, durable) = oneshot::channel();
         self.requests
             .send((append, reply))
@@ -215,12 +207,12 @@ impl Writer {
 impl Writer {
     /// A writer that stores nothing and reports every append committed at once, handing each
     /// to the returned receiver (for room loop tests with paused time and no database).
-    pub fn accepting_all() -> (Writer, mpsc::UnboundedReceiver<Append>) {
+    pub fn accepting_all() -> (Writer, mpsc::UnboundedReceiver<FencedAppend>) {
         Writer::committing_after(Duration::ZERO)
     }
 
     /// The same, each commit taking `delay` (a database slower than the answer timeout).
-    pub fn committing_after(delay: Duration) -> (Writer, mpsc::UnboundedReceiver<Append>) {
+    pub fn committing_after(delay: Duration) -> (Writer, mpsc::UnboundedReceiver<FencedAppend>) {
         let (requests, mut inbox) = mpsc::channel::<Request>(16);
         let (seen, appends) = mpsc::unbounded_channel();
         tokio::spawn(async move {
@@ -345,7 +337,7 @@ impl Task {
         let metrics = &self.metrics;
         let busy_since = &self.health.busy_since_ms[lane];
         busy_since.store(now_ms(), Ordering::Release);
-        let appends: Vec<&Append> = batch.iter().map(|(append, _)| append).collect();
+        let appends: Vec<&FencedAppend> = batch.iter().map(|(append, _)| append).collect();
         let started = Instant::now();
         let results = match self.write_settled(connection, &appends).await {
             Ok(results) => results,
@@ -394,7 +386,7 @@ impl Task {
     async fn write_settled(
         &self,
         connection: &mut Option<PoolConnection<Any>>,
-        appends: &[&Append],
+        appends: &[&FencedAppend],
     ) -> Result<Vec<Result<(), AppendError>>, WriteError> {
         match self.write_all(connection, appends).await {
             Ok(moved) => Ok(moved
@@ -422,7 +414,7 @@ impl Task {
     /// as before, outcome unknown (ARCHITECTURE.md, "Acknowledged means committed").
     async fn settle(
         &self,
-        appends: &[&Append],
+        appends: &[&FencedAppend],
         mut error: WriteError,
     ) -> Result<Vec<Result<(), AppendError>>, WriteError> {
         for _ in 0..SETTLE_TRIES {
@@ -461,7 +453,7 @@ impl Task {
     async fn write_all(
         &self,
         connection: &mut Option<PoolConnection<Any>>,
-        appends: &[&Append],
+        appends: &[&FencedAppend],
     ) -> Result<Vec<bool>, WriteError> {
         let kept = connection.is_some();
         match self.write_once(connection, appends).await {
@@ -476,7 +468,7 @@ impl Task {
     async fn write_once(
         &self,
         connection: &mut Option<PoolConnection<Any>>,
-        appends: &[&Append],
+        appends: &[&FencedAppend],
     ) -> Result<Vec<bool>, WriteError> {
         let written = self.write_and_commit(connection, appends).await;
         if written.is_err() {
@@ -488,7 +480,7 @@ impl Task {
     async fn write_and_commit(
         &self,
         connection: &mut Option<PoolConnection<Any>>,
-        appends: &[&Append],
+        appends: &[&FencedAppend],
     ) -> Result<Vec<bool>, WriteError> {
         if appends
             .iter()
@@ -527,7 +519,7 @@ impl Task {
     async fn insert_alone(
         &self,
         connection: &mut Option<PoolConnection<Any>>,
-        appends: &[&Append],
+        appends: &[&FencedAppend],
     ) -> Result<Vec<bool>, WriteError> {
         let started = Instant::now();
         let kept = match connection.take() {
@@ -626,7 +618,7 @@ impl From<sqlx::Error> for WriteError {
 async fn write_rows<'c>(
     connection: &'c mut AnyConnection,
     d: Dialect,
-    appends: &[&Append],
+    appends: &[&FencedAppend],
 ) -> sqlx::Result<(sqlx::Transaction<'c, Any>, Vec<bool>)> {
     let mut tx = connection.begin().await?;
     let moved = write_fenced(&mut tx, d, appends, Conflicts::Refuse).await?;
@@ -641,11 +633,11 @@ async fn write_rows<'c>(
 async fn write_fenced(
     tx: &mut sqlx::Transaction<'_, Any>,
     d: Dialect,
-    appends: &[&Append],
+    appends: &[&FencedAppend],
     conflicts: Conflicts,
 ) -> sqlx::Result<Vec<bool>> {
     let moved = fenced_out(tx, appends).await?;
-    let written: Vec<&Append> = appends
+    let written: Vec<&FencedAppend> = appends
         .iter()
         .zip(&moved)
         .filter(|(_, moved)| !**moved)
@@ -668,7 +660,7 @@ async fn write_fenced(
 async fn finish_matches(
     tx: &mut sqlx::Transaction<'_, Any>,
     d: Dialect,
-    written: &[&Append],
+    written: &[&FencedAppend],
 ) -> sqlx::Result<()> {
     for append in written {
         let Some(outcome) = &append.finish else {
@@ -763,7 +755,7 @@ fn insert_actions(d: Dialect, conflicts: Conflicts) -> &'static str {
 /// another action holds its place ([`AppendError::Behind`]).
 async fn settle_rows(
     store: &Store,
-    appends: &[&Append],
+    appends: &[&FencedAppend],
 ) -> sqlx::Result<Vec<Result<(), AppendError>>> {
     let d = store.dialect();
     let mut connection = store.pool().acquire().await?;
@@ -826,7 +818,7 @@ struct StoredAction {
 
 impl StoredAction {
     /// Whether this is `append`'s action: the same seat, client id and action.
-    fn is(&self, append: &Append) -> bool {
+    fn is(&self, append: &FencedAppend) -> bool {
         self.seat == i64::from(append.seat.0)
             && self.client_id == append.client_id
             && serde_json::from_str::<serde_json::Value>(&append.action)
@@ -838,7 +830,7 @@ impl StoredAction {
 /// are JSON texts the room wrote: on PostgreSQL they are embedded as they are, so the database
 /// parses each once, with the parameter, straight into its `jsonb` columns (and the server
 /// escapes nothing); on SQLite they travel as strings and are stored exactly as written.
-fn action_rows(d: Dialect, appends: &[&Append]) -> String {
+fn action_rows(d: Dialect, appends: &[&FencedAppend]) -> String {
     let size: usize = appends
         .iter()
         .map(|a| a.action.len() + a.events.len() + a.clock.as_ref().map_or(4, String::len) + 160)
@@ -886,7 +878,7 @@ fn action_rows(d: Dialect, appends: &[&Append]) -> String {
 /// owner or epoch, or expired) is not written. Says, for each append, whether it is refused.
 async fn fenced_out(
     tx: &mut sqlx::Transaction<'_, Any>,
-    appends: &[&Append],
+    appends: &[&FencedAppend],
 ) -> sqlx::Result<Vec<bool>> {
     let fenced: Vec<(RoomId, &Fence)> = appends
         .iter()
@@ -935,11 +927,11 @@ mod tests {
     use serde_json::{Value, json};
     use warroom_protocol::{ActedBy, MatchId, RoomId};
 
-    use super::{Append, Dialect, action_rows};
+    use super::{Dialect, FencedAppend, action_rows};
     use warroom_engine::Seat;
 
-    fn append(client_id: &str, clock: Option<&str>) -> Append {
-        Append {
+    fn append(client_id: &str, clock: Option<&str>) -> FencedAppend {
+        let append = warroom_room::Append {
             match_id: MatchId::random(),
             room_id: RoomId::random(),
             seq: 7,
@@ -950,6 +942,9 @@ mod tests {
             events: r#"[{"type":"turn","seat":0}]"#.into(),
             clock: clock.map(str::to_owned),
             finish: None,
+        };
+        FencedAppend {
+            append,
             fence: None,
         }
     }

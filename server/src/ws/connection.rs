@@ -6,7 +6,6 @@ use std::time::{Duration, Instant};
 
 use axum::extract::ws::{Message, WebSocket};
 use futures_util::stream::StreamExt;
-use serde_json::Value;
 use tokio::sync::mpsc;
 use tracing::Instrument;
 use warroom_protocol::{ClientMsg, ErrorBody, Identity, IdentityId, RoomId, ServerMsg, codes};
@@ -14,9 +13,10 @@ use warroom_protocol::{ClientMsg, ErrorBody, Identity, IdentityId, RoomId, Serve
 use super::rate::RateLimiter;
 use super::writer::{CloseReason, Closer, Outgoing, Pace, write_loop};
 use crate::cluster::node::Forwarded;
-use crate::cluster::wire::{Command, ask_here};
+use warroom_room::{Answer, Command};
+
 use crate::error::ApiError;
-use crate::room::{ConnId, Located as Followed, Mutes, Outbox, QueuedAnswer, RoomCmd, Via};
+use crate::room::{ConnId, Located as Followed, Mutes, Outbox, QueuedAnswer, Via};
 use crate::state::AppState;
 
 /// The socket's timers, from the limits.
@@ -255,9 +255,9 @@ impl Connection {
                 let result = self
                     .ask(room, Command::Action { client_id, action })
                     .await
-                    .and_then(|seq| {
-                        seq.as_u64()
-                            .ok_or_else(|| ApiError::internal("an action answered without a seq"))
+                    .and_then(|answer| match answer {
+                        Answer::Seq(seq) => Ok(seq),
+                        other => Err(ApiError::internal(format!("an action answered {other:?}"))),
                     });
                 let metrics = &self.state.metrics;
                 metrics.action_seconds.observe_duration(started.elapsed());
@@ -304,7 +304,7 @@ impl Connection {
     /// waiting at most the answer timeout: a room waits for the database before it answers an
     /// action, and a database that does not answer must not hold the client (`unavailable`;
     /// an action sent again with the same id is answered from the log).
-    async fn ask(&self, room: RoomId, command: Command) -> Result<Value, ApiError> {
+    async fn ask(&self, room: RoomId, command: Command) -> Result<Answer, ApiError> {
         let limit = self.state.limits.answer_timeout();
         match self.rooms.get(&room) {
             None => Err(ApiError::bad_request(
@@ -314,9 +314,7 @@ impl Connection {
             // A followed room whose task stopped moved to another node (idle rooms leave
             // memory only once nobody follows them): the client joins it again.
             Some(Followed::Here(handle)) if handle.is_closed() => Err(ApiError::room_moved()),
-            Some(Followed::Here(handle)) => {
-                ask_here(handle, self.id, &self.via, &self.mutes, command, limit).await
-            }
+            Some(Followed::Here(handle)) => handle.ask_within(self.id, command, None, limit).await,
             Some(Followed::There(owner)) => match &self.state.cluster {
                 Some(cluster) => cluster
                     .forward(owner, room, self.id, &self.outbox, &self.mutes, command)
@@ -330,7 +328,7 @@ impl Connection {
     /// Stops following a room.
     async fn leave(&self, room: RoomId, followed: Followed) {
         match followed {
-            Followed::Here(handle) => handle.tell(RoomCmd::Leave { conn: self.id }).await,
+            Followed::Here(handle) => handle.leave(self.id).await,
             Followed::There(owner) => {
                 if let Some(cluster) = &self.state.cluster {
                     let _ = cluster
@@ -370,7 +368,16 @@ impl Connection {
             ));
         }
         self.state.store.set_mute(me, player, muted).await?;
-        Ok(self.mutes.set(player, muted))
+        let players = self.mutes.set(player, muted);
+        // The rooms it follows filter its chat with the list as it is now.
+        let rooms: Vec<RoomId> = self.rooms.keys().copied().collect();
+        for room in rooms {
+            let muted = players.clone();
+            if let Err(error) = self.ask(room, Command::Mutes { muted }).await {
+                tracing::debug!("room {room} did not take the new mutes: {error}");
+            }
+        }
+        Ok(players)
     }
 
     /// Whether the message is an action for a room served on this node (handed over at once,
@@ -479,15 +486,10 @@ impl Connection {
         loop {
             match self.state.rooms.locate(room).await? {
                 Followed::Here(handle) => {
-                    let joined = ask_here(
-                        &handle,
-                        self.id,
-                        &self.via,
-                        &self.mutes,
-                        command.clone(),
-                        limit,
-                    )
-                    .await;
+                    let via = Some(self.via.clone());
+                    let joined = handle
+                        .ask_within(self.id, command.clone(), via, limit)
+                        .await;
                     match joined {
                         Err(_) if again && handle.is_closed() => again = false,
                         Err(error) => return Err(error),

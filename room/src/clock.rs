@@ -10,7 +10,7 @@
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
-use tokio::time::Instant;
+use std::time::Instant;
 use warroom_engine::Seat;
 use warroom_protocol::{ClockSettings, ClockState};
 

@@ -28,6 +28,11 @@ pub struct Followers {
 }
 
 impl Followers {
+    /// True when no connection follows the room.
+    pub fn is_empty(&self) -> bool {
+        self.by_conn.is_empty()
+    }
+
     /// How many connections follow the room.
     pub fn len(&self) -> usize {
         self.by_conn.len()

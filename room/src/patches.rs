@@ -15,12 +15,13 @@
 //! patch can carry what another class sees.
 
 use warroom_engine::Viewer;
-use warroom_protocol::{RawJson, patch};
+use warroom_protocol::{ClockState, RawJson, RoomId, patch};
 
-use super::ConnId;
-use super::core::RoomCore;
-use super::messages;
-use super::output::Output;
+use crate::ConnId;
+use crate::followers::Followers;
+use crate::game::Game;
+use crate::messages;
+use crate::output::Output;
 use crate::runner::SeenAction;
 
 /// The views the room last sent, per viewer class, all of one seq.
@@ -60,20 +61,20 @@ impl LastViews {
     fn has(&self, viewer: Viewer, seq: u64) -> bool {
         self.get(viewer, seq).is_some()
     }
-}
 
-impl RoomCore {
     /// Sends every follower the last accepted action, each with its class's view: as a patch to
     /// those holding the class's previous view, whole to the others.
-    pub(super) fn announce_applied(&mut self) {
-        let clock = self.clock_state();
-        let Some(game) = &self.game else { return };
+    pub fn announce(
+        &mut self,
+        room: RoomId,
+        game: &Game,
+        classes: Vec<(Viewer, Vec<ConnId>)>,
+        followers: &mut Followers,
+        clock: Option<ClockState>,
+    ) -> Vec<Output> {
         let seq = game.runner.seq();
-        let room = self.record.id;
-        let previous = std::mem::take(&mut self.last_views);
-        let classes: Vec<(Viewer, Vec<ConnId>, Option<SeenAction>)> = self
-            .followers
-            .classes(|f| self.viewer_of(f.identity.as_ref()))
+        let previous = std::mem::take(self);
+        let classes: Vec<(Viewer, Vec<ConnId>, Option<SeenAction>)> = classes
             .into_iter()
             .map(|(viewer, conns)| {
                 let seen = game.runner.last_seen_by(viewer);
@@ -93,7 +94,7 @@ impl RoomCore {
             };
             if !conns
                 .iter()
-                .any(|conn| self.followers.holds_view(*conn, *viewer, seq - 1))
+                .any(|conn| followers.holds_view(*conn, *viewer, seq - 1))
             {
                 patches.push(None);
                 continue;
@@ -127,12 +128,12 @@ impl RoomCore {
                 ));
                 continue;
             };
-            self.last_views.keep(viewer, seq, seen.view.clone());
+            self.keep(viewer, seq, seen.view.clone());
             let legal = game.runner.legal_actions_for(viewer);
             let (patched, whole): (Vec<ConnId>, Vec<ConnId>) = match &patch {
                 Some(_) => conns
                     .into_iter()
-                    .partition(|conn| self.followers.holds_view(*conn, viewer, seq - 1)),
+                    .partition(|conn| followers.holds_view(*conn, viewer, seq - 1)),
                 None => (Vec::new(), conns),
             };
             if let Some(patch) = patch.filter(|_| !patched.is_empty()) {
@@ -164,26 +165,34 @@ impl RoomCore {
                 ));
             }
         }
-        for (viewer, output) in outputs {
-            if let (Some(viewer), Output::Send { to, .. }) = (viewer, &output) {
-                for conn in to {
-                    self.followers.saw_view(*conn, viewer, seq);
+        outputs
+            .into_iter()
+            .map(|(viewer, output)| {
+                if let (Some(viewer), Output::Send { to, .. }) = (viewer, &output) {
+                    for conn in to {
+                        followers.saw_view(*conn, viewer, seq);
+                    }
                 }
-            }
-            self.out.push_back(output);
-        }
+                output
+            })
+            .collect()
     }
 
     /// A joiner of class `viewer` was brought to the current seq (a snapshot, or every action it
     /// missed): the next action may reach it as a patch. The room keeps its class's view now if
     /// it did not.
-    pub(super) fn caught_up(&mut self, conn: ConnId, viewer: Viewer) {
-        let Some(game) = &self.game else { return };
+    pub fn caught_up(
+        &mut self,
+        game: &Game,
+        followers: &mut Followers,
+        conn: ConnId,
+        viewer: Viewer,
+    ) {
         let seq = game.runner.seq();
-        if !self.last_views.has(viewer, seq) {
+        if !self.has(viewer, seq) {
             let view = game.runner.dynamic_view(viewer);
-            self.last_views.keep(viewer, seq, view);
+            self.keep(viewer, seq, view);
         }
-        self.followers.saw_view(conn, viewer, seq);
+        followers.saw_view(conn, viewer, seq);
     }
 }

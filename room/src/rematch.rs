@@ -10,9 +10,9 @@ use warroom_engine::Seat;
 use warroom_protocol::{Identity, Rematch, RoomId, RoomState, codes};
 
 use crate::bots::{bot_identity, bot_level};
-use crate::error::ApiError;
+use crate::error::RoomError;
+use crate::records::RoomRecord;
 use crate::runner::Rules;
-use crate::store::RoomRecord;
 
 /// Fewest players a rematch needs.
 pub const MIN_REMATCH_PLAYERS: usize = 2;
@@ -37,9 +37,9 @@ impl RematchVotes {
 
     /// Records a seated player's answer once the match is over (`over`). An answer after the
     /// new room opened changes nothing there: the client just goes to that room.
-    pub fn answer(&mut self, seat: Seat, accept: bool, over: bool) -> Result<(), ApiError> {
+    pub fn answer(&mut self, seat: Seat, accept: bool, over: bool) -> Result<(), RoomError> {
         if !over {
-            return Err(ApiError::conflict(
+            return Err(RoomError::conflict(
                 codes::MATCH_NOT_OVER,
                 "a rematch is offered once the match is over",
             ));
@@ -126,7 +126,7 @@ pub fn rematch_room(
     id: RoomId,
     invite_code: String,
     now_ms: i64,
-) -> Result<RoomRecord, ApiError> {
+) -> Result<RoomRecord, RoomError> {
     let players: Vec<Identity> = order
         .iter()
         .filter_map(|seat| old.seats.get(seat.index()).cloned().flatten())

@@ -1,6 +1,10 @@
-//! The rows the server reads back, already decoded into protocol and engine types.
+//! What a room is made of as the store keeps it: the room, its match and its actions as read
+//! back (already decoded into protocol and engine types), and the one accepted action the room
+//! asks to append.
 
 use serde_json::Value;
+use std::time::{Duration, UNIX_EPOCH};
+
 use warroom_engine::{Outcome, RulesetId, Seat};
 use warroom_protocol::{
     ActedBy, Identity, IdentityId, MatchId, MatchState, RoomId, RoomSettings, RoomState,
@@ -83,30 +87,33 @@ pub struct ActionRecord {
     pub clock: Option<Value>,
 }
 
-/// Which rooms `GET /api/rooms` lists: public ones, waiting or playing.
+/// An accepted action the room asks the store to append (durable before acknowledged).
 #[derive(Clone, Debug, PartialEq)]
-pub struct LobbyQuery {
-    /// Only rooms in this state (waiting or playing).
-    pub state: Option<RoomState>,
-    /// Only this ruleset.
-    pub ruleset: Option<RulesetId>,
-    /// Only waiting rooms with a free seat.
-    pub open: bool,
-    /// Only rooms older than this one (creation time, id): the previous page's last.
-    pub before: Option<(i64, String)>,
-    /// At most this many.
-    pub limit: u32,
+pub struct Append {
+    /// The match it belongs to.
+    pub match_id: MatchId,
+    /// The room the match is played in (marked finished with it).
+    pub room_id: RoomId,
+    /// Its sequence number, from 1.
+    pub seq: u64,
+    /// Which seat it was played for.
+    pub seat: Seat,
+    /// Who took it.
+    pub by: ActedBy,
+    /// The client's id for it.
+    pub client_id: String,
+    /// The action JSON.
+    pub action: String,
+    /// The events JSON (an array, unredacted).
+    pub events: String,
+    /// The clock right after it (JSON), when the room has one: what a restart resumes from.
+    pub clock: Option<String>,
+    /// Set when this action ended the match.
+    pub finish: Option<Outcome>,
 }
 
-/// Which matches `GET /api/matches` lists.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct MatchFilter {
-    /// Only matches this identity played.
-    pub player: Option<IdentityId>,
-    /// Only this ruleset.
-    pub ruleset: Option<RulesetId>,
-    /// Only this state.
-    pub state: Option<MatchState>,
-    /// Who asks: a private room's matches are listed only to those who played them.
-    pub viewer: Option<IdentityId>,
+/// A stored time (Unix milliseconds) as RFC 3339, how the API shows times.
+pub fn rfc3339(ms: i64) -> String {
+    let time = UNIX_EPOCH + Duration::from_millis(u64::try_from(ms).unwrap_or(0));
+    humantime::format_rfc3339_millis(time).to_string()
 }

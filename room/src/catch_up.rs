@@ -9,7 +9,7 @@
 //! [`VIEW_BURST`]); beyond either, the joiner gets a snapshot. Snapshots are built once per
 //! viewer and seq and kept until the next action, so a flood of joins costs a copy each.
 
-use tokio::time::Instant;
+use std::time::Instant;
 use warroom_engine::Viewer;
 use warroom_protocol::{ClockState, RawJson, RoomId, ServerMsg};
 

@@ -5,8 +5,8 @@
 use warroom_engine::Seat;
 use warroom_protocol::{Identity, RoomState, codes};
 
-use crate::error::ApiError;
-use crate::store::RoomRecord;
+use crate::error::RoomError;
+use crate::records::RoomRecord;
 
 /// A checked change of one seat, to store and then apply.
 #[derive(Clone, Debug, PartialEq)]
@@ -33,10 +33,10 @@ pub fn check_take(
     record: &RoomRecord,
     identity: Identity,
     wanted: Option<Seat>,
-) -> Result<SeatChange, ApiError> {
+) -> Result<SeatChange, RoomError> {
     refuse_after_start(record)?;
     if seat_of(record, Some(&identity)).is_some() {
-        return Err(ApiError::conflict(
+        return Err(RoomError::conflict(
             codes::ALREADY_SEATED,
             "you already hold a seat here",
         ));
@@ -44,7 +44,7 @@ pub fn check_take(
     let seat = match wanted {
         Some(seat) => match record.seats.get(seat.index()) {
             None => {
-                return Err(ApiError::bad_request(
+                return Err(RoomError::bad_request(
                     codes::INVALID_SEAT,
                     format!(
                         "this room has seats 0 to {}",
@@ -53,7 +53,7 @@ pub fn check_take(
                 ));
             }
             Some(Some(_)) => {
-                return Err(ApiError::conflict(
+                return Err(RoomError::conflict(
                     codes::SEAT_TAKEN,
                     format!("seat {seat} is taken"),
                 ));
@@ -66,7 +66,7 @@ pub fn check_take(
             .position(Option::is_none)
             .and_then(|seat| u8::try_from(seat).ok())
             .map(Seat)
-            .ok_or_else(|| ApiError::conflict(codes::ROOM_FULL, "every seat is taken"))?,
+            .ok_or_else(|| RoomError::conflict(codes::ROOM_FULL, "every seat is taken"))?,
     };
     Ok(SeatChange {
         seat,
@@ -78,10 +78,10 @@ pub fn check_take(
 pub fn check_leave(
     record: &RoomRecord,
     identity: Option<&Identity>,
-) -> Result<SeatChange, ApiError> {
+) -> Result<SeatChange, RoomError> {
     refuse_after_start(record)?;
     let seat = seat_of(record, identity)
-        .ok_or_else(|| ApiError::forbidden(codes::NOT_SEATED, "you hold no seat here"))?;
+        .ok_or_else(|| RoomError::forbidden(codes::NOT_SEATED, "you hold no seat here"))?;
     Ok(SeatChange { seat, holder: None })
 }
 
@@ -92,11 +92,11 @@ pub fn apply(record: &mut RoomRecord, change: SeatChange) {
     }
 }
 
-fn refuse_after_start(record: &RoomRecord) -> Result<(), ApiError> {
+fn refuse_after_start(record: &RoomRecord) -> Result<(), RoomError> {
     if record.state == RoomState::Waiting {
         Ok(())
     } else {
-        Err(ApiError::conflict(
+        Err(RoomError::conflict(
             codes::MATCH_STARTED,
             "the match has started: seats no longer change",
         ))

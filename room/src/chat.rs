@@ -8,13 +8,13 @@
 //! information; spectators read both.
 
 use std::collections::{HashMap, HashSet, VecDeque};
-use std::sync::{Arc, RwLock};
 use std::time::Duration;
 
-use tokio::time::Instant;
+use std::time::Instant;
 use warroom_protocol::{ChatChannel, ChatLine, Identity, IdentityId, codes};
 
-use crate::error::ApiError;
+use crate::ConnId;
+use crate::error::RoomError;
 
 /// Longest line, in characters.
 pub const MAX_CHAT_CHARS: usize = 300;
@@ -25,74 +25,13 @@ pub const RATE_LINES: usize = 5;
 /// The window of the rate limit.
 pub const RATE_WINDOW: Duration = Duration::from_secs(10);
 
-/// The identities one identity does not want to read, shared by its connection (which changes
-/// it on `mute`) and the rooms it follows (which read it when delivering chat).
-#[derive(Clone, Debug, Default)]
-pub struct Mutes(Arc<RwLock<HashSet<IdentityId>>>);
-
-impl Mutes {
-    /// A list holding these identities.
-    pub fn new(muted: impl IntoIterator<Item = IdentityId>) -> Mutes {
-        Mutes(Arc::new(RwLock::new(muted.into_iter().collect())))
-    }
-
-    /// The muted identities, sorted.
-    pub fn list(&self) -> Vec<IdentityId> {
-        sorted(
-            &self
-                .0
-                .read()
-                .unwrap_or_else(std::sync::PoisonError::into_inner),
-        )
-    }
-
-    /// True when `speaker` is muted.
-    pub fn mutes(&self, speaker: IdentityId) -> bool {
-        self.0
-            .read()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .contains(&speaker)
-    }
-
-    /// Replaces the whole list (a connection said `hello` as another identity); returns it,
-    /// sorted.
-    pub fn replace(&self, muted: Vec<IdentityId>) -> Vec<IdentityId> {
-        let mut set = self
-            .0
-            .write()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        *set = muted.into_iter().collect();
-        sorted(&set)
-    }
-
-    /// Mutes or unmutes `speaker`; returns the list as it is now, sorted.
-    pub fn set(&self, speaker: IdentityId, muted: bool) -> Vec<IdentityId> {
-        let mut set = self
-            .0
-            .write()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if muted {
-            set.insert(speaker);
-        } else {
-            set.remove(&speaker);
-        }
-        sorted(&set)
-    }
-}
-
-fn sorted(set: &HashSet<IdentityId>) -> Vec<IdentityId> {
-    let mut list: Vec<IdentityId> = set.iter().copied().collect();
-    list.sort_by_key(|id| id.0);
-    list
-}
-
 /// Who reads a line: whether the reader holds a seat, and whose chat it muted.
 #[derive(Clone, Debug)]
 pub struct Reader<'a> {
     /// True for a seated player of the room.
     pub seated: bool,
     /// Whose chat it does not read (`None`: an anonymous spectator, who mutes no one).
-    pub mutes: Option<&'a Mutes>,
+    pub mutes: Option<&'a HashSet<IdentityId>>,
 }
 
 /// True when a reader may read `line` now (`match_over`: the room's match has ended).
@@ -101,26 +40,26 @@ pub fn may_read(line: &ChatLine, reader: &Reader<'_>, match_over: bool) -> bool 
         ChatChannel::Players => true,
         ChatChannel::Spectators => !reader.seated || match_over,
     };
-    channel_open && !reader.mutes.is_some_and(|m| m.mutes(line.from.id))
+    channel_open && !reader.mutes.is_some_and(|m| m.contains(&line.from.id))
 }
 
 /// Checks a line's text: trimmed, 1–[`MAX_CHAT_CHARS`] characters, no control characters.
-pub fn check_text(text: &str) -> Result<String, ApiError> {
+pub fn check_text(text: &str) -> Result<String, RoomError> {
     let text = text.trim();
     if text.is_empty() {
-        return Err(ApiError::bad_request(
+        return Err(RoomError::bad_request(
             codes::CHAT_EMPTY,
             "say something: the line is empty",
         ));
     }
     if text.chars().count() > MAX_CHAT_CHARS {
-        return Err(ApiError::bad_request(
+        return Err(RoomError::bad_request(
             codes::CHAT_TOO_LONG,
             format!("a line has at most {MAX_CHAT_CHARS} characters"),
         ));
     }
     if let Some(bad) = text.chars().find(|c| c.is_control()) {
-        return Err(ApiError::bad_request(
+        return Err(RoomError::bad_request(
             codes::CHAT_CONTROL_CHARACTERS,
             format!("a line may not contain control characters ({bad:?})"),
         ));
@@ -137,6 +76,8 @@ pub struct Chat {
     recent: VecDeque<ChatLine>,
     /// When each speaker's recent lines were said, for the rate limit.
     said: HashMap<IdentityId, VecDeque<Instant>>,
+    /// Whose lines each following connection does not read.
+    mutes: HashMap<ConnId, HashSet<IdentityId>>,
 }
 
 impl Default for Chat {
@@ -155,7 +96,23 @@ impl Chat {
             next_id,
             recent: stored.into_iter().skip(skip).collect(),
             said: HashMap::new(),
+            mutes: HashMap::new(),
         }
+    }
+
+    /// Connection `conn` does not read these identities' lines from now on.
+    pub fn set_mutes(&mut self, conn: ConnId, muted: Vec<IdentityId>) {
+        self.mutes.insert(conn, muted.into_iter().collect());
+    }
+
+    /// Whose lines `conn` does not read.
+    pub fn mutes_of(&self, conn: ConnId) -> Option<&HashSet<IdentityId>> {
+        self.mutes.get(&conn)
+    }
+
+    /// Connection `conn` follows the room no more.
+    pub fn forget(&mut self, conn: ConnId) {
+        self.mutes.remove(&conn);
     }
 
     /// Checks what `speaker` says and makes it the next line (said at `seq`, `at_ms` Unix
@@ -169,7 +126,7 @@ impl Chat {
         seq: u64,
         at_ms: i64,
         now: Instant,
-    ) -> Result<ChatLine, ApiError> {
+    ) -> Result<ChatLine, RoomError> {
         let text = check_text(text)?;
         let said = self.said.entry(speaker.id).or_default();
         while said
@@ -179,8 +136,8 @@ impl Chat {
             said.pop_front();
         }
         if said.len() >= RATE_LINES {
-            return Err(ApiError::new(
-                axum::http::StatusCode::TOO_MANY_REQUESTS,
+            return Err(RoomError::new(
+                crate::error::ErrorKind::TooMany,
                 codes::CHAT_RATE_LIMITED,
                 format!(
                     "at most {RATE_LINES} lines every {} seconds",
@@ -199,7 +156,7 @@ impl Chat {
             },
             from: speaker.clone(),
             text,
-            at: crate::store::rfc3339(at_ms),
+            at: crate::records::rfc3339(at_ms),
         };
         self.next_id += 1;
         Ok(line)
@@ -317,17 +274,23 @@ mod tests {
             let line = chat.line(who, true, text, 0, 0, now).unwrap();
             chat.stored(line);
         }
-        let mutes = Mutes::default();
-        assert_eq!(mutes.set(bob.id, true), vec![bob.id]);
-        let reader = Reader {
-            seated: true,
-            mutes: Some(&mutes),
+        let conn = 7;
+        chat.set_mutes(conn, vec![bob.id]);
+        let read = |chat: &Chat| {
+            let reader = Reader {
+                seated: true,
+                mutes: chat.mutes_of(conn),
+            };
+            chat.history(&reader, false)
         };
-        let lines = chat.history(&reader, false);
+        let lines = read(&chat);
         assert_eq!(lines.len(), 1);
         assert_eq!(lines[0].from.id, ada.id);
-        assert!(mutes.set(bob.id, false).is_empty());
-        assert_eq!(chat.history(&reader, false).len(), 2);
+        chat.set_mutes(conn, Vec::new());
+        assert_eq!(read(&chat).len(), 2);
+        chat.set_mutes(conn, vec![bob.id]);
+        chat.forget(conn);
+        assert_eq!(read(&chat).len(), 2, "a connection gone mutes no one");
     }
 
     #[test]

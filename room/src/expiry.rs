@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use tokio::time::Instant;
+use std::time::Instant;
 
 /// The countdown of one room.
 #[derive(Clone, Debug)]

@@ -12,7 +12,7 @@ use warroom_protocol::{ActedBy, RawJson, codes};
 use super::dynamic_view::without_static_parts;
 use super::engine::{from_json, to_json};
 use super::{Accepted, BotJob, MatchRunner, SeenAction};
-use crate::error::ApiError;
+use crate::error::RoomError;
 
 /// One logged action: a ruleset action or a resignation.
 #[derive(Clone, Debug)]
@@ -146,7 +146,7 @@ impl<R: Bot> Runner<R> {
         seat: Seat,
         action: &Value,
         by: ActedBy,
-    ) -> Result<Accepted, ApiError> {
+    ) -> Result<Accepted, RoomError> {
         if warroom_protocol::played::is_resign(action) {
             self.resign(seat)
         } else {
@@ -203,9 +203,9 @@ impl<R: Bot> MatchRunner for Runner<R> {
         Some(warroom_protocol::legal::compact(&actions))
     }
 
-    fn apply(&mut self, seat: Seat, action: &Value, by: ActedBy) -> Result<Accepted, ApiError> {
+    fn apply(&mut self, seat: Seat, action: &Value, by: ActedBy) -> Result<Accepted, RoomError> {
         if self.state.outcome().is_some() {
-            return Err(ApiError::conflict(codes::MATCH_OVER, "the match is over"));
+            return Err(RoomError::conflict(codes::MATCH_OVER, "the match is over"));
         }
         let typed: R::Action =
             from_json(action, codes::UNKNOWN_ACTION, &format!("{} action", R::ID))?;
@@ -216,7 +216,7 @@ impl<R: Bot> MatchRunner for Runner<R> {
             .rules
             .apply(seat, &typed, &mut events)
             .map_err(|error| {
-                ApiError::conflict(error.code(), error.to_string()).with_params(error.params())
+                RoomError::conflict(error.code(), error.to_string()).with_params(error.params())
             })?;
         let entry = Entry {
             seat,
@@ -226,10 +226,10 @@ impl<R: Bot> MatchRunner for Runner<R> {
         Ok(self.accept(entry, events))
     }
 
-    fn resign(&mut self, seat: Seat) -> Result<Accepted, ApiError> {
+    fn resign(&mut self, seat: Seat) -> Result<Accepted, RoomError> {
         self.state
             .resign(seat)
-            .map_err(|error| ApiError::conflict(error.code, error.message))?;
+            .map_err(|error| RoomError::conflict(error.code, error.message))?;
         let entry = Entry {
             seat,
             by: ActedBy::Player,
@@ -287,7 +287,7 @@ fn json_text<T: serde::Serialize + ?Sized>(value: &T) -> String {
 /// rulesets' struct actions deny them when parsed, and this catches the rest (fields beside a
 /// unit action such as `{"type": "end_turn"}`). A field is known when the action, written back,
 /// has it (an absent optional field may be sent as `null`).
-fn refuse_unknown_fields(sent: &Value, parsed: &Value, ruleset: &str) -> Result<(), ApiError> {
+fn refuse_unknown_fields(sent: &Value, parsed: &Value, ruleset: &str) -> Result<(), RoomError> {
     let (Some(sent), Some(parsed)) = (sent.as_object(), parsed.as_object()) else {
         return Ok(());
     };
@@ -295,7 +295,7 @@ fn refuse_unknown_fields(sent: &Value, parsed: &Value, ruleset: &str) -> Result<
         .iter()
         .find(|(key, value)| !value.is_null() && !parsed.contains_key(key.as_str()))
     {
-        Some((key, _)) => Err(ApiError::bad_request(
+        Some((key, _)) => Err(RoomError::bad_request(
             codes::UNKNOWN_ACTION,
             format!("not a valid {ruleset} action: unknown field `{key}`"),
         )),

@@ -24,6 +24,15 @@ pub struct Game {
     pub clock: Option<Clock>,
 }
 
+impl std::fmt::Debug for Game {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Game")
+            .field("match_id", &self.match_id)
+            .field("seq", &self.runner.seq())
+            .finish_non_exhaustive()
+    }
+}
+
 impl Game {
     /// A match just set up (nothing played yet).
     pub fn new(match_id: MatchId, seed: Seed, runner: Box<dyn MatchRunner>) -> Game {

@@ -13,8 +13,8 @@ use serde_json::Value;
 use warroom_engine::{BotLevel, Outcome, RulesetId, Seat, Seed, Viewer};
 use warroom_protocol::{ActedBy, RawJson, Replay, SeatRange};
 
-use crate::error::ApiError;
-use crate::store::{ActionRecord, MatchRecord};
+use crate::error::RoomError;
+use crate::records::{ActionRecord, MatchRecord};
 
 pub use dynamic_view::{STATIC_ENTRY_FIELDS, STATIC_VIEW_FIELDS, strip_static_parts};
 pub use engine::Engine;
@@ -30,14 +30,14 @@ pub trait Rules: Send + Sync {
     fn default_options(&self) -> Value;
     /// Checks room options (missing fields take defaults; unknown fields are refused) and the
     /// seat count with the engine's `check_options`; returns the options with defaults filled in.
-    fn check_options(&self, options: Option<&Value>, seats: u8) -> Result<Value, ApiError>;
+    fn check_options(&self, options: Option<&Value>, seats: u8) -> Result<Value, RoomError>;
     /// Starts a match.
     fn start(
         &self,
         options: &Value,
         seats: u8,
         seed: Seed,
-    ) -> Result<Box<dyn MatchRunner>, ApiError>;
+    ) -> Result<Box<dyn MatchRunner>, RoomError>;
     /// Rebuilds a match by replaying its stored actions.
     fn rebuild(
         &self,
@@ -45,14 +45,14 @@ pub trait Rules: Send + Sync {
         seats: u8,
         seed: Seed,
         actions: &[ActionRecord],
-    ) -> Result<Box<dyn MatchRunner>, ApiError>;
+    ) -> Result<Box<dyn MatchRunner>, RoomError>;
     /// A stored match as `viewer` may see it.
     fn replay(
         &self,
         record: &MatchRecord,
         actions: &[ActionRecord],
         viewer: Viewer,
-    ) -> Result<Replay, ApiError>;
+    ) -> Result<Replay, RoomError>;
     /// Recomputes a finished replay from its seed and compares every event and the result.
     fn verify(&self, replay: &Replay) -> VerifyReport;
 }
@@ -133,9 +133,9 @@ pub trait MatchRunner: Send {
     /// Applies a ruleset action of `seat`, taken `by` its player, a bot or the clock. On `Err`
     /// nothing changed. On `Ok` [`MatchRunner::undo`] can still take it back (until the next
     /// call) if it cannot be stored.
-    fn apply(&mut self, seat: Seat, action: &Value, by: ActedBy) -> Result<Accepted, ApiError>;
+    fn apply(&mut self, seat: Seat, action: &Value, by: ActedBy) -> Result<Accepted, RoomError>;
     /// `seat` resigns (G-RESIGN-1); kept for `undo` like an action.
-    fn resign(&mut self, seat: Seat) -> Result<Accepted, ApiError>;
+    fn resign(&mut self, seat: Seat) -> Result<Accepted, RoomError>;
     /// Takes back the last accepted action (its append failed, so it never happened).
     fn undo(&mut self);
     /// The last accepted action as `viewer` sees it, with the current view.

@@ -1,19 +1,24 @@
-//! The room core tested with plain calls, no tasks, sockets or database: what it asks the loop
-//! to do for each input.
+//! The room core tested with plain calls and a fake clock, no tasks, sockets or database: what
+//! it asks the loop to do for each input. `driver.rs` feeds it as the loop does.
+
+mod concerns;
+mod driver;
 
 use serde_json::{Value, json};
-use tokio::time::Instant;
-use warroom_engine::{RulesetId, Seat, Seed};
+use std::time::Instant;
+use warroom_engine::{RulesetId, Seat};
 use warroom_protocol::{
-    ActedBy, ClockSettings, Identity, IdentityId, MatchId, RoomId, RoomSettings, RoomState,
-    ServerMsg, Takeover,
+    ActedBy, ClockSettings, Identity, IdentityId, RoomId, RoomSettings, RoomState, ServerMsg,
+    Takeover,
 };
 
-use super::ConnId;
-use super::core::{RoomCore, Submitted};
-use super::output::Output;
+use self::driver::*;
+use super::{RoomCore, Submitted};
+use crate::ConnId;
+use crate::input::Input;
+use crate::output::{Output, Write};
+use crate::records::RoomRecord;
 use crate::runner::rules;
-use crate::store::RoomRecord;
 
 fn player(n: u8) -> Identity {
     Identity {
@@ -62,34 +67,34 @@ fn started_with(
         created_at: 0,
         seats: seats.clone(),
     };
-    let mut core = RoomCore::new(record, rules(ruleset).unwrap(), None, 10);
+    let mut core = new_core(record, now);
     for (n, holder) in seats.iter().enumerate() {
         if let Some(holder) = holder
             && crate::bots::bot_level(holder.id).is_none()
         {
-            core.join(n as ConnId + 1, Some(holder.clone()), None, None, now)
-                .unwrap();
+            join(&mut core, n as ConnId + 1, Some(holder.clone()), None, now).unwrap();
         }
     }
-    core.join(if count == 2 { 3 } else { 100 }, None, None, None, now)
-        .unwrap();
-    assert!(core.ready_to_start());
-    core.prepare_start(Seed::from_u64(7), MatchId::random(), 0)
-        .unwrap();
-    core.started(now);
+    join(&mut core, if count == 2 { 3 } else { 100 }, None, None, now).unwrap();
+    let start = in_flight_write(&core).expect("a full room starts");
+    core.handle(
+        now,
+        Input::WriteDone {
+            id: start,
+            result: Ok(()),
+        },
+    );
+    assert!(
+        core.game.is_some(),
+        "the match runs once its record is stored"
+    );
     core
-}
-
-fn drain(core: &mut RoomCore) -> Vec<Output> {
-    std::iter::from_fn(|| core.poll_output()).collect()
 }
 
 /// The seat to act, its conn and its first legal action, read from the snapshot it would get.
 fn next_move(core: &mut RoomCore) -> (ConnId, Value) {
-    core.join(1, Some(player(0)), None, None, Instant::now())
-        .unwrap();
-    core.join(2, Some(player(1)), None, None, Instant::now())
-        .unwrap();
+    join(core, 1, Some(player(0)), None, Instant::now()).unwrap();
+    join(core, 2, Some(player(1)), None, Instant::now()).unwrap();
     let outputs = drain(core);
     for output in outputs {
         if let Output::Send {
@@ -122,14 +127,14 @@ fn an_action_is_announced_only_after_its_commit() {
     let mut core = started_room();
     let (conn, action) = next_move(&mut core);
     let now = Instant::now();
-    let submitted = core.action(conn, "a1".into(), &action, now).unwrap();
+    let submitted = act(&mut core, conn, "a1".into(), &action, now).unwrap();
     assert_eq!(submitted, Submitted::Pending(1));
     let outputs = drain(&mut core);
     assert!(
-        matches!(outputs.as_slice(), [Output::Append(append)] if append.seq == 1 && append.seat == Seat(0)),
+        matches!(outputs.as_slice(), [Output::Write { write: Write::Append(append), .. }] if append.seq == 1 && append.seat == Seat(0)),
         "only the append, nothing said yet: {outputs:?}"
     );
-    assert_eq!(core.committed(1, Ok(()), now), Ok(1));
+    assert_eq!(committed(&mut core, 1, Ok(()), now), Ok(1));
     let outputs = drain(&mut core);
     let applied = sends(&outputs);
     assert!(!applied.is_empty());
@@ -154,9 +159,9 @@ fn only_the_spectators_copy_of_an_action_may_wait_for_their_sockets_pace() {
     let mut core = started_room();
     let (conn, action) = next_move(&mut core);
     let now = Instant::now();
-    core.action(conn, "a1".into(), &action, now).unwrap();
+    act(&mut core, conn, "a1".into(), &action, now).unwrap();
     drain(&mut core);
-    core.committed(1, Ok(()), now).unwrap();
+    committed(&mut core, 1, Ok(()), now).unwrap();
     let paced: Vec<(Vec<ConnId>, bool)> = drain(&mut core)
         .into_iter()
         .filter_map(|output| match output {
@@ -176,10 +181,10 @@ fn a_failed_commit_undoes_the_action_and_tells_no_one() {
     let mut core = started_room();
     let (conn, action) = next_move(&mut core);
     let now = Instant::now();
-    core.action(conn, "a1".into(), &action, now).unwrap();
+    act(&mut core, conn, "a1".into(), &action, now).unwrap();
     drain(&mut core);
     assert!(
-        core.committed(1, Err("disk full".into()), now).is_err(),
+        committed(&mut core, 1, Err("disk full"), now).is_err(),
         "the sender hears of the failure"
     );
     assert!(
@@ -188,7 +193,7 @@ fn a_failed_commit_undoes_the_action_and_tells_no_one() {
     );
     // The same id and action can be sent again: it was never applied.
     assert_eq!(
-        core.action(conn, "a1".into(), &action, now),
+        act(&mut core, conn, "a1".into(), &action, now),
         Ok(Submitted::Pending(1))
     );
 }
@@ -198,12 +203,18 @@ fn a_resent_client_id_is_answered_with_its_seq() {
     let mut core = started_room();
     let (conn, action) = next_move(&mut core);
     let now = Instant::now();
-    core.action(conn, "a1".into(), &action, now).unwrap();
+    act(&mut core, conn, "a1".into(), &action, now).unwrap();
     drain(&mut core);
-    core.committed(1, Ok(()), now).unwrap();
+    committed(&mut core, 1, Ok(()), now).unwrap();
     drain(&mut core);
     assert_eq!(
-        core.action(conn, "a1".into(), &json!({"type": "anything"}), now),
+        act(
+            &mut core,
+            conn,
+            "a1".into(),
+            &json!({"type": "anything"}),
+            now
+        ),
         Ok(Submitted::Known(1))
     );
     assert!(drain(&mut core).is_empty(), "nothing new is stored or sent");
@@ -241,9 +252,13 @@ fn a_bot_seat_is_asked_once_and_its_move_goes_through_the_log_marked_bot() {
         let (asked, seat, action) = bot_turn(outputs).expect("a bot is asked to act");
         assert_eq!(asked, seq);
         assert_eq!(Some(seat), to_act(&core));
-        core.bot_moved(asked, seat, action, now);
+        bot_chose(&mut core, asked, seat, action, now);
         let outputs = drain(&mut core);
-        let Some(Output::Append(append)) = outputs.first() else {
+        let Some(Output::Write {
+            write: Write::Append(append),
+            ..
+        }) = outputs.first()
+        else {
             panic!("the bot's action is stored: {outputs:?}");
         };
         assert_eq!((append.seq, append.by), (seq + 1, ActedBy::Bot));
@@ -252,7 +267,7 @@ fn a_bot_seat_is_asked_once_and_its_move_goes_through_the_log_marked_bot() {
             bot_turn(outputs).is_none(),
             "nothing else is asked while the action is stored"
         );
-        core.committed(seq + 1, Ok(()), now).unwrap();
+        committed(&mut core, seq + 1, Ok(()), now).unwrap();
         if core.summary().state == RoomState::Finished {
             return;
         }
@@ -267,11 +282,11 @@ fn a_stale_bot_move_is_dropped() {
     let (conn, action) = next_move(&mut core);
     assert_eq!(conn, 1, "the person plays first");
     let now = Instant::now();
-    core.bot_moved(0, Seat(0), Some(action.clone()), now);
+    bot_chose(&mut core, 0, Seat(0), Some(action.clone()), now);
     assert!(
         !drain(&mut core)
             .iter()
-            .any(|output| matches!(output, Output::Append(_))),
+            .any(|output| append_of(output).is_some()),
         "a bot does not play a person's seat"
     );
 }
@@ -282,9 +297,13 @@ fn g_resign_1_resigning_in_two_players_ends_the_match_for_the_other_seat() {
     let now = Instant::now();
     // Seat 1 resigns although seat 0 is to act.
     assert_eq!(to_act(&core), Some(Seat(0)));
-    assert_eq!(core.resign(2, now), Ok(Submitted::Pending(1)));
+    assert_eq!(resign(&mut core, 2, now), Ok(Submitted::Pending(1)));
     let outputs = drain(&mut core);
-    let Some(Output::Append(append)) = outputs.first() else {
+    let Some(Output::Write {
+        write: Write::Append(append),
+        ..
+    }) = outputs.first()
+    else {
         panic!("the resignation is stored: {outputs:?}");
     };
     assert_eq!(append.action, r#"{"type":"resign"}"#);
@@ -294,7 +313,7 @@ fn g_resign_1_resigning_in_two_players_ends_the_match_for_the_other_seat() {
         (finish.winner, finish.reason.as_str()),
         (Seat(0), "opponent_resigned")
     );
-    core.committed(1, Ok(()), now).unwrap();
+    committed(&mut core, 1, Ok(()), now).unwrap();
     let outputs = drain(&mut core);
     assert!(
         sends(&outputs)
@@ -302,7 +321,7 @@ fn g_resign_1_resigning_in_two_players_ends_the_match_for_the_other_seat() {
             .any(|m| matches!(m, ServerMsg::Finished { outcome, .. } if outcome.winner == Seat(0)))
     );
     assert_eq!(core.summary().state, RoomState::Finished);
-    assert_eq!(core.resign(1, now).unwrap_err().code, "match_over");
+    assert_eq!(resign(&mut core, 1, now).unwrap_err().code, "match_over");
 }
 
 #[test]
@@ -313,13 +332,13 @@ fn g_resign_1_resigning_in_four_players_hands_the_seat_to_a_bot_for_good() {
     let now = Instant::now();
     let first = to_act(&core).unwrap();
     let resigning = first.0 as ConnId + 1;
-    assert_eq!(core.resign(resigning, now), Ok(Submitted::Pending(1)));
+    assert_eq!(resign(&mut core, resigning, now), Ok(Submitted::Pending(1)));
     let outputs = drain(&mut core);
     assert!(
-        matches!(outputs.first(), Some(Output::Append(append)) if append.finish.is_none()),
+        matches!(outputs.first(), Some(Output::Write { write: Write::Append(append), .. }) if append.finish.is_none()),
         "the match goes on: {outputs:?}"
     );
-    core.committed(1, Ok(()), now).unwrap();
+    committed(&mut core, 1, Ok(()), now).unwrap();
     let outputs = drain(&mut core);
     let shown = outputs.iter().find_map(|output| match output {
         Output::Summary(room) => Some(room.clone()),
@@ -336,17 +355,17 @@ fn g_resign_1_resigning_in_four_players_hands_the_seat_to_a_bot_for_good() {
         .action(resigning, "x".into(), action.as_ref().unwrap(), now)
         .unwrap_err();
     assert_eq!(error.code, "already_resigned");
-    core.bot_moved(seq, seat, action, now);
+    bot_chose(&mut core, seq, seat, action, now);
     assert!(
-        matches!(drain(&mut core).first(), Some(Output::Append(append)) if append.by == ActedBy::Bot)
+        matches!(drain(&mut core).first(), Some(Output::Write { write: Write::Append(append), .. }) if append.by == ActedBy::Bot)
     );
     assert_eq!(
-        core.resign(resigning, now),
+        resign(&mut core, resigning, now),
         Ok(Submitted::Known(1)),
         "resigning is done once"
     );
     assert_eq!(
-        core.back(resigning, now).unwrap_err().code,
+        back(&mut core, resigning, now).unwrap_err().code,
         "already_resigned",
         "a resigned seat is not given back"
     );
@@ -361,18 +380,21 @@ fn g_resign_1_when_everyone_resigned_in_three_players_the_bots_play_on_and_the_l
     let mut outputs = Vec::new();
     for (n, conn) in (1..=3).enumerate() {
         let seq = u64::try_from(n).unwrap() + 1;
-        assert_eq!(core.resign(conn, now), Ok(Submitted::Pending(seq)));
+        assert_eq!(resign(&mut core, conn, now), Ok(Submitted::Pending(seq)));
         let stored = drain(&mut core)
             .into_iter()
             .find_map(|output| match output {
-                Output::Append(append) => Some(append),
+                Output::Write {
+                    write: Write::Append(append),
+                    ..
+                } => Some(append),
                 _ => None,
             });
         assert!(
             stored.is_some_and(|append| append.finish.is_none()),
             "the match goes on after resignation {seq}"
         );
-        core.committed(seq, Ok(()), now).unwrap();
+        committed(&mut core, seq, Ok(()), now).unwrap();
         outputs = drain(&mut core);
     }
     let room = core.summary();
@@ -383,40 +405,46 @@ fn g_resign_1_when_everyone_resigned_in_three_players_the_bots_play_on_and_the_l
             .all(|seat| seat.takeover == Some(Takeover::Resigned))
     );
     assert!(
-        !super::summary::played_by_a_person(&room),
+        !crate::summary::played_by_a_person(&room),
         "no person plays it: the lobby does not list it"
     );
     // The bots play every seat on, through the log.
     for _ in 0..5 {
         let (seq, seat, action) = bot_turn(outputs).expect("a bot is asked");
         assert_eq!(Some(seat), to_act(&core));
-        core.bot_moved(seq, seat, action, now);
+        bot_chose(&mut core, seq, seat, action, now);
         let stored = drain(&mut core)
             .into_iter()
             .find_map(|output| match output {
-                Output::Append(append) => Some(append),
+                Output::Write {
+                    write: Write::Append(append),
+                    ..
+                } => Some(append),
                 _ => None,
             });
         let append = stored.expect("the bot's action is stored");
         assert_eq!(append.by, ActedBy::Bot);
-        core.committed(append.seq, Ok(()), now).unwrap();
+        committed(&mut core, append.seq, Ok(()), now).unwrap();
         outputs = drain(&mut core);
     }
 }
 
 /// Stores (commits) whatever the core queued, as the loop would, until nothing is left to
 /// store; returns every append.
-fn store_all(core: &mut RoomCore, now: Instant) -> Vec<crate::store::writer::Append> {
+fn store_all(core: &mut RoomCore, now: Instant) -> Vec<crate::records::Append> {
     let mut stored = Vec::new();
     loop {
         let outputs = drain(core);
         let Some(append) = outputs.into_iter().find_map(|output| match output {
-            Output::Append(append) => Some(append),
+            Output::Write {
+                write: Write::Append(append),
+                ..
+            } => Some(append),
             _ => None,
         }) else {
             return stored;
         };
-        core.committed(append.seq, Ok(()), now).unwrap();
+        committed(core, append.seq, Ok(()), now).unwrap();
         stored.push(append);
     }
 }
@@ -442,10 +470,10 @@ fn a_turn_that_runs_out_gets_its_timeout_actions_marked_clock_and_the_next_seat_
         Some(t0 + 15 * second),
         "turn time, then bank"
     );
-    core.tick(t0 + 14 * second);
+    core.handle(t0 + 14 * second, Input::Timeout);
     assert!(store_all(&mut core, t0 + 14 * second).is_empty(), "not yet");
     let expected = core.game.as_ref().unwrap().runner.timeout_action().unwrap();
-    core.tick(t0 + 15 * second);
+    core.handle(t0 + 15 * second, Input::Timeout);
     let stored = store_all(&mut core, t0 + 15 * second);
     assert!(!stored.is_empty(), "the clock acts");
     assert_eq!(
@@ -492,14 +520,13 @@ fn a_player_who_acts_in_time_keeps_the_bank_and_the_clock_waits_for_each_commit(
     );
     drain(&mut core);
     let (conn, action) = next_move(&mut core);
-    core.action(conn, "a".into(), &action, t0 + 12 * second)
-        .unwrap();
+    act(&mut core, conn, "a".into(), &action, t0 + 12 * second).unwrap();
     assert_eq!(
         core.next_wake(),
-        None,
-        "no timeout while an action is being stored"
+        Some(t0 + 22 * second),
+        "no clock timeout while an action is being stored: only its answer's deadline"
     );
-    core.tick(t0 + 40 * second);
+    core.handle(t0 + 40 * second, Input::Timeout);
     let stored = store_all(&mut core, t0 + 12 * second);
     assert_eq!(stored.len(), 1, "only the player's action: {stored:?}");
     let shown = core.clock_state().unwrap();
@@ -518,7 +545,7 @@ fn a_player_who_acts_in_time_keeps_the_bank_and_the_clock_waits_for_each_commit(
 /// Plays `count` actions of the seat to act (its first legal action), each committed, and
 /// returns what the core asked to send after each commit.
 fn play_committed(core: &mut RoomCore, count: usize) -> Vec<Vec<Output>> {
-    use super::core::Submission;
+    use super::Submission;
     use warroom_engine::Viewer;
     let mut rounds = Vec::new();
     for n in 0..count {
@@ -543,7 +570,7 @@ fn play_committed(core: &mut RoomCore, count: usize) -> Vec<Vec<Output>> {
             panic!("a new action");
         };
         drain(core);
-        core.committed(seq, Ok(()), now).unwrap();
+        committed(core, seq, Ok(()), now).unwrap();
         rounds.push(drain(core));
     }
     rounds
@@ -639,8 +666,7 @@ fn live_followers_get_patches_that_rebuild_their_view_and_a_rejoin_gets_whole_vi
 
         // A spectator comes back two actions behind: the two whole, then patches again.
         let seq = core.game.as_ref().unwrap().runner.seq();
-        core.join(spectator, None, None, Some(seq - 2), Instant::now())
-            .unwrap();
+        join(&mut core, spectator, None, Some(seq - 2), Instant::now()).unwrap();
         let outputs = drain(&mut core);
         let whole: Vec<u64> = sends(&outputs)
             .iter()
@@ -664,8 +690,7 @@ fn live_followers_get_patches_that_rebuild_their_view_and_a_rejoin_gets_whole_vi
         // A seat rejoins with the seq it holds: nothing is sent, so the room cannot know what it
         // holds, and its next action comes whole.
         let seq = core.game.as_ref().unwrap().runner.seq();
-        core.join(1, Some(player(0)), None, Some(seq), Instant::now())
-            .unwrap();
+        join(&mut core, 1, Some(player(0)), Some(seq), Instant::now()).unwrap();
         follow_views(&mut views, &drain(&mut core));
         let rounds = play_committed(&mut core, 1);
         let to_seat: Vec<&ServerMsg> = rounds[0]

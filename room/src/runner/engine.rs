@@ -9,8 +9,8 @@ use warroom_protocol::{Replay, ReplayAction, SeatRange, codes};
 
 use super::runner_impl::Runner;
 use super::{MatchRunner, Rules};
-use crate::error::ApiError;
-use crate::store::{ActionRecord, MatchRecord};
+use crate::error::RoomError;
+use crate::records::{ActionRecord, MatchRecord};
 
 /// The ruleset `R` behind the [`Rules`] object.
 pub struct Engine<R>(PhantomData<fn() -> R>);
@@ -25,9 +25,9 @@ pub(super) fn from_json<T: serde::de::DeserializeOwned>(
     value: &Value,
     code: &'static str,
     what: &str,
-) -> Result<T, ApiError> {
+) -> Result<T, RoomError> {
     T::deserialize(value)
-        .map_err(|error| ApiError::bad_request(code, format!("not a valid {what}: {error}")))
+        .map_err(|error| RoomError::bad_request(code, format!("not a valid {what}: {error}")))
 }
 
 /// Serialises ruleset values; they are plain data, so failure is a server bug.
@@ -39,13 +39,13 @@ pub(super) fn to_json<T: serde::Serialize>(value: &T) -> Value {
 }
 
 /// Parses stored or checked options; they were checked when the room was created.
-pub(super) fn parse_options<R: Ruleset>(options: &Value) -> Result<R::Options, ApiError> {
+pub(super) fn parse_options<R: Ruleset>(options: &Value) -> Result<R::Options, RoomError> {
     from_json(options, codes::INVALID_OPTIONS, "options object")
 }
 
 /// Turns a setup error into an API error with the ruleset's code.
-fn setup_error(error: warroom_engine::SetupError) -> ApiError {
-    ApiError::bad_request(error.code, error.message)
+fn setup_error(error: warroom_engine::SetupError) -> RoomError {
+    RoomError::bad_request(error.code, error.message)
 }
 
 impl<R: Ruleset + warroom_engine::Bot> Rules for Engine<R> {
@@ -65,7 +65,7 @@ impl<R: Ruleset + warroom_engine::Bot> Rules for Engine<R> {
         to_json(&R::Options::default())
     }
 
-    fn check_options(&self, options: Option<&Value>, seats: u8) -> Result<Value, ApiError> {
+    fn check_options(&self, options: Option<&Value>, seats: u8) -> Result<Value, RoomError> {
         let mut merged = match self.default_options() {
             Value::Object(map) => map,
             _ => Map::new(),
@@ -76,7 +76,7 @@ impl<R: Ruleset + warroom_engine::Bot> Rules for Engine<R> {
                 // Merging over the defaults gives "missing fields take defaults" whatever the
                 // ruleset's serde attributes; a key the defaults lack is not an option at all.
                 if let Some(unknown) = given.keys().find(|key| !merged.contains_key(*key)) {
-                    return Err(ApiError::bad_request(
+                    return Err(RoomError::bad_request(
                         codes::INVALID_OPTIONS,
                         format!("{} has no option {unknown:?}", R::ID),
                     ));
@@ -86,7 +86,7 @@ impl<R: Ruleset + warroom_engine::Bot> Rules for Engine<R> {
                 }
             }
             Some(_) => {
-                return Err(ApiError::bad_request(
+                return Err(RoomError::bad_request(
                     codes::INVALID_OPTIONS,
                     "options must be a JSON object",
                 ));
@@ -102,7 +102,7 @@ impl<R: Ruleset + warroom_engine::Bot> Rules for Engine<R> {
         options: &Value,
         seats: u8,
         seed: Seed,
-    ) -> Result<Box<dyn MatchRunner>, ApiError> {
+    ) -> Result<Box<dyn MatchRunner>, RoomError> {
         let options = parse_options::<R>(options)?;
         let runner = Runner::<R>::start(&options, seats, seed).map_err(setup_error)?;
         Ok(Box::new(runner))
@@ -114,14 +114,14 @@ impl<R: Ruleset + warroom_engine::Bot> Rules for Engine<R> {
         seats: u8,
         seed: Seed,
         actions: &[ActionRecord],
-    ) -> Result<Box<dyn MatchRunner>, ApiError> {
+    ) -> Result<Box<dyn MatchRunner>, RoomError> {
         let options = parse_options::<R>(options)?;
         let mut runner = Runner::<R>::start(&options, seats, seed).map_err(setup_error)?;
         for record in actions {
             runner
                 .apply_logged(record.seat, &record.action, record.by)
                 .map_err(|error| {
-                    ApiError::internal(format!(
+                    RoomError::internal(format!(
                         "stored action #{} is refused on rebuild: {error}",
                         record.seq
                     ))
@@ -135,14 +135,14 @@ impl<R: Ruleset + warroom_engine::Bot> Rules for Engine<R> {
         record: &MatchRecord,
         actions: &[ActionRecord],
         viewer: Viewer,
-    ) -> Result<Replay, ApiError> {
+    ) -> Result<Replay, RoomError> {
         let options = parse_options::<R>(&record.options)?;
-        let seed: Seed = record.seed.parse().map_err(ApiError::internal)?;
-        let seats = u8::try_from(record.seats.len()).map_err(ApiError::internal)?;
+        let seed: Seed = record.seed.parse().map_err(RoomError::internal)?;
+        let seats = u8::try_from(record.seats.len()).map_err(RoomError::internal)?;
         let (initial, setup_events) = R::new(&options, seats, seed).map_err(setup_error)?;
-        let redact = |event: &Value| -> Result<Value, ApiError> {
+        let redact = |event: &Value| -> Result<Value, RoomError> {
             let typed: R::Event =
-                serde_json::from_value(event.clone()).map_err(ApiError::internal)?;
+                serde_json::from_value(event.clone()).map_err(RoomError::internal)?;
             Ok(to_json(&R::redact_event(&typed, viewer)))
         };
         let mut replay_actions = Vec::with_capacity(actions.len());

@@ -13,14 +13,9 @@
 
 use std::time::Duration;
 
-use tokio::time::Instant;
+use std::time::Instant;
 use warroom_engine::Seat;
-use warroom_protocol::{ActedBy, Takeover, codes};
-
-use super::ConnId;
-use super::core::RoomCore;
-use crate::bots::bot_level;
-use crate::error::ApiError;
+use warroom_protocol::{ActedBy, Takeover};
 
 /// Turns lost to the clock in a row after which a bot plays the seat.
 pub const TIMEOUTS_BEFORE_TAKEOVER: u8 = 2;
@@ -155,145 +150,6 @@ pub fn timed_out_in_log(
         .filter(|&index| taken[index])
         .filter_map(|index| u8::try_from(index).ok().map(Seat))
         .collect()
-}
-
-impl RoomCore {
-    /// A rebuilt match: `seats` (found by [`timed_out_in_log`]) are played by the bot again
-    /// (`timed_out`), unless a bot holds them or their player resigned.
-    pub fn with_timed_out(mut self, seats: &[Seat]) -> RoomCore {
-        if self.match_running() {
-            for &seat in seats {
-                if self.takeover(seat).is_none() && self.bot_for(seat).is_none() {
-                    self.absences.take(seat, Takeover::TimedOut);
-                }
-            }
-        }
-        self
-    }
-
-    /// True while the match runs (started, not over).
-    fn match_running(&self) -> bool {
-        self.game.as_ref().is_some_and(|game| !game.is_over())
-    }
-
-    /// Counts down for every seated person of the running match with no connection following
-    /// the room, and stops counting for those who have one (called on every join and leave).
-    pub(super) fn observe_absences(&mut self, now: Instant) {
-        let running = self.match_running();
-        for (index, holder) in self.record.seats.iter().enumerate() {
-            let Ok(seat) = u8::try_from(index).map(Seat) else {
-                continue;
-            };
-            let counted = running
-                && holder
-                    .as_ref()
-                    .is_some_and(|holder| bot_level(holder.id).is_none())
-                && !self
-                    .game
-                    .as_ref()
-                    .is_some_and(|game| game.runner.has_resigned(seat));
-            let connected = !counted
-                || holder
-                    .as_ref()
-                    .is_some_and(|holder| self.followers.is_connected(holder.id));
-            self.absences.observe(seat, connected, now);
-        }
-    }
-
-    /// When a seat's grace period ends, while the match runs.
-    pub(super) fn absence_deadline(&self) -> Option<Instant> {
-        self.match_running()
-            .then(|| self.absences.deadline())
-            .flatten()
-    }
-
-    /// Takes over the seats whose player has been away for the grace period at `now`: everyone
-    /// sees the takeover, and the bot plays them.
-    pub(super) fn take_over_absent(&mut self, now: Instant) {
-        if !self.match_running() {
-            return;
-        }
-        self.observe_absences(now);
-        let due = self.absences.due(now);
-        if due.is_empty() {
-            return;
-        }
-        for seat in due {
-            tracing::info!(
-                "room {}: seat {seat} is played by a bot, its player is away",
-                self.id()
-            );
-        }
-        self.publish();
-        self.schedule_bot();
-    }
-
-    /// After a commit: a seat whose clock ran out on two turns in a row is taken over
-    /// (`timed_out`); everyone sees it.
-    pub(super) fn take_over_timed_out(&mut self) {
-        if !self.match_running() {
-            return;
-        }
-        let Some(clock) = self.game.as_ref().and_then(|game| game.clock.as_ref()) else {
-            return;
-        };
-        let streaks: Vec<Seat> = (0..self.record.seats.len())
-            .filter_map(|index| u8::try_from(index).ok().map(Seat))
-            .filter(|&seat| clock.timeouts_in_a_row(seat) >= TIMEOUTS_BEFORE_TAKEOVER)
-            .collect();
-        let mut taken = false;
-        for seat in streaks {
-            if self.takeover(seat).is_none()
-                && self.bot_for(seat).is_none()
-                && self.absences.take(seat, Takeover::TimedOut)
-            {
-                tracing::info!(
-                    "room {}: seat {seat} is played by a bot, its clock ran out twice in a row",
-                    self.id()
-                );
-                taken = true;
-            }
-        }
-        if taken {
-            self.publish();
-        }
-    }
-
-    /// The seat's player is back: they play it again (their timeout streak forgotten), and
-    /// everyone sees it. A bot decision asked for it is dropped when it comes back
-    /// ([`RoomCore::bot_moved`] checks that a bot still plays the seat).
-    pub(super) fn give_back(&mut self, seat: Seat) {
-        if !self.absences.give_back(seat) {
-            return;
-        }
-        if let Some(clock) = self.game.as_mut().and_then(|game| game.clock.as_mut()) {
-            clock.forgive(seat);
-        }
-        self.publish();
-    }
-
-    /// `back`: the player of a seat a bot plays because they were away takes it back.
-    pub fn back(&mut self, conn: ConnId, now: Instant) -> Result<(), ApiError> {
-        self.at(now);
-        let seat = self.seat_in_match(conn)?;
-        if !self.match_running() {
-            return Err(ApiError::conflict(codes::MATCH_OVER, "the match is over"));
-        }
-        match self.takeover(seat) {
-            Some(Takeover::Resigned) => Err(ApiError::conflict(
-                codes::ALREADY_RESIGNED,
-                "you resigned: a bot plays this seat to the end",
-            )),
-            Some(Takeover::Disconnected | Takeover::TimedOut) => {
-                self.give_back(seat);
-                Ok(())
-            }
-            None => Err(ApiError::conflict(
-                codes::NOT_TAKEN_OVER,
-                "you are playing this seat: no bot plays it for you",
-            )),
-        }
-    }
 }
 
 #[cfg(test)]

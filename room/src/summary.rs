@@ -7,7 +7,7 @@ use warroom_protocol::{ClockState, Identity, Room, SeatInfo, Takeover};
 use super::followers::Followers;
 use super::seats::seat_of;
 use crate::bots::bot_level;
-use crate::store::RoomRecord;
+use crate::records::RoomRecord;
 
 /// What the match says of the seats now, for the room's summary.
 #[derive(Clone, Debug, Default)]
@@ -58,7 +58,7 @@ pub fn room_for(
         seats,
         spectators: u32::try_from(spectators).unwrap_or(u32::MAX),
         match_id: record.match_id,
-        created_at: crate::store::rfc3339(record.created_at),
+        created_at: crate::records::rfc3339(record.created_at),
     }
 }
 
