@@ -14,7 +14,7 @@ use warroom_engine::Viewer;
 use warroom_protocol::{ClockState, RawJson, RoomId, ServerMsg};
 
 use super::game::Game;
-use super::messages;
+use crate::views;
 
 /// Most missed actions sent one by one; further behind, a snapshot.
 pub const MAX_CATCH_UP_APPLIED: u64 = 20;
@@ -97,7 +97,7 @@ impl CatchUps {
                 (view, legal)
             }
         };
-        messages::snapshot_of(room, game, viewer, view, legal_actions, clock)
+        views::snapshot_of(room, game, viewer, view, legal_actions, clock)
     }
 
     /// Forgets the snapshots (the match changed without its seq saying so: an undone action).
@@ -131,13 +131,13 @@ impl CatchUps {
                     } else {
                         None
                     };
-                    out.push(messages::applied(room, seen, legal, clock.clone()));
+                    out.push(views::applied(room, seen, legal, clock.clone()));
                 }
             }
             _ => out.push(self.snapshot(room, game, viewer, clock)),
         }
         if last_seq.is_none_or(|last| last < seq)
-            && let Some(finished) = messages::finished(room, game)
+            && let Some(finished) = views::finished(room, game)
         {
             out.push(finished);
         }

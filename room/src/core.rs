@@ -34,15 +34,15 @@ use crate::expiry::Abandonment;
 use crate::followers::{Follower, Followers};
 use crate::game::Game;
 use crate::input::{Answer, AskId, Command, Input, WriteFailed, WriteId};
-use crate::messages;
 use crate::output::{Output, Write};
-use crate::patches::LastViews;
 use crate::presence::{Presence, Rejoin};
 use crate::records::{Append, MatchRecord, RoomRecord};
 use crate::rematch::{RematchVotes, rematch_room};
 use crate::runner::Rules;
 use crate::seats::{self, SeatChange, seat_of};
 use crate::summary::{SeatsNow, room_for, sees_invite};
+use crate::views;
+use crate::views::LastViews;
 
 /// Longest client action id, in bytes.
 pub const MAX_CLIENT_ID_BYTES: usize = 64;
@@ -967,7 +967,7 @@ impl RoomCore {
         self.game = Some(game);
         self.observe_absences(now);
         self.publish();
-        self.broadcast(messages::snapshot);
+        self.broadcast(views::snapshot);
         let conns = self.everyone();
         if let Some(game) = &self.game {
             for conn in conns {
@@ -1195,7 +1195,7 @@ impl RoomCore {
         if let Some(finished) = self
             .game
             .as_ref()
-            .and_then(|game| messages::finished(room, game))
+            .and_then(|game| views::finished(room, game))
         {
             // The lobby's copy says `finished` before anyone hears of the end.
             self.publish();

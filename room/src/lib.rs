@@ -19,15 +19,14 @@ mod expiry;
 mod followers;
 pub mod game;
 pub mod input;
-mod messages;
 pub mod output;
-mod patches;
 mod presence;
 pub mod records;
 pub mod rematch;
 pub mod runner;
 pub mod seats;
 pub mod summary;
+mod views;
 
 pub use absence::timed_out_in_log;
 pub use control::BotTurn;

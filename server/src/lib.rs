@@ -39,12 +39,12 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 use warroom_protocol::Health;
 
-use crate::cluster::leasing::Leasing;
 use crate::cluster::node::ClusterNode;
 use crate::cluster::relay::{RELAY_QUEUE, Relays};
 use crate::config::Config;
 use crate::metrics::Metrics;
 use crate::room::Rooms;
+use crate::room::leasing::Leasing;
 use crate::state::AppState;
 use crate::store::writer::Writer;
 use crate::store::{SessionLimits, Store};

@@ -10,13 +10,12 @@ use std::net::{IpAddr, Ipv6Addr, SocketAddr};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use axum::extract::{ConnectInfo, FromRequestParts};
+use axum::extract::{ConnectInfo, FromRef, FromRequestParts};
 use axum::http::StatusCode;
 use axum::http::request::Parts;
 use warroom_protocol::codes;
 
 use crate::error::ApiError;
-use crate::state::AppState;
 
 /// Buckets beyond this many are pruned of the ones that are full again (idle addresses).
 const PRUNE_ABOVE: usize = 10_000;
@@ -41,11 +40,20 @@ impl ClientIp {
     }
 }
 
-impl FromRequestParts<AppState> for ClientIp {
+/// Whether the client's address is the last one in `X-Forwarded-For` (`--trust-forwarded-for`),
+/// as the router's state says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TrustForwardedFor(pub bool);
+
+impl<S> FromRequestParts<S> for ClientIp
+where
+    S: Send + Sync,
+    TrustForwardedFor: FromRef<S>,
+{
     type Rejection = ApiError;
 
-    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
-        if state.limits.trust_forwarded_for
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
+        if TrustForwardedFor::from_ref(state).0
             && let Some(ip) = parts
                 .headers
                 .get_all("x-forwarded-for")

@@ -13,7 +13,7 @@ use crate::config::Limits;
 use crate::error::ApiError;
 use crate::identity::{bearer_token, token_hash};
 use crate::metrics::Metrics;
-use crate::per_ip::{CreationRate, SocketCount};
+use crate::per_ip::{CreationRate, SocketCount, TrustForwardedFor};
 use crate::room::{ConnId, Rooms};
 use crate::store::writer::WriterHealth;
 use crate::store::{RoomRecord, Store};
@@ -157,5 +157,11 @@ impl AppState {
         self.optional_identity(headers)
             .await?
             .ok_or_else(ApiError::unauthorized)
+    }
+}
+
+impl axum::extract::FromRef<AppState> for TrustForwardedFor {
+    fn from_ref(state: &AppState) -> TrustForwardedFor {
+        TrustForwardedFor(state.limits.trust_forwarded_for)
     }
 }

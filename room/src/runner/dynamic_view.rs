@@ -233,7 +233,7 @@ mod tests {
     use warroom_engine::{Ruleset, Seat, Seed, Viewer};
 
     use super::*;
-    use crate::runner::engine::to_json;
+    use crate::runner::to_json;
 
     /// The old way: the whole view as JSON, then the static fields removed.
     fn whole_then_removed<V: Serialize>(view: &V) -> serde_json::Value {

@@ -8,7 +8,7 @@ use warroom_protocol::verify::{VerifyReport, verify};
 use warroom_protocol::{Replay, ReplayAction, SeatRange, codes};
 
 use super::runner_impl::Runner;
-use super::{MatchRunner, Rules};
+use super::{MatchRunner, Rules, from_json, to_json};
 use crate::error::RoomError;
 use crate::records::{ActionRecord, MatchRecord};
 
@@ -18,24 +18,6 @@ pub struct Engine<R>(PhantomData<fn() -> R>);
 impl<R: Ruleset> Engine<R> {
     /// The (stateless) implementation for `R`.
     pub const NEW: Engine<R> = Engine(PhantomData);
-}
-
-/// Deserialises ruleset JSON, naming what it is in the error.
-pub(super) fn from_json<T: serde::de::DeserializeOwned>(
-    value: &Value,
-    code: &'static str,
-    what: &str,
-) -> Result<T, RoomError> {
-    T::deserialize(value)
-        .map_err(|error| RoomError::bad_request(code, format!("not a valid {what}: {error}")))
-}
-
-/// Serialises ruleset values; they are plain data, so failure is a server bug.
-pub(super) fn to_json<T: serde::Serialize>(value: &T) -> Value {
-    serde_json::to_value(value).unwrap_or_else(|error| {
-        tracing::error!("cannot serialise a ruleset value: {error}");
-        Value::Null
-    })
 }
 
 /// Parses stored or checked options; they were checked when the room was created.

@@ -144,3 +144,21 @@ pub trait MatchRunner: Send {
     /// (recomputed by replaying from the start).
     fn seen_since(&self, after_seq: u64, viewer: Viewer) -> Vec<SeenAction>;
 }
+
+/// Deserialises ruleset JSON, naming what it is in the error.
+pub(crate) fn from_json<T: serde::de::DeserializeOwned>(
+    value: &Value,
+    code: &'static str,
+    what: &str,
+) -> Result<T, RoomError> {
+    T::deserialize(value)
+        .map_err(|error| RoomError::bad_request(code, format!("not a valid {what}: {error}")))
+}
+
+/// Serialises ruleset values; they are plain data, so failure is a server bug.
+pub(crate) fn to_json<T: serde::Serialize>(value: &T) -> Value {
+    serde_json::to_value(value).unwrap_or_else(|error| {
+        tracing::error!("cannot serialise a ruleset value: {error}");
+        Value::Null
+    })
+}

@@ -10,8 +10,8 @@ use warroom_protocol::played::{Played, resign_action};
 use warroom_protocol::{ActedBy, RawJson, codes};
 
 use super::dynamic_view::without_static_parts;
-use super::engine::{from_json, to_json};
 use super::{Accepted, BotJob, MatchRunner, SeenAction};
+use super::{from_json, to_json};
 use crate::error::RoomError;
 
 /// One logged action: a ruleset action or a resignation.

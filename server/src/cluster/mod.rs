@@ -1,15 +1,14 @@
 //! Cluster mode (`--nats-url`, docs/SCALING.md): several nodes over one PostgreSQL, each room
 //! served by the one node holding its lease, NATS carrying commands and messages between them.
-//! `leasing.rs` this node's leases (`store/leases.rs` the SQL, `store/writer.rs` the fenced
-//! append); `wire.rs` what nodes say to each other and the one way a command reaches a room;
+//! This node's leases are the rooms' (`room/leasing.rs`; `store/leases.rs` the SQL,
+//! `store/writer.rs` the fenced append); `wire.rs` what nodes say to each other;
 //! `node.rs` this node on NATS (serving rooms to other nodes' connections, forwarding its own
 //! connections' commands, placement, summaries); `relay.rs` a room's messages to its followers
-//! on other nodes, once per viewer class; `streams.rs` the messages of rooms served elsewhere
+//! on other nodes, once per viewer class (the room's `Remote`); `streams.rs` the messages of rooms served elsewhere
 //! to this node's connections; `takeover.rs` taking over the rooms of nodes that died or
 //! stopped; `presence.rs` writing who is connected in the public rooms served here, for the
 //! other nodes' lobby and quick play (`store/presence.rs` the SQL).
 
-pub mod leasing;
 pub mod node;
 pub mod presence;
 pub mod relay;

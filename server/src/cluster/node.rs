@@ -16,13 +16,13 @@ use tokio_util::sync::CancellationToken;
 use warroom_protocol::{Room, RoomId, ServerMsg, codes};
 use warroom_room::{Answer as RoomAnswer, Command};
 
-use super::leasing::Leasing;
 use super::relay::Relays;
 use super::streams::Streams;
 use super::wire::{Answer, Ask, RemoteError, ask_subject};
 use crate::config::Limits;
 use crate::error::ApiError;
 use crate::metrics::Metrics;
+use crate::room::leasing::Leasing;
 use crate::room::{ConnId, Kick, Located, Mutes, Outbox, RemoteConn, Rooms, Via};
 use crate::store::{RoomRecord, Store};
 

@@ -32,7 +32,7 @@ use super::wire::{
     CLOSE, ENTER, EPOCH, FROM, N, PACED, SPEAKER, STREAM, StreamPosition, TO, class_name,
     room_subject,
 };
-use crate::room::{ConnId, RemoteConn};
+use crate::room::{ConnId, Overflow, Remote, RemoteConn, Remotes};
 
 /// Unpublished messages a room's relay holds before it drops its remote followers.
 pub const RELAY_QUEUE: usize = 8192;
@@ -163,10 +163,6 @@ struct Publish {
     payload: Bytes,
 }
 
-/// The relay's queue is full: the room drops its remote followers ([`Relay::close_all`]).
-#[derive(Debug, PartialEq, Eq)]
-pub struct Overflow;
-
 /// A connection of another node following the room.
 #[derive(Debug)]
 struct Follower {
@@ -294,7 +290,7 @@ impl Relay {
 
     /// When the seat holders changed since the last call: tells every follower's node the
     /// class it is of now (`class_of`). Call before sending anything.
-    pub fn reclassify(&mut self, seats: &[Option<Identity>], class_of: impl Fn(ConnId) -> Viewer) {
+    pub fn reclassify(&mut self, seats: &[Option<Identity>], class_of: &dyn Fn(ConnId) -> Viewer) {
         let unchanged = self.seats_seen.len() == seats.len()
             && self
                 .seats_seen
@@ -445,6 +441,56 @@ impl Relay {
 impl std::fmt::Display for RemoteConn {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{}:{}", self.node, self.conn)
+    }
+}
+
+impl Remote for Relay {
+    fn start(&self) {
+        Relay::start(self);
+    }
+
+    fn follows(&self, conn: ConnId) -> bool {
+        Relay::follows(self, conn)
+    }
+
+    fn count(&self) -> usize {
+        Relay::len(self)
+    }
+
+    fn add(&mut self, conn: ConnId, remote: RemoteConn) {
+        Relay::add(self, conn, remote);
+    }
+
+    fn remove(&mut self, conn: ConnId) -> bool {
+        Relay::remove(self, conn)
+    }
+
+    fn enter(&mut self, conn: ConnId, class: Viewer) {
+        Relay::enter(self, conn, class);
+    }
+
+    fn reclassify(&mut self, seats: &[Option<Identity>], class_of: &dyn Fn(ConnId) -> Viewer) {
+        Relay::reclassify(self, seats, class_of);
+    }
+
+    fn send(
+        &mut self,
+        to: &[ConnId],
+        text: &Utf8Bytes,
+        speaker: Option<IdentityId>,
+        paced: bool,
+    ) -> Result<(), Overflow> {
+        Relay::send(self, to, text, speaker, paced)
+    }
+
+    fn close_all(&mut self, reason: &str) -> Vec<ConnId> {
+        Relay::close_all(self, reason)
+    }
+}
+
+impl Remotes for Relays {
+    fn relay(self: Arc<Self>, room: RoomId, epoch: i64) -> Box<dyn Remote> {
+        Box::new(Relays::relay(&self, room, epoch))
     }
 }
 

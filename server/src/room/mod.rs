@@ -13,16 +13,17 @@
 
 #[cfg(test)]
 mod absence_tests;
-pub mod answer;
 #[cfg(test)]
 mod answer_tests;
 mod eviction;
+pub mod leasing;
 #[cfg(test)]
 mod loop_harness;
 #[cfg(test)]
 mod moved_tests;
 mod outbox;
 mod registry;
+mod remote;
 mod task;
 
 use serde_json::Value;
@@ -35,10 +36,10 @@ use warroom_room::{Answer, Command};
 use crate::error::ApiError;
 
 pub use crate::mutes::Mutes;
-pub use answer::{QueuedAnswer, Reply};
 pub use eviction::DEFAULT_IDLE_EVICTION;
-pub use outbox::{Gone, Kick, Outbox};
+pub use outbox::{Gone, Kick, Outbox, QueuedAnswer, Reply};
 pub use registry::{Located, Rooms};
+pub use remote::{Overflow, Remote, Remotes};
 pub use warroom_room::ConnId;
 pub use warroom_room::game::Game;
 pub use warroom_room::seats::SeatChange;

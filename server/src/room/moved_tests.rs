@@ -18,8 +18,8 @@ use warroom_room::{Answer, Command, Limits, RoomCore};
 
 use super::task::RoomTask;
 use super::{ConnId, Kick, Outbox, Reply, RoomCmd, Via};
-use crate::cluster::leasing::{Leasing, RoomLease};
 use crate::error::ApiError;
+use crate::room::leasing::{Leasing, RoomLease};
 use crate::runner::rules;
 use crate::store::leases::Fence;
 use crate::store::writer::{AppendError, Writer};

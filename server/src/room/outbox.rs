@@ -9,14 +9,26 @@
 //! `ws/connection.rs`), so one write and one wake-up carry several actions to a spectator and a
 //! room watched by hundreds keeps its players' latency. Both go through one queue, so the order
 //! of a connection's messages never changes.
+//!
+//! The answer to a command of a socket of this node goes through the same queue: the socket
+//! does not wait for it, the room queues the `ack` (or the refusal) itself right behind the
+//! action's `applied` messages ([`QueuedAnswer`]), so the connection's writer wakes once and
+//! writes both in one flush, and its reader goes on at once; an answer the room drops
+//! unanswered (its task ended) tells the client `room_not_found`. Other askers (a follower on
+//! another node, tests) wait on a `oneshot` ([`Reply::Wait`]).
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
+use std::time::Instant;
 
 use axum::extract::ws::Utf8Bytes;
-use tokio::sync::{Notify, mpsc};
+use tokio::sync::{Notify, mpsc, oneshot};
 use tokio_util::sync::CancellationToken;
-use warroom_protocol::ServerMsg;
+use warroom_protocol::{RoomId, ServerMsg};
+use warroom_room::Answer;
+
+use crate::error::ApiError;
+use crate::metrics::Metrics;
 
 /// Why a room disconnected a connection.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -142,5 +154,110 @@ impl Outbox {
     /// True once the connection is closed or disconnected.
     pub fn is_gone(&self) -> bool {
         self.kick.is_cancelled() || self.queue.is_closed()
+    }
+}
+
+/// Where the answer to a command goes.
+#[derive(Debug)]
+pub enum Reply {
+    /// The asker waits for it.
+    Wait(oneshot::Sender<Result<Answer, ApiError>>),
+    /// An action of a socket of this node: the room queues it to the connection's outbox.
+    Queue(QueuedAnswer),
+    /// Nobody waits (`leave`).
+    Nobody,
+}
+
+impl Reply {
+    /// Gives the answer.
+    pub fn send(self, answer: Result<Answer, ApiError>) {
+        match self {
+            Reply::Wait(reply) => {
+                let _ = reply.send(answer);
+            }
+            Reply::Queue(queued) => queued.send(answer.and_then(|answer| match answer {
+                Answer::Seq(seq) => Ok(seq),
+                other => Err(ApiError::internal(format!("an action answered {other:?}"))),
+            })),
+            Reply::Nobody => {}
+        }
+    }
+}
+
+/// The answer to one action of a connection of this node, queued by the room.
+#[derive(Debug)]
+pub struct QueuedAnswer {
+    /// The connection's outgoing queue.
+    outbox: Outbox,
+    /// The room the action was sent to.
+    room: RoomId,
+    /// The client's id for the action.
+    id: String,
+    /// When the connection read it (for `action_seconds`).
+    read_at: Instant,
+    metrics: Arc<Metrics>,
+    /// Set once answered (a dropped answer tells the client `room_not_found`).
+    answered: bool,
+}
+
+impl QueuedAnswer {
+    /// The answer to the action `id` the connection read at `read_at` for `room`.
+    pub fn new(
+        outbox: Outbox,
+        room: RoomId,
+        id: String,
+        read_at: Instant,
+        metrics: Arc<Metrics>,
+    ) -> Self {
+        QueuedAnswer {
+            outbox,
+            room,
+            id,
+            read_at,
+            metrics,
+            answered: false,
+        }
+    }
+
+    /// Queues the `ack`, or the refusal as an `error` that names the action.
+    pub fn send(mut self, answer: Result<u64, ApiError>) {
+        self.answer(answer);
+    }
+
+    fn answer(&mut self, answer: Result<u64, ApiError>) {
+        if self.answered {
+            return;
+        }
+        self.answered = true;
+        let metrics = &self.metrics;
+        metrics
+            .action_seconds
+            .observe_duration(self.read_at.elapsed());
+        let id = std::mem::take(&mut self.id);
+        let message = match answer {
+            Ok(seq) => {
+                metrics.actions_applied.inc();
+                ServerMsg::Ack {
+                    room: self.room,
+                    id,
+                    seq,
+                }
+            }
+            Err(error) => {
+                metrics.actions_refused.inc(&error.code);
+                metrics.ws_errors_sent.inc(&error.code);
+                ServerMsg::error(Some(self.room), Some(id), error.body())
+            }
+        };
+        // A full queue disconnects the client; its reader notices the kick.
+        let _ = self.outbox.send(&message);
+    }
+}
+
+impl Drop for QueuedAnswer {
+    fn drop(&mut self) {
+        if !self.answered {
+            self.answer(Err(ApiError::room_not_found()));
+        }
     }
 }

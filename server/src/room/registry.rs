@@ -17,9 +17,9 @@ use warroom_protocol::{Room, RoomId, RoomState};
 
 use super::RoomHandle;
 use super::eviction::{self, Eviction, Running};
+use super::leasing::{Ending, Leasing, RoomLease};
+use super::remote::Remotes;
 use super::task::RoomTask;
-use crate::cluster::leasing::{Ending, Leasing, RoomLease};
-use crate::cluster::relay::Relays;
 use crate::config::Limits;
 use crate::error::ApiError;
 use crate::identity::random_bytes;
@@ -53,7 +53,7 @@ pub struct Rooms {
     /// Cluster mode: this node's leases; a room is served here only under one.
     leasing: Option<Arc<Leasing>>,
     /// Cluster mode: where rooms served here publish for their followers on other nodes.
-    relays: Option<Arc<Relays>>,
+    relays: Option<Arc<dyn Remotes>>,
 }
 
 /// Where a room is served.
@@ -82,7 +82,7 @@ impl Rooms {
     }
 
     /// Cluster mode: rooms served here relay their messages to other nodes through `relays`.
-    pub fn with_relays(mut self, relays: Arc<Relays>) -> Rooms {
+    pub fn with_relays(mut self, relays: Arc<dyn Remotes>) -> Rooms {
         self.relays = Some(relays);
         self
     }
@@ -384,7 +384,7 @@ impl Rooms {
                 let relay = self
                     .relays
                     .as_ref()
-                    .map(|relays| relays.relay(core_id, lease.fence.epoch));
+                    .map(|relays| relays.clone().relay(core_id, lease.fence.epoch));
                 let task = task.with_lease(lease);
                 match relay {
                     Some(relay) => task.with_relay(relay),

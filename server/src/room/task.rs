@@ -26,9 +26,9 @@ use warroom_room::{
 };
 
 use super::eviction::Eviction;
+use super::leasing::{Ending, RoomLease};
+use super::remote::Remote;
 use super::{Kick, Outbox, Reply, RoomCmd, Via};
-use crate::cluster::leasing::{Ending, RoomLease};
-use crate::cluster::relay::Relay;
 use crate::error::{ApiError, is_outage};
 use crate::identity::random_bytes;
 use crate::store::Store;
@@ -81,7 +81,7 @@ pub struct RoomTask {
     lease: Option<RoomLease>,
     /// In cluster mode, where the messages of followers on other nodes go (once per viewer
     /// class, `cluster/relay.rs`).
-    relay: Option<Relay>,
+    relay: Option<Box<dyn Remote>>,
     /// Connections found gone while delivering: the core hears of them next.
     gone: Vec<ConnId>,
     /// How long the last message sent was: the next one is written into a buffer that size.
@@ -123,7 +123,7 @@ impl RoomTask {
     }
 
     /// Relays the messages of followers on other nodes through `relay` (cluster mode).
-    pub fn with_relay(mut self, relay: Relay) -> RoomTask {
+    pub fn with_relay(mut self, relay: Box<dyn Remote>) -> RoomTask {
         self.relay = Some(relay);
         self
     }
@@ -426,7 +426,7 @@ impl RoomTask {
             return;
         };
         let core = &self.core;
-        relay.reclassify(core.seats(), |conn| core.class_of(conn));
+        relay.reclassify(core.seats(), &|conn| core.class_of(conn));
         for conn in remote {
             relay.enter(*conn, core.class_of(*conn));
         }
@@ -438,7 +438,7 @@ impl RoomTask {
             tracing::warn!(
                 "room {}: the relay to other nodes is full: their {} followers are dropped",
                 self.core.id(),
-                relay.len()
+                relay.count()
             );
             let dropped = relay.close_all(codes::SLOW_CONSUMER);
             self.gone.extend(dropped);

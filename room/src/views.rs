@@ -1,3 +1,6 @@
+//! What the followers are sent of the match, per viewer: the whole visible state (`snapshot`),
+//! one accepted action (`applied`, with the whole view or a patch) and the end (`finished`).
+//!
 //! Sending what changed: a live `applied` carries a patch of the viewer class's view since the
 //! previous seq instead of the whole view, to the followers the room knows hold that view
 //! (docs/PROTOCOL.md "View patches").
@@ -15,12 +18,11 @@
 //! patch can carry what another class sees.
 
 use warroom_engine::Viewer;
-use warroom_protocol::{ClockState, RawJson, RoomId, patch};
+use warroom_protocol::{ClockState, RawJson, RoomId, ServerMsg, patch};
 
 use crate::ConnId;
 use crate::followers::Followers;
 use crate::game::Game;
-use crate::messages;
 use crate::output::Output;
 use crate::runner::SeenAction;
 
@@ -117,7 +119,7 @@ impl LastViews {
         for ((viewer, conns, seen), patch) in classes.into_iter().zip(patches) {
             let paced = viewer == Viewer::Spectator;
             let Some(seen) = seen else {
-                let message = messages::snapshot(room, game, viewer, clock.clone());
+                let message = snapshot(room, game, viewer, clock.clone());
                 outputs.push((
                     None,
                     Output::Send {
@@ -137,13 +139,8 @@ impl LastViews {
                 None => (Vec::new(), conns),
             };
             if let Some(patch) = patch.filter(|_| !patched.is_empty()) {
-                let message = messages::applied_patch(
-                    room,
-                    seen.clone(),
-                    patch,
-                    legal.clone(),
-                    clock.clone(),
-                );
+                let message =
+                    applied_patch(room, seen.clone(), patch, legal.clone(), clock.clone());
                 outputs.push((
                     Some(viewer),
                     Output::Send {
@@ -154,7 +151,7 @@ impl LastViews {
                 ));
             }
             if !whole.is_empty() {
-                let message = messages::applied(room, seen, legal, clock.clone());
+                let message = applied(room, seen, legal, clock.clone());
                 outputs.push((
                     Some(viewer),
                     Output::Send {
@@ -195,4 +192,92 @@ impl LastViews {
         }
         followers.saw_view(conn, viewer, seq);
     }
+}
+
+/// The whole visible state of a match for one viewer.
+pub fn snapshot(room: RoomId, game: &Game, viewer: Viewer, clock: Option<ClockState>) -> ServerMsg {
+    let view = game.runner.view(viewer);
+    let legal_actions = game.runner.legal_actions_for(viewer);
+    snapshot_of(room, game, viewer, view, legal_actions, clock)
+}
+
+/// [`snapshot`] with the viewer's view and legal actions already built (catch-ups keep them
+/// per seq).
+pub fn snapshot_of(
+    room: RoomId,
+    game: &Game,
+    viewer: Viewer,
+    view: RawJson,
+    legal_actions: Option<RawJson>,
+    clock: Option<ClockState>,
+) -> ServerMsg {
+    let outcome = game.runner.outcome();
+    ServerMsg::Snapshot {
+        room,
+        seq: game.runner.seq(),
+        seat: match viewer {
+            Viewer::Seat(seat) => Some(seat),
+            Viewer::Spectator => None,
+        },
+        view,
+        to_act: game.runner.to_act(),
+        seed_commitment: game.seed.commitment(),
+        seed: outcome.is_some().then(|| game.seed.to_hex()),
+        outcome,
+        legal: legal_actions,
+        clock,
+    }
+}
+
+/// One accepted action as one viewer saw it, with the legal actions it may take next.
+pub fn applied(
+    room: RoomId,
+    seen: SeenAction,
+    legal_actions: Option<RawJson>,
+    clock: Option<ClockState>,
+) -> ServerMsg {
+    ServerMsg::Applied {
+        room,
+        seq: seen.seq,
+        seat: seen.seat,
+        by: seen.by,
+        action: seen.action,
+        events: seen.events,
+        view: Some(seen.view),
+        patch: None,
+        to_act: seen.to_act,
+        outcome: seen.outcome,
+        legal: legal_actions,
+        clock,
+    }
+}
+
+/// [`applied`] with a patch of the viewer's view since the previous seq instead of the view
+/// (`patches.rs`).
+pub fn applied_patch(
+    room: RoomId,
+    seen: SeenAction,
+    patch: RawJson,
+    legal_actions: Option<RawJson>,
+    clock: Option<ClockState>,
+) -> ServerMsg {
+    let mut message = applied(room, seen, legal_actions, clock);
+    if let ServerMsg::Applied {
+        view, patch: slot, ..
+    } = &mut message
+    {
+        *view = None;
+        *slot = Some(patch);
+    }
+    message
+}
+
+/// The end of a match, with its seed revealed.
+pub fn finished(room: RoomId, game: &Game) -> Option<ServerMsg> {
+    let outcome = game.runner.outcome()?;
+    Some(ServerMsg::Finished {
+        room,
+        outcome,
+        seed: game.seed.to_hex(),
+    })
 }
