@@ -32,50 +32,29 @@ impl ApiError {
         }
     }
 
-    /// The same error carrying the values its message speaks of (none: unchanged).
-    pub fn with_params(mut self, params: Vec<(&'static str, i64)>) -> Self {
-        if !params.is_empty() {
-            self.params = Some(
-                params
-                    .into_iter()
-                    .map(|(name, value)| (name.to_owned(), value))
-                    .collect(),
-            );
-        }
-        self
-    }
-
     /// 400: the request itself is wrong.
     pub fn bad_request(code: impl Into<String>, message: impl Into<String>) -> Self {
-        Self::new(StatusCode::BAD_REQUEST, code, message)
+        RoomError::bad_request(code, message).into()
     }
 
     /// 409: the request conflicts with the room's or match's current state.
     pub fn conflict(code: impl Into<String>, message: impl Into<String>) -> Self {
-        Self::new(StatusCode::CONFLICT, code, message)
+        RoomError::conflict(code, message).into()
     }
 
     /// 403: this identity may not do that.
     pub fn forbidden(code: impl Into<String>, message: impl Into<String>) -> Self {
-        Self::new(StatusCode::FORBIDDEN, code, message)
+        RoomError::forbidden(code, message).into()
     }
 
     /// 401: no valid identity.
     pub fn unauthorized() -> Self {
-        Self::new(
-            StatusCode::UNAUTHORIZED,
-            codes::UNAUTHORIZED,
-            "a valid bearer token is required",
-        )
+        RoomError::unauthorized().into()
     }
 
     /// 404 for a room.
     pub fn room_not_found() -> Self {
-        Self::new(
-            StatusCode::NOT_FOUND,
-            codes::ROOM_NOT_FOUND,
-            "there is no room with this id",
-        )
+        RoomError::room_not_found().into()
     }
 
     /// 404 for a match.
@@ -89,41 +68,23 @@ impl ApiError {
 
     /// 503: a queue is full; the client may retry.
     pub fn busy() -> Self {
-        Self::new(
-            StatusCode::SERVICE_UNAVAILABLE,
-            codes::BUSY,
-            "the server is busy, try again",
-        )
+        RoomError::busy().into()
     }
 
     /// 503: the database does not answer (or not in time); nothing was acknowledged, retry.
     pub fn unavailable(detail: impl std::fmt::Display) -> Self {
-        tracing::warn!("unavailable: {detail}");
-        Self::new(
-            StatusCode::SERVICE_UNAVAILABLE,
-            codes::UNAVAILABLE,
-            "the server cannot reach its database now; nothing was acknowledged, try again",
-        )
+        RoomError::unavailable(detail).into()
     }
 
     /// 503: the room is served by another node now (its lease moved on): nothing was done here;
     /// join it again (with `last_seq`) to follow it where it is.
     pub fn room_moved() -> Self {
-        Self::new(
-            StatusCode::SERVICE_UNAVAILABLE,
-            codes::ROOM_MOVED,
-            "this room is now served by another node; nothing was done: join it again",
-        )
+        RoomError::room_moved().into()
     }
 
     /// 500: something failed inside the server. The detail goes to the log, not to the client.
     pub fn internal(detail: impl std::fmt::Display) -> Self {
-        tracing::error!("internal error: {detail}");
-        Self::new(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            codes::INTERNAL,
-            "the server failed to do this; nothing was changed",
-        )
+        RoomError::internal(detail).into()
     }
 
     /// The body clients see.
