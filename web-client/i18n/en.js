@@ -5,7 +5,7 @@
 export default {
   // Shell and identity
   welcome_title: 'Welcome to warroom',
-  welcome_text: 'Turn-based territory games in the browser. Pick a name to play or watch.',
+  welcome_text: 'No name needed to look around or to play the computer. Pick one to play with friends.',
   name_label: 'Display name',
   name_placeholder: 'e.g. Ada',
   name_submit: 'Enter',
@@ -610,4 +610,14 @@ export default {
   other_seats_people: 'People (wait for them to join)',
   help_bots: 'Choose a computer level to play alone at once: bots take every other seat.',
   reason_opponent_resigned: 'the opponent resigned',
+
+  // Playing without a name, the computer in two clicks (issue 37)
+  guest_name: 'Guest {n}',
+  guest_named: 'You play as {name}: change your name on your page (top right).',
+  play_computer: 'Play the computer',
+  computer_level: 'How well the computer plays',
+  bot_level_start_easy: 'Easy',
+  bot_level_start_normal: 'Normal',
+  bot_level_start_hard: 'Hard',
+  nobody_yet_play_computer: 'Nobody has joined yet. Play the computer instead?',
 };

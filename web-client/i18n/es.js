@@ -4,7 +4,7 @@
 export default {
   // Shell and identity
   welcome_title: 'Bienvenido a warroom',
-  welcome_text: 'Juegos de territorio por turnos en el navegador. Elige un nombre para jugar o mirar.',
+  welcome_text: 'No hace falta un nombre para mirar o jugar contra el ordenador. Elige uno para jugar con amigos.',
   name_label: 'Nombre visible',
   name_placeholder: 'p. ej. Ada',
   name_submit: 'Entrar',
@@ -609,4 +609,14 @@ export default {
   other_seats_people: 'Personas (esperar a que entren)',
   help_bots: 'Elige un nivel para jugar solo ahora mismo: los bots ocupan los demás asientos.',
   reason_opponent_resigned: 'el rival se rindió',
+
+  // Playing without a name, the computer in two clicks (issue 37)
+  guest_name: 'Invitado {n}',
+  guest_named: 'Juegas como {name}: cambia tu nombre en tu página (arriba a la derecha).',
+  play_computer: 'Jugar contra el ordenador',
+  computer_level: 'Nivel del ordenador',
+  bot_level_start_easy: 'Fácil',
+  bot_level_start_normal: 'Normal',
+  bot_level_start_hard: 'Difícil',
+  nobody_yet_play_computer: 'Aún no ha llegado nadie. ¿Juegas contra el ordenador?',
 };

@@ -4,7 +4,7 @@
 export default {
   // Shell and identity
   welcome_title: 'Bienvenue sur warroom',
-  welcome_text: 'Des jeux de territoire au tour par tour dans le navigateur. Choisissez un nom pour jouer ou regarder.',
+  welcome_text: 'Pas besoin de nom pour regarder ou jouer contre l’ordinateur. Choisissez-en un pour jouer avec des amis.',
   name_label: 'Nom affiché',
   name_placeholder: 'p. ex. Ada',
   name_submit: 'Entrer',
@@ -609,4 +609,14 @@ export default {
   other_seats_people: 'Des personnes (attendre qu’elles arrivent)',
   help_bots: 'Choisissez un niveau pour jouer seul tout de suite : des robots prennent les autres places.',
   reason_opponent_resigned: 'l’adversaire a abandonné',
+
+  // Playing without a name, the computer in two clicks (issue 37)
+  guest_name: 'Invité {n}',
+  guest_named: 'Vous jouez sous le nom {name} : changez-le sur votre page (en haut à droite).',
+  play_computer: 'Jouer contre l’ordinateur',
+  computer_level: 'Force de l’ordinateur',
+  bot_level_start_easy: 'Facile',
+  bot_level_start_normal: 'Normal',
+  bot_level_start_hard: 'Difficile',
+  nobody_yet_play_computer: 'Personne n’est encore arrivé. Jouer plutôt contre l’ordinateur ?',
 };

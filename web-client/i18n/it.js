@@ -4,7 +4,7 @@
 export default {
   // Shell and identity
   welcome_title: 'Benvenuto su warroom',
-  welcome_text: 'Giochi di territorio a turni nel browser. Scegli un nome per giocare o guardare.',
+  welcome_text: 'Non serve un nome per guardare o giocare contro il computer. Scegline uno per giocare con gli amici.',
   name_label: 'Nome visualizzato',
   name_placeholder: 'es. Ada',
   name_submit: 'Entra',
@@ -609,4 +609,14 @@ export default {
   other_seats_people: 'Persone (attendere che entrino)',
   help_bots: 'Scegli un livello per giocare subito da solo: i bot prendono gli altri posti.',
   reason_opponent_resigned: 'l’avversario ha abbandonato',
+
+  // Playing without a name, the computer in two clicks (issue 37)
+  guest_name: 'Ospite {n}',
+  guest_named: 'Giochi come {name}: cambia il tuo nome nella tua pagina (in alto a destra).',
+  play_computer: 'Gioca contro il computer',
+  computer_level: 'Livello del computer',
+  bot_level_start_easy: 'Facile',
+  bot_level_start_normal: 'Normale',
+  bot_level_start_hard: 'Difficile',
+  nobody_yet_play_computer: 'Non è ancora arrivato nessuno. Giochi contro il computer?',
 };

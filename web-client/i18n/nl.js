@@ -4,7 +4,7 @@
 export default {
   // Shell and identity
   welcome_title: 'Welkom bij warroom',
-  welcome_text: 'Beurtgebaseerde gebiedsspellen in de browser. Kies een naam om te spelen of te kijken.',
+  welcome_text: 'Om rond te kijken of tegen de computer te spelen is geen naam nodig. Kies er een om met vrienden te spelen.',
   name_label: 'Weergavenaam',
   name_placeholder: 'bv. Ada',
   name_submit: 'Verder',
@@ -609,4 +609,14 @@ export default {
   other_seats_people: 'Mensen (wachten tot ze meedoen)',
   help_bots: 'Kies een niveau om meteen alleen te spelen: bots nemen de andere plaatsen.',
   reason_opponent_resigned: 'de tegenstander gaf op',
+
+  // Playing without a name, the computer in two clicks (issue 37)
+  guest_name: 'Gast {n}',
+  guest_named: 'Je speelt als {name}: verander je naam op je pagina (rechtsboven).',
+  play_computer: 'Speel tegen de computer',
+  computer_level: 'Hoe goed de computer speelt',
+  bot_level_start_easy: 'Makkelijk',
+  bot_level_start_normal: 'Normaal',
+  bot_level_start_hard: 'Moeilijk',
+  nobody_yet_play_computer: 'Er is nog niemand. Liever tegen de computer spelen?',
 };

@@ -4,7 +4,7 @@
 export default {
   // Shell and identity
   welcome_title: 'Witaj w warroom',
-  welcome_text: 'Turowe gry o terytorium w przeglądarce. Wybierz imię, aby grać lub oglądać.',
+  welcome_text: 'Aby się rozejrzeć albo zagrać z komputerem, nie trzeba imienia. Wybierz je, aby grać ze znajomymi.',
   name_label: 'Wyświetlane imię',
   name_placeholder: 'np. Ada',
   name_submit: 'Wejdź',
@@ -609,4 +609,14 @@ export default {
   other_seats_people: 'Ludzie (poczekaj, aż dołączą)',
   help_bots: 'Wybierz poziom, aby od razu grać samemu: boty zajmą pozostałe miejsca.',
   reason_opponent_resigned: 'przeciwnik się poddał',
+
+  // Playing without a name, the computer in two clicks (issue 37)
+  guest_name: 'Gość {n}',
+  guest_named: 'Grasz jako {name}: zmień imię na swojej stronie (w prawym górnym rogu).',
+  play_computer: 'Graj z komputerem',
+  computer_level: 'Poziom komputera',
+  bot_level_start_easy: 'Łatwy',
+  bot_level_start_normal: 'Normalny',
+  bot_level_start_hard: 'Trudny',
+  nobody_yet_play_computer: 'Nikt jeszcze nie dołączył. Zagrać zamiast tego z komputerem?',
 };
