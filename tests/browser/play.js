@@ -26,6 +26,24 @@ export async function createRoom(page, ruleset, { seats, options = {} } = {}) {
 }
 
 /**
+ * Creates a room through the REST API as the page's guest.
+ * @param {Page} page @param {Record<string, unknown>} body
+ * @returns {Promise<any>} the room
+ */
+export async function createRoomByApi(page, body) {
+  return page.evaluate(async (request) => {
+    const { token } = JSON.parse(localStorage.getItem('warroom.guest') ?? '{}');
+    const response = await fetch('/api/rooms', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
+      body: JSON.stringify(request),
+    });
+    if (!response.ok) throw new Error(`${response.status} ${await response.text()}`);
+    return response.json();
+  }, body);
+}
+
+/**
  * Opens an invite link and takes the first free seat.
  * @param {Page} page
  * @param {string} invite

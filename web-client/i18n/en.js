@@ -620,4 +620,7 @@ export default {
   bot_level_start_normal: 'Normal',
   bot_level_start_hard: 'Hard',
   nobody_yet_play_computer: 'Nobody has joined yet. Play the computer instead?',
+
+  // A name per computer seat (issue 37)
+  computer_named: '{name} (computer, {level})',
 };

@@ -619,4 +619,7 @@ export default {
   bot_level_start_normal: 'Normal',
   bot_level_start_hard: 'Difícil',
   nobody_yet_play_computer: 'Aún no ha llegado nadie. ¿Juegas contra el ordenador?',
+
+  // A name per computer seat (issue 37)
+  computer_named: '{name} (ordenador, {level})',
 };

@@ -619,4 +619,7 @@ export default {
   bot_level_start_normal: 'Normal',
   bot_level_start_hard: 'Difficile',
   nobody_yet_play_computer: 'Personne n’est encore arrivé. Jouer plutôt contre l’ordinateur ?',
+
+  // A name per computer seat (issue 37)
+  computer_named: '{name} (ordinateur, {level})',
 };

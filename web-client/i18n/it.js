@@ -619,4 +619,7 @@ export default {
   bot_level_start_normal: 'Normale',
   bot_level_start_hard: 'Difficile',
   nobody_yet_play_computer: 'Non è ancora arrivato nessuno. Giochi contro il computer?',
+
+  // A name per computer seat (issue 37)
+  computer_named: '{name} (computer, {level})',
 };

@@ -619,4 +619,7 @@ export default {
   bot_level_start_normal: 'Normaal',
   bot_level_start_hard: 'Moeilijk',
   nobody_yet_play_computer: 'Er is nog niemand. Liever tegen de computer spelen?',
+
+  // A name per computer seat (issue 37)
+  computer_named: '{name} (computer, {level})',
 };

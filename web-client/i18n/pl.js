@@ -619,4 +619,7 @@ export default {
   bot_level_start_normal: 'Normalny',
   bot_level_start_hard: 'Trudny',
   nobody_yet_play_computer: 'Nikt jeszcze nie dołączył. Zagrać zamiast tego z komputerem?',
+
+  // A name per computer seat (issue 37)
+  computer_named: '{name} (komputer, {level})',
 };

@@ -21,6 +21,7 @@ import * as attention from '../lib/attention.js';
 import { clockBadge } from './clock.js';
 import { expandLegal, withStaticParts as completed, withoutStaticParts, applyPatch } from '../lib/protocol.js';
 import { levelButtons } from './computer.js';
+import { computerName, withComputerNames } from '../lib/seat_names.js';
 
 /** @typedef {import('../app.js').Session} Session */
 /** @typedef {import('../lib/protocol.js').Room} Room */
@@ -147,7 +148,7 @@ export function roomScreen(session, roomId, invite, play = false) {
   function receive(msg) {
     switch (msg.type) {
       case 'room':
-        room = msg.room;
+        room = withComputerNames(msg.room);
         memory.room = room;
         receiveClock(msg.room.clock);
         if (seatWanted) takeSeatNow(msg.room);
@@ -571,13 +572,13 @@ export function roomScreen(session, roomId, invite, play = false) {
 }
 
 /**
- * The seated players' names, by seat: a computer seat by its level, in this client's language;
- * a person's seat a bot plays for now says so.
+ * The seated players' names, by seat: a computer seat's own (lib/seat_names.js); a person's seat
+ * a bot plays for now says so.
  * @param {Room} room
  */
 export function seatNames(room) {
   return room.seats.map((seat) => {
-    if (seat.bot) return t('computer_player', { level: t(`bot_level_${seat.bot}`) });
+    if (seat.bot) return computerName(seat.seat, seat.bot);
     const name = seat.player?.name ?? t('free_seat');
     return seat.takeover ? t('bot_plays_for', { name, why: t(`takeover_${seat.takeover}`) }) : name;
   });
