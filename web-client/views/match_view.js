@@ -66,6 +66,13 @@ export class MatchView {
     this.clockPanel = new ClockPanel();
     this.clock = this.clockPanel.element;
     this.controls = h('div', { class: 'controls', 'data-testid': 'controls' });
+    // On a phone the controls of the seat to act stay at the bottom of the screen (style.css):
+    // the page keeps room under everything for them, so nothing stays hidden behind them.
+    this.controlsSpace = new ResizeObserver(() => {
+      const docked = getComputedStyle(this.controls).position === 'fixed';
+      this.element.style.setProperty('--controls-space', docked ? `${Math.ceil(this.controls.getBoundingClientRect().height)}px` : '0px');
+    });
+    this.controlsSpace.observe(this.controls);
     this.dice = h('div', { class: 'dice-panel', 'data-testid': 'dice', 'aria-live': 'polite' });
     this.logList = h('ol', { class: 'log', 'data-testid': 'log', reversed: true });
     this.logNote = h('p', { class: 'muted log-note', hidden: true });
@@ -275,6 +282,7 @@ export class MatchView {
   }
 
   dispose() {
+    this.controlsSpace.disconnect();
     this.board?.dispose();
     this.clockPanel.dispose();
   }
