@@ -4,7 +4,7 @@
 
 import { h, s } from './dom.js';
 import { t } from './i18n.js';
-import { seatInk } from './colors.js';
+import { seatInk, seatSymbol } from './colors.js';
 import { Zoom } from './zoom.js';
 
 /**
@@ -382,7 +382,14 @@ export class Board {
       this.decorations[region.id] = decoration;
       group.setAttribute('class', ['region', ...(decoration.classes ?? [])].join(' '));
       const marked = (decoration.classes ?? []).filter((name) => MARKS.has(name) || name.startsWith('target-'));
-      if (marked.length > 0) marks.push(s('path', { d: this.outlineOf.get(region.id) ?? '', class: marked.join(' '), 'data-mark': region.id }));
+      if (marked.length > 0) {
+        // A mark is a core line over a casing of another lightness (style.css), so it stands out
+        // on every seat colour.
+        const d = this.outlineOf.get(region.id) ?? '';
+        marks.push(
+          s('g', { class: marked.join(' '), 'data-mark': region.id }, s('path', { d, class: 'casing' }), s('path', { d, class: 'core' })),
+        );
+      }
       group.style.setProperty('--fill', decoration.fill ?? '#d8d2c4');
       const speech = decoration.speech ?? decoration.title ?? region.name ?? `#${region.id}`;
       group.setAttribute('aria-label', `${speech}${stateWords(decoration.classes ?? [])}`);
@@ -573,17 +580,31 @@ export function dieFace(value, { size = 9, color = '#fffdf7', pip = '#1d2330' } 
 }
 
 /**
+ * The owner's symbol (lib/colors.js), drawn on the region beside its label in the seat's ink:
+ * the board tells seats apart by more than their colour.
+ * @param {number} seat @param {number} x @param {number} y @param {number} size
+ */
+export function seatMark(seat, x, y, size) {
+  return s(
+    'text',
+    { class: 'seat-symbol', x: fmt(x), y: fmt(y), 'font-size': fmt(size), fill: seatInk(seat), 'text-anchor': 'middle', 'data-seat-symbol': seat },
+    seatSymbol(seat),
+  );
+}
+
+/**
  * A count badge (units on a territory), centred on the origin, with an optional mark above it
- * (`small`), a detail line under it (`name`) and the region's number beside it (`id`, which the
- * event log uses).
+ * (`small`), a detail line under it (`name`), the region's number beside it (`id`, which the
+ * event log uses) and its owner's symbol on the other side (`seat`).
  * @param {string | number} text
- * @param {{name?: string, small?: string, scale?: number, id?: number}} [extra] `scale` enlarges
- *   the whole label for boards whose regions are large
+ * @param {{name?: string, small?: string, scale?: number, id?: number, seat?: number | null}} [extra]
+ *   `scale` enlarges the whole label for boards whose regions are large
  * @returns {SVGElement}
  */
-export function badge(text, { name, small, scale = 1, id } = {}) {
+export function badge(text, { name, small, scale = 1, id, seat = null } = {}) {
   const group = s('g', { class: 'badge', transform: scale === 1 ? null : `scale(${scale})` });
   group.append(s('circle', { r: 5.4 }), s('text', { y: 2.3, 'text-anchor': 'middle' }, text));
+  if (seat !== null) group.append(seatMark(seat, -8.2, 1.8, 4.6));
   if (small) group.append(s('text', { class: 'badge-small', y: -7, 'text-anchor': 'middle' }, small));
   if (id !== undefined) group.append(s('text', { class: 'badge-id', x: 6.2, y: -3.6 }, id));
   if (name) {

@@ -249,6 +249,7 @@ function controller(ctx) {
               small: KIND_MARK[area.kind] || undefined,
               name: detail || undefined,
               id,
+              seat: area.owner,
             }),
             title: areaTitle(state, area),
             speech: areaTitle(state, area),

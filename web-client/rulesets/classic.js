@@ -322,7 +322,7 @@ function controller(ctx) {
             owner: territory.owner,
             classes,
             // Classic territories are large clusters: larger labels stay readable.
-            label: badge(territory.owner === null ? '' : territory.units, { scale: 1.5 }),
+            label: badge(territory.owner === null ? '' : territory.units, { scale: 1.5, seat: territory.owner }),
             name,
             title,
             speech: title,
