@@ -1,6 +1,6 @@
 //! Computer opponents are told apart (issue 37, point 2), at 1280×800 and 390×844: each computer
 //! seat has a name of its own with its level, the same in the room, the lobby, the log, the end
-//! screen and the replay.
+//! screen and the replay; and a computer is never shown as disconnected (point 5).
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -74,6 +74,34 @@ for (const [size, options] of Object.entries(SIZES)) {
     await page.waitForSelector('.screen.replay .players .player');
     const inReplay = await playerNames(page);
     assert.deepEqual(inReplay.slice(1), computers, 'the replay names the computers as the room did');
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+}
+
+for (const [size, options] of Object.entries(SIZES)) {
+  test(`${size}: a computer seat is never marked disconnected`, async () => {
+    const { page, context, errors } = await openClient(browser, server.url, options);
+    await enterName(page, size === 'desktop' ? 'Cyd' : 'Cal');
+    const room = await createRoomByApi(page, {
+      ruleset: 'classic',
+      seats: 3,
+      creator_seat: 0,
+      bots: [{ seat: 1, level: 'easy' }, { seat: 2, level: 'hard' }],
+      bot_delay_ms: 5000,
+      clock: 'none',
+      private: true,
+    });
+    await page.goto(`${server.url}/#/room/${room.id}?invite=${room.invite_code}`);
+    await page.waitForSelector('.match .board');
+    // Presence is sent as it changes; give it time to settle.
+    await page.waitForTimeout(1500);
+    for (const seat of [1, 2]) {
+      const row = page.locator(`.players .player[data-seat="${seat}"]`);
+      assert.match((await row.textContent()) ?? '', /computer/i);
+      assert.equal(await row.locator('.offline').count(), 0, `seat ${seat} is not marked away`);
+    }
+    await screenshot(page, `computer-online-${size}`);
     assert.deepEqual(errors, []);
     await context.close();
   });

@@ -218,7 +218,8 @@ export class MatchView {
           h('span', { class: 'swatch', 'aria-hidden': 'true' }, seatSymbol(seat)),
           h('span', { class: 'name' }, name, seat === state.seat ? ` (${t('you')})` : ''),
           state.toAct === seat ? h('span', { class: 'sr-only' }, t('to_act_now')) : null,
-          info && info.connected === false ? h('span', { class: 'offline', title: t('offline'), 'aria-label': t('offline') }, '⚠') : null,
+          // A computer has no connection to lose: only a person is ever away.
+          info && info.connected === false && !info.bot ? h('span', { class: 'offline', title: t('offline'), 'aria-label': t('offline') }, '⚠') : null,
           winner ? h('span', { class: 'crown', title: t('won'), 'aria-label': t('won') }, '★') : null,
           h('span', { class: 'summary muted' }, this.ruleset.seatSummary(state.view, seat)),
         );
