@@ -622,4 +622,7 @@ export default {
 
   // A name per computer seat (issue 37)
   computer_named: '{name} (ordenador, {level})',
+
+  // The board names what is pointed at (issue 37)
+  region_info_hint: 'Señala una región, o tócala, para ver su nombre.',
 };

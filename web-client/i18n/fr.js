@@ -622,4 +622,7 @@ export default {
 
   // A name per computer seat (issue 37)
   computer_named: '{name} (ordinateur, {level})',
+
+  // The board names what is pointed at (issue 37)
+  region_info_hint: 'Pointez une région, ou touchez-la, pour voir son nom.',
 };

@@ -622,4 +622,7 @@ export default {
 
   // A name per computer seat (issue 37)
   computer_named: '{name} (computer, {level})',
+
+  // The board names what is pointed at (issue 37)
+  region_info_hint: 'Indica una regione, o toccala, per vederne il nome.',
 };

@@ -622,4 +622,7 @@ export default {
 
   // A name per computer seat (issue 37)
   computer_named: '{name} (komputer, {level})',
+
+  // The board names what is pointed at (issue 37)
+  region_info_hint: 'Wskaż obszar albo go dotknij, aby zobaczyć jego nazwę.',
 };

@@ -174,7 +174,14 @@ export class Board {
       );
       group.addEventListener('click', () => this.onRegionClick(region.id));
       group.addEventListener('keydown', (event) => this.key(/** @type {KeyboardEvent} */ (event), region.id));
-      group.addEventListener('focus', () => this.moveFocus(region.id, false));
+      group.addEventListener('focus', () => {
+        this.moveFocus(region.id, false);
+        this.showInfo(region.id);
+      });
+      // Pointing at a region (a finger's touch too) names it under the board: every name can be
+      // found, also where the map has no room to draw it.
+      group.addEventListener('pointerenter', () => this.showInfo(region.id));
+      group.addEventListener('pointerdown', () => this.showInfo(region.id));
       this.groups.set(region.id, group);
       this.titles.set(region.id, title);
       cells.append(group);
@@ -186,6 +193,8 @@ export class Board {
       outlines.append(s('path', { d: outline, 'data-outline': region.id }));
     }
     this.links = s('g', { class: 'links', 'aria-hidden': 'true' });
+    /** Edges where regions touch on the grid but do not border: drawn as sea between them. */
+    this.gaps = s('g', { class: 'gaps', 'aria-hidden': 'true' });
     /** The links drawn, so they are drawn once. */
     this.linksKey = '';
     this.overlay = s('g', { class: 'overlay', 'aria-hidden': 'true' });
@@ -215,12 +224,18 @@ export class Board {
       cells,
       hatchLayer,
       outlines,
+      this.gaps,
       this.marks,
       this.overlay,
       this.arrows,
       this.labels,
       this.names,
     );
+    /** Each region's decoration as last drawn. @type {Decoration[]} */
+    this.decorations = [];
+    /** The region pointed at or focused last, named under the board. @type {number | null} */
+    this.infoId = null;
+    this.info = h('p', { class: 'region-info', 'data-testid': 'region-info' }, t('region_info_hint'));
     /** Regions' names as last decorated, for the name layer. @type {Map<number, string>} */
     this.nameOf = new Map();
     /** The overlay groups' labels, with the regions to try them at in turn. @type {{text: string, spots: number[]}[]} */
@@ -268,6 +283,14 @@ export class Board {
     );
   }
 
+  /** Names the region `id` (its tooltip: name, owner, strength) in the line under the board. @param {number} id */
+  showInfo(id) {
+    this.infoId = id;
+    const region = this.regions.find((candidate) => candidate.id === id);
+    this.info.textContent = this.decorations[id]?.title ?? region?.name ?? `#${id}`;
+    this.info.dataset.region = String(id);
+  }
+
   /** A short help for keyboard users (the board's description). */
   help() {
     return h('p', { id: `${this.prefix}-help`, class: 'sr-only' }, t('board_help'));
@@ -298,8 +321,11 @@ export class Board {
   }
 
   /**
-   * Draws connections between regions that border without sharing an edge (classic's sea
-   * lanes), as dashed lines under the board. Drawn once; later calls with the same list do nothing.
+   * Given the ruleset's borders (classic's: the engine's adjacency, not the cells'), draws
+   * connections between regions that border without sharing an edge (sea lanes) as dashed lines
+   * under the board, and the edges of regions that touch on the grid without bordering as sea
+   * between them (Iceland and Northern Europe), so that only true borders look like borders.
+   * Drawn once; later calls with the same list do nothing.
    * @param {[number, number][]} pairs
    */
   setLinks(pairs) {
@@ -307,6 +333,14 @@ export class Board {
     if (key === this.linksKey) return;
     this.linksKey = key;
     const touching = regionNeighbours(this.regions);
+    const bordering = new Set(pairs.flatMap(([a, b]) => [`${a}-${b}`, `${b}-${a}`]));
+    this.gaps.replaceChildren(
+      ...this.regions.flatMap((region) =>
+        [...(touching.get(region.id) ?? [])]
+          .filter((other) => region.id < other && !bordering.has(`${region.id}-${other}`))
+          .map((other) => s('path', { d: sharedEdges(region, other, this.regions), 'data-gap': `${region.id}-${other}` })),
+      ),
+    );
     this.links.replaceChildren(
       ...pairs.flatMap(([a, b]) => {
         if (touching.get(a)?.has(b)) return [];
@@ -374,7 +408,6 @@ export class Board {
     this.labels.replaceChildren();
     /** @type {SVGElement[]} */
     const marks = [];
-    /** @type {Decoration[]} */
     this.decorations = [];
     for (const region of this.regions) {
       const group = /** @type {SVGElement} */ (this.groups.get(region.id));
@@ -411,6 +444,7 @@ export class Board {
       if (decoration.name) this.nameOf.set(region.id, decoration.name);
       else this.nameOf.delete(region.id);
     }
+    if (this.infoId !== null) this.showInfo(this.infoId);
     // Sources under targets under the selection, so the strongest mark wins on shared edges.
     const rank = (/** @type {SVGElement} */ mark) => ['recent', 'source', 'partner', 'friendly', 'path', 'target', 'selected'].findIndex((name) => mark.classList.contains(name));
     this.marks.replaceChildren(...marks.sort((a, b) => rank(a) - rank(b)));
@@ -639,6 +673,25 @@ export function regionNeighbours(regions) {
     }
   }
   return borders;
+}
+
+/**
+ * The path along the edges where `region`'s cells meet region `other`'s.
+ * @param {Region} region @param {number} other @param {Region[]} regions
+ */
+function sharedEdges(region, other, regions) {
+  const theirs = new Set((regions.find((candidate) => candidate.id === other)?.cells ?? []).map((c) => `${c.q},${c.r}`));
+  const parts = [];
+  for (const cell of region.cells) {
+    const [x, y] = centre(cell);
+    for (const [dq, dr, a, b] of DIRECTIONS) {
+      if (!theirs.has(`${cell.q + dq},${cell.r + dr}`)) continue;
+      const [x1, y1] = corner(x, y, a);
+      const [x2, y2] = corner(x, y, b);
+      parts.push(`M${fmt(x1)} ${fmt(y1)}L${fmt(x2)} ${fmt(y2)}`);
+    }
+  }
+  return parts.join('');
 }
 
 /** Region neighbours, computed once per board (the regions array of a view never changes). */

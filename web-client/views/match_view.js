@@ -144,7 +144,7 @@ export class MatchView {
         if (now && !this.pending) this.controller.click(id, now);
       });
       this.boardKey = key;
-      replaceChildren(this.boardBox, this.board.element, this.board.zoomControls(), this.board.help());
+      replaceChildren(this.boardBox, this.board.element, this.board.zoomControls(), this.board.help(), this.board.info);
     }
     // Exposed for tests and styles: which decision the match waits for.
     this.element.dataset.phase = state.view.phase?.phase ?? state.view.phase?.step ?? '';
