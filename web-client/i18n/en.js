@@ -626,4 +626,9 @@ export default {
 
   // The board names what is pointed at (issue 37)
   region_info_hint: 'Point at a region, or tap it, to see its name.',
+
+  // Who acted, in the log and at the end (issue 37)
+  log_clock_played: '{name}\'s time ran out: the turn was played for them.',
+  end_you_resigned: 'You resigned.',
+  reason_you_resigned: 'you resigned',
 };

@@ -625,4 +625,9 @@ export default {
 
   // The board names what is pointed at (issue 37)
   region_info_hint: 'Señala una región, o tócala, para ver su nombre.',
+
+  // Who acted, in the log and at the end (issue 37)
+  log_clock_played: 'Se acabó el tiempo de {name}: el turno se jugó por él.',
+  end_you_resigned: 'Has abandonado.',
+  reason_you_resigned: 'has abandonado',
 };

@@ -625,4 +625,9 @@ export default {
 
   // The board names what is pointed at (issue 37)
   region_info_hint: 'Pointez une région, ou touchez-la, pour voir son nom.',
+
+  // Who acted, in the log and at the end (issue 37)
+  log_clock_played: 'Le temps de jeu est écoulé pour {name} : le tour a été joué à sa place.',
+  end_you_resigned: 'Vous avez abandonné.',
+  reason_you_resigned: 'vous avez abandonné',
 };

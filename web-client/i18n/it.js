@@ -625,4 +625,9 @@ export default {
 
   // The board names what is pointed at (issue 37)
   region_info_hint: 'Indica una regione, o toccala, per vederne il nome.',
+
+  // Who acted, in the log and at the end (issue 37)
+  log_clock_played: 'Il tempo di {name} è scaduto: il turno è stato giocato al suo posto.',
+  end_you_resigned: 'Hai abbandonato.',
+  reason_you_resigned: 'hai abbandonato',
 };

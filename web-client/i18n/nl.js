@@ -625,4 +625,9 @@ export default {
 
   // The board names what is pointed at (issue 37)
   region_info_hint: 'Wijs een gebied aan, of tik erop, om de naam te zien.',
+
+  // Who acted, in the log and at the end (issue 37)
+  log_clock_played: 'De tijd van {name} is om: de beurt is voor hem gespeeld.',
+  end_you_resigned: 'Je hebt opgegeven.',
+  reason_you_resigned: 'je hebt opgegeven',
 };

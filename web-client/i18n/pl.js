@@ -625,4 +625,9 @@ export default {
 
   // The board names what is pointed at (issue 37)
   region_info_hint: 'Wskaż obszar albo go dotknij, aby zobaczyć jego nazwę.',
+
+  // Who acted, in the log and at the end (issue 37)
+  log_clock_played: 'Czas gracza {name} minął: tura została rozegrana za niego.',
+  end_you_resigned: 'Poddałeś się.',
+  reason_you_resigned: 'poddałeś się',
 };

@@ -193,7 +193,7 @@ export class MatchView {
   /** @param {MatchState} state @param {PlayState} play */
   defaultPrompt(state, play) {
     if (state.outcome) {
-      const reason = tMaybe(`reason_${state.outcome.reason}`) ?? state.outcome.reason;
+      const reason = outcomeReason(state.outcome, state.seat);
       return t('winner', { name: state.names[state.outcome.winner] ?? '?', reason });
     }
     if (play.interactive) return t('your_turn');
@@ -266,15 +266,25 @@ export class MatchView {
     /** @type {HTMLElement[]} */
     const lines = [];
     for (const entry of this.log.slice(from)) {
-      // Who took an action when it was not the seat's player: a bot, or the clock.
-      const who = entry.by === 'bot' || entry.by === 'clock' ? entry.by : null;
-      const by = () => (who ? h('span', { class: `by by-${who} muted`, 'data-by': who }, ` (${t(`by_${who}`)})`) : null);
+      const name = entry.seat === null ? '?' : (state.names[entry.seat] ?? '?');
       if (entry.resigned && entry.seat !== null) {
-        lines.push(h('li', { 'data-seq': entry.seq, class: 'resigned' }, t('log_resigned', { name: state.names[entry.seat] ?? '?' }), by()));
+        lines.push(h('li', { 'data-seq': entry.seq, class: 'resigned' }, t('log_resigned', { name })));
       }
+      // The clock played for the seat: said first, in a line of its own.
+      if (entry.by === 'clock' && entry.seat !== null) {
+        lines.push(h('li', { 'data-seq': entry.seq }, h('span', { class: 'by by-clock', 'data-by': 'clock' }, t('log_clock_played', { name }))));
+      }
+      // A bot played a person's seat: the first line of that seat's own move says so (a
+      // computer's seat says it in its name; lines about other seats, such as the next turn,
+      // are not its move).
+      let botMark = entry.by === 'bot' && entry.seat !== null && !state.room?.seats[entry.seat]?.bot;
       for (const event of entry.events) {
         const text = this.ruleset.describe(event, state.names, state.view);
-        if (text) lines.push(h('li', { 'data-seq': entry.seq }, text, by()));
+        if (!text) continue;
+        const own = typeof event.seat !== 'number' || event.seat === entry.seat;
+        const mark = botMark && own ? h('span', { class: 'by by-bot muted', 'data-by': 'bot' }, ` (${t('by_bot')})`) : null;
+        if (mark) botMark = false;
+        lines.push(h('li', { 'data-seq': entry.seq }, text, mark));
       }
     }
     // Newest first.
@@ -287,4 +297,14 @@ export class MatchView {
     this.board?.dispose();
     this.clockPanel.dispose();
   }
+}
+
+/**
+ * Why a match ended, in words for this reader: "you resigned" to the player who did (the only
+ * way a seat loses to `opponent_resigned`).
+ * @param {Outcome} outcome @param {number | null} seat the reader's, if any
+ */
+export function outcomeReason(outcome, seat) {
+  if (outcome.reason === 'opponent_resigned' && seat !== null && seat !== outcome.winner) return t('reason_you_resigned');
+  return tMaybe(`reason_${outcome.reason}`) ?? outcome.reason;
 }
