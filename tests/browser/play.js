@@ -85,18 +85,21 @@ export const seqOf = (page) => page.getAttribute('.match', 'data-seq');
  */
 export async function actAndWait(page, click) {
   const before = await seqOf(page);
-  const toasts = await page.locator('.toast.error').count();
+  const toasts = await refusalsShown(page);
   await click();
   await page.waitForFunction(
     ({ seq, errors }) =>
       document.querySelector('.match')?.getAttribute('data-seq') !== seq ||
-      document.querySelectorAll('.toast.error').length > errors,
+      Number(document.getElementById('toasts')?.dataset.errors ?? 0) > errors,
     { seq: before, errors: toasts },
     { timeout: 10_000 },
   );
-  const refused = (await page.locator('.toast.error').count()) > toasts;
+  const refused = (await refusalsShown(page)) > toasts;
   if (refused) throw new Error(`refused: ${await page.locator('.toast.error').last().textContent()}`);
 }
+
+/** How many refusals the page has shown so far (one notice is on screen at a time). @param {Page} page */
+export const refusalsShown = (page) => page.evaluate(() => Number(document.getElementById('toasts')?.dataset.errors ?? 0));
 
 /** @param {Page} page */
 export const phaseOf = (page) => page.getAttribute('.match', 'data-phase');
