@@ -631,4 +631,7 @@ export default {
   log_clock_played: '{name}\'s time ran out: the turn was played for them.',
   end_you_resigned: 'You resigned.',
   reason_you_resigned: 'you resigned',
+
+  // The board in words (issue 37)
+  region_list: 'The board in words (choose from the list)',
 };

@@ -630,4 +630,7 @@ export default {
   log_clock_played: 'Se acabó el tiempo de {name}: el turno se jugó por él.',
   end_you_resigned: 'Has abandonado.',
   reason_you_resigned: 'has abandonado',
+
+  // The board in words (issue 37)
+  region_list: 'El tablero en palabras (elige de la lista)',
 };

@@ -630,4 +630,7 @@ export default {
   log_clock_played: 'Le temps de jeu est écoulé pour {name} : le tour a été joué à sa place.',
   end_you_resigned: 'Vous avez abandonné.',
   reason_you_resigned: 'vous avez abandonné',
+
+  // The board in words (issue 37)
+  region_list: 'Le plateau en mots (choisir dans la liste)',
 };

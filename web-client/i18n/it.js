@@ -630,4 +630,7 @@ export default {
   log_clock_played: 'Il tempo di {name} è scaduto: il turno è stato giocato al suo posto.',
   end_you_resigned: 'Hai abbandonato.',
   reason_you_resigned: 'hai abbandonato',
+
+  // The board in words (issue 37)
+  region_list: 'Il tabellone a parole (scegli dalla lista)',
 };

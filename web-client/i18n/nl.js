@@ -630,4 +630,7 @@ export default {
   log_clock_played: 'De tijd van {name} is om: de beurt is voor hem gespeeld.',
   end_you_resigned: 'Je hebt opgegeven.',
   reason_you_resigned: 'je hebt opgegeven',
+
+  // The board in words (issue 37)
+  region_list: 'Het bord in woorden (kies uit de lijst)',
 };

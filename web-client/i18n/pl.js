@@ -630,4 +630,7 @@ export default {
   log_clock_played: 'Czas gracza {name} minął: tura została rozegrana za niego.',
   end_you_resigned: 'Poddałeś się.',
   reason_you_resigned: 'poddałeś się',
+
+  // The board in words (issue 37)
+  region_list: 'Plansza w słowach (wybierz z listy)',
 };

@@ -236,6 +236,19 @@ export class Board {
     /** The region pointed at or focused last, named under the board. @type {number | null} */
     this.infoId = null;
     this.info = h('p', { class: 'region-info', 'data-testid': 'region-info' }, t('region_info_hint'));
+    /** The board in words under it: a button per region (name, owner, strength, what it can do now), which clicks it. */
+    this.listButtons = new Map(
+      regions.map((region) => [
+        region.id,
+        h('button', { type: 'button', class: 'link region-choice', 'data-region-choice': region.id, onclick: () => this.onRegionClick(region.id) }, region.name ?? `#${region.id}`),
+      ]),
+    );
+    this.list = h(
+      'details',
+      { class: 'region-list', 'data-testid': 'region-list' },
+      h('summary', {}, t('region_list')),
+      h('ul', { class: 'plain' }, [...this.listButtons.values()].map((button) => h('li', {}, button))),
+    );
     /** Regions' names as last decorated, for the name layer. @type {Map<number, string>} */
     this.nameOf = new Map();
     /** The overlay groups' labels, with the regions to try them at in turn. @type {{text: string, spots: number[]}[]} */
@@ -425,7 +438,11 @@ export class Board {
       }
       group.style.setProperty('--fill', decoration.fill ?? '#d8d2c4');
       const speech = decoration.speech ?? decoration.title ?? region.name ?? `#${region.id}`;
-      group.setAttribute('aria-label', `${speech}${stateWords(decoration.classes ?? [])}`);
+      const words = `${speech}${stateWords(decoration.classes ?? [])}`;
+      group.setAttribute('aria-label', words);
+      const choice = this.listButtons.get(region.id);
+      if (choice && choice.textContent !== words) choice.textContent = words;
+      choice?.classList.toggle('can-choose', (decoration.classes ?? []).includes('clickable'));
       const title = this.titles.get(region.id);
       if (title) title.textContent = decoration.title ?? region.name ?? `#${region.id}`;
       const hatch = this.hatches.get(region.id);

@@ -2,7 +2,7 @@
 //! turn it is and its clock (views/clock.js), the ruleset's controls, the dice of the last action and
 //! the event log in words, from the setup on.
 
-import { h, replaceChildren } from '../lib/dom.js';
+import { h, replaceChildren, replaceKeepingFocus } from '../lib/dom.js';
 import { t, tMaybe } from '../lib/i18n.js';
 import { Board } from '../lib/board.js';
 import { seatColor, seatSymbol, seatInk } from '../lib/colors.js';
@@ -61,7 +61,8 @@ export class MatchView {
     });
     this.boardBox = h('div', { class: 'board-wrap', 'data-testid': 'board' });
     this.players = h('ul', { class: 'players', 'data-testid': 'players' });
-    this.prompt = h('p', { class: 'prompt', 'data-testid': 'prompt', role: 'status' });
+    // Where focus goes when the control that held it is gone (the turn ended): never the body.
+    this.prompt = h('p', { class: 'prompt', 'data-testid': 'prompt', role: 'status', tabindex: -1 });
     // The turn clock, when the room has one.
     this.clockPanel = new ClockPanel();
     this.clock = this.clockPanel.element;
@@ -95,6 +96,11 @@ export class MatchView {
         this.seedBox,
       ),
     );
+  }
+
+  /** The match has just appeared in place of something that held focus: focus goes to its prompt. */
+  focusStart() {
+    this.prompt.focus();
   }
 
   /** The answer to the last action came (applied or a fresh snapshot): the choice is done. */
@@ -144,7 +150,7 @@ export class MatchView {
         if (now && !this.pending) this.controller.click(id, now);
       });
       this.boardKey = key;
-      replaceChildren(this.boardBox, this.board.element, this.board.zoomControls(), this.board.help(), this.board.info);
+      replaceChildren(this.boardBox, this.board.element, this.board.zoomControls(), this.board.help(), this.board.info, this.board.list);
     }
     // Exposed for tests and styles: which decision the match waits for.
     this.element.dataset.phase = state.view.phase?.phase ?? state.view.phase?.step ?? '';
@@ -162,9 +168,9 @@ export class MatchView {
     this.clockPanel.show(state.clock ?? null, { names: state.names, mySeat: state.seat, over: Boolean(state.outcome), players: this.players });
     this.prompt.textContent = frame.prompt ?? this.defaultPrompt(state, play);
     this.prompt.className = `prompt ${play.interactive ? 'your-turn' : ''}`;
-    replaceChildren(this.controls, frame.controls);
+    replaceKeepingFocus(this.controls, this.prompt, frame.controls);
     this.controls.classList.toggle('pending', this.pending);
-    replaceChildren(this.extra, frame.extra ?? []);
+    replaceKeepingFocus(this.extra, this.prompt, frame.extra ?? []);
     this.renderDice(state);
     this.renderLog(state);
     this.seedBox.textContent = state.seed

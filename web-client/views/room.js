@@ -371,7 +371,13 @@ export function roomScreen(session, roomId, invite, play = false) {
     });
     view.element.dataset.seq = String(match.seq ?? '');
     view.element.dataset.over = String(match.outcome !== null);
-    if (body.firstChild !== view.element) replaceChildren(body, view.element);
+    if (body.firstChild !== view.element) {
+      // The match takes the waiting room's place: focus, if it was there or nowhere, goes to the
+      // match (its prompt), not to the page's body.
+      const lost = document.activeElement === document.body || body.contains(document.activeElement);
+      replaceChildren(body, view.element);
+      if (lost) view.focusStart();
+    }
     if (match.outcome && room.match_id && !endScreen) showEnd(room.match_id, match.outcome);
     attention.setTurn(match.seat !== null && match.toAct === match.seat && match.outcome === null);
   }
