@@ -113,7 +113,7 @@ export const hexdice = {
           { label: t('hd_layout_small'), value: { layout: 'small' } },
           { label: t('hd_layout_medium'), value: { layout: 'medium' } },
           { label: t('hd_layout_full'), value: { layout: 'full' } },
-          ...SIZES.map((cells) => ({ label: t('hd_layout_random', { cells }), value: { random: { cells } } })),
+          ...SIZES.map((cells) => ({ label: t('hd_layout_random', { n: cells }), value: { random: { cells } } })),
         ],
       },
       { key: 'combined_attack_sources', kind: 'select', values: ['adjacent', 'not_adjacent'] },

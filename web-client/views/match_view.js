@@ -295,6 +295,8 @@ export class MatchView {
     }
     // Newest first.
     this.logList.prepend(...lines.reverse());
+    // The numbers before the lines get the room their digits take (1,234 lines: four).
+    this.logList.style.setProperty('--digits', String(String(this.logList.children.length).length));
     this.drawn = { count: this.log.length, last: this.log[this.log.length - 1] ?? null };
   }
 
