@@ -18,10 +18,12 @@ import { Zoom } from './zoom.js';
  *   name?: string,
  *   title?: string,
  *   speech?: string,
+ *   labelText?: number,
  * }} Decoration
  *
  * `owner` hatches the region with the seat's pattern; `name` is drawn by the board where it
- * fits; `speech` is what a screen reader says for the region (else `title`).
+ * fits; `speech` is what a screen reader says for the region (else `title`); `labelText`, the
+ * size of the label's text in board units, keeps it readable at every zoom (`scaleLabels`).
  * @typedef {{from: number, to: number, kind?: string}} Arrow
  */
 
@@ -108,6 +110,8 @@ const MARKS = new Set(['selected', 'target', 'source', 'partner', 'friendly', 'p
 
 /** A name's size on screen (px), whatever the zoom. */
 const NAME_PX = 11;
+/** The smallest a label's text may be on screen (px; 10 and a margin for rounding): a count stays readable zoomed out. */
+const MIN_LABEL_PX = 10.5;
 /** A board narrower than this (px) is on a phone... */
 const PHONE_BOARD_WIDTH = 600;
 /** ...where a hex cell should be at least this wide (px) to read and tap... */
@@ -454,8 +458,12 @@ export class Board {
       }
       const [x, y] = /** @type {[number, number]} */ (this.anchors.get(region.id));
       if (decoration.label) {
+        // The label sits in a group of its own scale (see `scaleLabels`), under its place.
         const label = s('g', { transform: `translate(${fmt(x)} ${fmt(y)})`, 'data-label': region.id });
-        label.append(decoration.label);
+        const sized = s('g', { class: 'label-scale' });
+        if (decoration.labelText) sized.dataset.text = String(decoration.labelText);
+        sized.append(decoration.label);
+        label.append(sized);
         this.labels.append(label);
       }
       if (decoration.name) this.nameOf.set(region.id, decoration.name);
@@ -498,17 +506,17 @@ export class Board {
   layoutNames() {
     if (!this.element.isConnected) return;
     const unit = this.zoom.pixelsPerUnit();
+    this.scaleLabels(unit);
     const size = NAME_PX / unit;
     this.names.replaceChildren();
     this.names.style.fontSize = `${size.toFixed(3)}px`;
     /** @type {{x1: number, y1: number, x2: number, y2: number}[]} */
     const placed = [];
     for (const label of this.labels.children) {
+      // In the label's own space: its place, with every scale inside it applied.
       const box = /** @type {SVGGraphicsElement} */ (label).getBBox();
       const [x, y] = this.anchors.get(Number(/** @type {SVGElement} */ (label).dataset.label)) ?? [0, 0];
-      const ctm = /** @type {SVGGraphicsElement} */ (label.firstElementChild)?.transform?.baseVal?.consolidate()?.matrix;
-      const k = ctm ? ctm.a : 1;
-      placed.push({ x1: x + box.x * k, y1: y + box.y * k, x2: x + (box.x + box.width) * k, y2: y + (box.y + box.height) * k });
+      placed.push({ x1: x + box.x, y1: y + box.y, x2: x + box.x + box.width, y2: y + box.y + box.height });
     }
     const view = this.zoom.box;
     /** True when `box` lies outside the view in part. @param {DOMRect} box */
@@ -548,6 +556,22 @@ export class Board {
       place(/** @type {SVGTextElement} */ (s('text', { x: fmt(x), y: fmt(y + SIZE * 1.25 + size), 'text-anchor': 'middle', 'data-name': id }, this.nameOf.get(id) ?? '')));
     }
     this.element.dataset.namesShown = String(this.names.querySelectorAll('text[data-name]').length);
+  }
+
+  /**
+   * Keeps the labels that say their text size (`labelText`, in board units: classic's counts) at
+   * least MIN_LABEL_PX on screen at every zoom: zoomed out, a label grows, and the names that no
+   * longer fit beside it are left out (counts only), until zoomed in again.
+   * @param {number} unit screen pixels per board unit
+   */
+  scaleLabels(unit) {
+    for (const sized of this.labels.querySelectorAll('g.label-scale')) {
+      const text = Number(/** @type {SVGElement} */ (sized).dataset.text);
+      const k = text > 0 ? Math.max(1, MIN_LABEL_PX / (text * unit)) : 1;
+      sized.setAttribute('transform', k === 1 ? '' : `scale(${k.toFixed(3)})`);
+      // Grown, a count drops its disc for a halo: neighbours' counts stay apart.
+      sized.classList.toggle('compact', k > 1.05);
+    }
   }
 
   dispose() {
@@ -643,6 +667,9 @@ export function seatMark(seat, x, y, size) {
   );
 }
 
+/** The size of a badge's count, in board units. */
+export const BADGE_TEXT = 6.4;
+
 /**
  * A count badge (units on a territory), centred on the origin, with an optional mark above it
  * (`small`), a detail line under it (`name`), the region's number beside it (`id`, which the
@@ -654,8 +681,8 @@ export function seatMark(seat, x, y, size) {
  */
 export function badge(text, { name, small, scale = 1, id, seat = null } = {}) {
   const group = s('g', { class: 'badge', transform: scale === 1 ? null : `scale(${scale})` });
-  group.append(s('circle', { r: 5.4 }), s('text', { y: 2.3, 'text-anchor': 'middle' }, text));
-  if (seat !== null) group.append(seatMark(seat, -8.2, 1.8, 4.6));
+  group.append(s('circle', { r: 5.4 }), s('text', { class: 'badge-count', y: 2.3, 'font-size': BADGE_TEXT, 'text-anchor': 'middle' }, text));
+  if (seat !== null) group.append(seatMark(seat, -8.4, 1.9, 5.2));
   if (small) group.append(s('text', { class: 'badge-small', y: -7, 'text-anchor': 'middle' }, small));
   if (id !== undefined) group.append(s('text', { class: 'badge-id', x: 6.2, y: -3.6 }, id));
   if (name) {
