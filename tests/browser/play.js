@@ -82,8 +82,9 @@ export const seqOf = (page) => page.getAttribute('.match', 'data-seq');
  * Runs `click` and waits until the server applied something (the seq moved) or refused it.
  * @param {Page} page
  * @param {() => Promise<void>} click
+ * @param {number} [timeout] ms; longer where the page is busy drawing many computers' moves
  */
-export async function actAndWait(page, click) {
+export async function actAndWait(page, click, timeout = 10_000) {
   const before = await seqOf(page);
   const toasts = await refusalsShown(page);
   await click();
@@ -92,7 +93,7 @@ export async function actAndWait(page, click) {
       document.querySelector('.match')?.getAttribute('data-seq') !== seq ||
       Number(document.getElementById('toasts')?.dataset.errors ?? 0) > errors,
     { seq: before, errors: toasts },
-    { timeout: 10_000 },
+    { timeout, polling: 100 },
   );
   const refused = (await refusalsShown(page)) > toasts;
   if (refused) throw new Error(`refused: ${await page.locator('.toast.error').last().textContent()}`);
