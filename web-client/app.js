@@ -1,14 +1,18 @@
-//! The web client's entry point: restores the guest identity, opens the one WebSocket, and
-//! draws the screen the URL hash names (lobby, room, replay, player page, recovery, rules),
-//! redrawing on language change (only the chosen language's strings are downloaded).
+//! The web client's entry point: restores the guest identity (a first visit has none: it reads
+//! the landing page, the rules and the lobby, and watches, as an anonymous visitor until it plays,
+//! names itself or is given a guest name), opens the one WebSocket, and draws the screen the URL
+//! hash names (lobby, room, replay, player page, recovery, rules), redrawing on language change
+//! (only the chosen language's strings are downloaded).
 
 import { LANGUAGES, language, loadLanguage, t } from './lib/i18n.js';
+import { ApiError } from './lib/api.js';
 import { h, replaceChildren } from './lib/dom.js';
 import * as identity from './lib/identity.js';
 import * as router from './lib/router.js';
 import { Connection } from './lib/socket.js';
 import * as attention from './lib/attention.js';
-import { namePicker } from './views/name.js';
+import { guestName } from './views/name.js';
+import { toast } from './lib/toast.js';
 import { lobby } from './views/lobby.js';
 import { roomScreen } from './views/room.js';
 import { replayScreen } from './views/replay.js';
@@ -19,8 +23,14 @@ import { rulesScreen } from './views/rules.js';
 /** @typedef {import('./lib/protocol.js').Guest} Guest */
 
 /**
- * What every screen may use.
- * @typedef {{guest: Guest | null, connection: Connection}} Session
+ * What every screen may use. `guest` is null for an anonymous visitor; `identify` gives the
+ * visitor an identity (the name chosen, or a generated guest name when `name` is absent) and
+ * redraws the screen as it; it resolves to the identity, the one already held if any.
+ * @typedef {{
+ *   guest: Guest | null,
+ *   connection: Connection,
+ *   identify: (name?: string) => Promise<Guest>,
+ * }} Session
  */
 
 const main = /** @type {HTMLElement} */ (document.getElementById('main'));
@@ -33,12 +43,7 @@ async function start() {
   await loadLanguage(language());
   setUpLanguagePicker();
   window.addEventListener('hashchange', show);
-  const guest = await identity.restore();
-  if (guest) {
-    begin(guest);
-  } else {
-    show();
-  }
+  begin(await identity.restore());
 }
 
 /**
@@ -52,25 +57,46 @@ async function recoverIdentity(code) {
   location.reload();
 }
 
-function showNamePicker() {
-  teardown();
-  teardown = () => {};
-  replaceChildren(
-    main,
-    namePicker(async (name) => {
-      const guest = await identity.create(name);
-      begin(guest);
-    }),
-  );
+/**
+ * Gives an anonymous visitor an identity: `name`, or a generated guest name (tried again with
+ * another number if taken), which the player can change on their page later.
+ * @param {string} [name]
+ * @returns {Promise<Guest>}
+ */
+async function identify(name) {
+  if (session?.guest) return session.guest;
+  /** @type {Guest | null} */
+  let guest = null;
+  if (name !== undefined) {
+    guest = await identity.create(name);
+  } else {
+    for (let attempt = 0; !guest; attempt += 1) {
+      try {
+        guest = await identity.create(guestName(attempt));
+      } catch (error) {
+        if (attempt >= 4 || !(error instanceof ApiError) || error.code !== 'name_taken') throw error;
+      }
+    }
+    toast(t('guest_named', { name: guest.name }));
+  }
+  begin(guest);
+  return guest;
 }
 
-/** @param {Guest} guest */
+/**
+ * Opens the socket as `guest` (or anonymously) and draws the screen; a previous socket of this
+ * tab (an anonymous visitor's) is closed first.
+ * @param {Guest | null} guest
+ */
 function begin(guest) {
-  const connection = new Connection(guest.token);
-  session = { guest, connection };
+  session?.connection.close();
+  const connection = new Connection(guest?.token ?? null);
+  session = { guest, connection, identify };
   showWhoami(guest);
   const badge = /** @type {HTMLElement} */ (document.getElementById('connection'));
   connection.onStatus((status) => {
+    // A socket closed for a new identity says nothing any more.
+    if (session?.connection !== connection) return;
     badge.hidden = status === 'open';
     badge.textContent = status === 'open' ? '' : t('reconnecting');
     badge.className = `connection ${status}`;
@@ -78,9 +104,11 @@ function begin(guest) {
   show();
 }
 
-/** The top bar's name: a link to one's own player page. @param {Guest} guest */
+/** The top bar's name: a link to one's own player page (nothing for an anonymous visitor). @param {Guest | null} guest */
 function showWhoami(guest) {
   const whoami = /** @type {HTMLAnchorElement} */ (document.getElementById('whoami'));
+  whoami.hidden = !guest;
+  if (!guest) return;
   whoami.textContent = guest.name;
   whoami.href = router.playerLink(guest.id);
   whoami.title = t('whoami_title');
@@ -96,10 +124,7 @@ function show() {
     replaceChildren(main, recoverScreen(route.code, session?.guest ?? null, recoverIdentity));
     return;
   }
-  if (!session) {
-    showNamePicker();
-    return;
-  }
+  if (!session) return;
   teardown();
   const current = session;
   /** @type {{element: Node, dispose: () => void}} */

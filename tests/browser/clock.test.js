@@ -7,6 +7,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, launchBrowser, openClient, enterName, screenshot } from './harness.js';
+import { createRoomByApi } from './play.js';
 
 /** @typedef {import('playwright-core').Page} Page */
 
@@ -50,24 +51,6 @@ function countNotes() {
 function wrongWallClock() {
   const real = Date.now;
   Date.now = () => real() + 3_600_000;
-}
-
-/**
- * Creates a room through the REST API as the page's guest.
- * @param {Page} page @param {Record<string, unknown>} body
- * @returns {Promise<any>} the room
- */
-async function createRoomByApi(page, body) {
-  return page.evaluate(async (request) => {
-    const { token } = JSON.parse(localStorage.getItem('warroom.guest') ?? '{}');
-    const response = await fetch('/api/rooms', {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
-      body: JSON.stringify(request),
-    });
-    if (!response.ok) throw new Error(`${response.status} ${await response.text()}`);
-    return response.json();
-  }, body);
 }
 
 /** @param {Page} page */

@@ -3,7 +3,7 @@
 //! helpers to drive the client as a person would (by clicking).
 
 import { spawn } from 'node:child_process';
-import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -95,6 +95,7 @@ export function launchBrowser() {
  */
 export async function openClient(browser, url, options = {}) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, ...options });
+  if (process.env.WARROOM_CLIENT_DIR) await serveClientFromDisk(context, process.env.WARROOM_CLIENT_DIR);
   const page = await context.newPage();
   /** @type {string[]} */
   const errors = [];
@@ -106,6 +107,24 @@ export async function openClient(browser, url, options = {}) {
   return { context, page, errors };
 }
 
+/** Content types of the client's files, by extension. */
+const CONTENT_TYPES = /** @type {Record<string, string>} */ ({ js: 'text/javascript', css: 'text/css', svg: 'image/svg+xml', html: 'text/html' });
+
+/**
+ * While working on the client only: `WARROOM_CLIENT_DIR=web-client` answers the client's
+ * versioned files from that folder instead of the binary's embedded copy, so a change to the
+ * client needs no server rebuild. CI never sets it: the tests run against the binary as built.
+ * @param {import('playwright-core').BrowserContext} context
+ * @param {string} dir
+ */
+async function serveClientFromDisk(context, dir) {
+  await context.route(/\/v\/[^/]+\/(.+)$/, (route) => {
+    const file = /\/v\/[^/]+\/([^?#]+)/.exec(route.request().url())?.[1] ?? '';
+    const body = readFileSync(path.resolve(repoRoot, dir, file));
+    return route.fulfill({ body, contentType: CONTENT_TYPES[file.split('.').pop() ?? ''] ?? 'application/octet-stream' });
+  });
+}
+
 /**
  * Picks a display name on the first screen, as a new visitor does.
  * @param {import('playwright-core').Page} page
@@ -114,8 +133,15 @@ export async function openClient(browser, url, options = {}) {
 export async function enterName(page, name) {
   await page.fill('#display-name', name);
   await page.click('.name-picker button[type=submit]');
+  await page.waitForFunction((chosen) => document.getElementById('whoami')?.textContent === chosen, name);
   await page.waitForSelector('.lobby');
 }
+
+/** The two screens every point of the client is checked at. */
+export const SIZES = /** @type {const} */ ({
+  desktop: { viewport: { width: 1280, height: 800 } },
+  phone: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true },
+});
 
 /**
  * Saves a screenshot under the test output folder.

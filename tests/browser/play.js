@@ -26,6 +26,24 @@ export async function createRoom(page, ruleset, { seats, options = {} } = {}) {
 }
 
 /**
+ * Creates a room through the REST API as the page's guest.
+ * @param {Page} page @param {Record<string, unknown>} body
+ * @returns {Promise<any>} the room
+ */
+export async function createRoomByApi(page, body) {
+  return page.evaluate(async (request) => {
+    const { token } = JSON.parse(localStorage.getItem('warroom.guest') ?? '{}');
+    const response = await fetch('/api/rooms', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
+      body: JSON.stringify(request),
+    });
+    if (!response.ok) throw new Error(`${response.status} ${await response.text()}`);
+    return response.json();
+  }, body);
+}
+
+/**
  * Opens an invite link and takes the first free seat.
  * @param {Page} page
  * @param {string} invite
@@ -64,21 +82,25 @@ export const seqOf = (page) => page.getAttribute('.match', 'data-seq');
  * Runs `click` and waits until the server applied something (the seq moved) or refused it.
  * @param {Page} page
  * @param {() => Promise<void>} click
+ * @param {number} [timeout] ms; longer where the page is busy drawing many computers' moves
  */
-export async function actAndWait(page, click) {
+export async function actAndWait(page, click, timeout = 10_000) {
   const before = await seqOf(page);
-  const toasts = await page.locator('.toast.error').count();
+  const toasts = await refusalsShown(page);
   await click();
   await page.waitForFunction(
     ({ seq, errors }) =>
       document.querySelector('.match')?.getAttribute('data-seq') !== seq ||
-      document.querySelectorAll('.toast.error').length > errors,
+      Number(document.getElementById('toasts')?.dataset.errors ?? 0) > errors,
     { seq: before, errors: toasts },
-    { timeout: 10_000 },
+    { timeout, polling: 100 },
   );
-  const refused = (await page.locator('.toast.error').count()) > toasts;
+  const refused = (await refusalsShown(page)) > toasts;
   if (refused) throw new Error(`refused: ${await page.locator('.toast.error').last().textContent()}`);
 }
+
+/** How many refusals the page has shown so far (one notice is on screen at a time). @param {Page} page */
+export const refusalsShown = (page) => page.evaluate(() => Number(document.getElementById('toasts')?.dataset.errors ?? 0));
 
 /** @param {Page} page */
 export const phaseOf = (page) => page.getAttribute('.match', 'data-phase');

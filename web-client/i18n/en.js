@@ -5,7 +5,7 @@
 export default {
   // Shell and identity
   welcome_title: 'Welcome to warroom',
-  welcome_text: 'Turn-based territory games in the browser. Pick a name to play or watch.',
+  welcome_text: 'No name needed to look around or to play the computer. Pick one to play with friends.',
   name_label: 'Display name',
   name_placeholder: 'e.g. Ada',
   name_submit: 'Enter',
@@ -114,7 +114,7 @@ export default {
   hd_layout_small: 'Small (10 cells)',
   hd_layout_medium: 'Medium (20 cells)',
   hd_layout_full: 'Full (36 cells)',
-  hd_layout_random: 'Random, {cells} cells',
+  hd_layout_random: { one: 'Random, {n} cell', other: 'Random, {n} cells' },
   hd_setup_rolled: '{name} rolled {dice}.',
   hd_setup_rerolled: 'Both rolls were the same: both players roll again.',
   hd_occupation_starter: '{name} starts the occupation.',
@@ -202,8 +202,8 @@ export default {
   reason_capital_taken: 'a capital was taken',
   reason_last_player_standing: 'the last player standing',
   cp_area_capital: '{name}’s capital',
-  cp_area_fast_factory: '{name}’s fast factory',
-  cp_area_strong_factory: '{name}’s strong factory {id}',
+  cp_area_fast_factory: 'fast factory {id}',
+  cp_area_strong_factory: 'strong factory {id}',
   cp_area_centre: 'centre {id}',
   cp_area_plain: 'area {id}',
   cp_d6_count: '{n} d6',
@@ -610,4 +610,28 @@ export default {
   other_seats_people: 'People (wait for them to join)',
   help_bots: 'Choose a computer level to play alone at once: bots take every other seat.',
   reason_opponent_resigned: 'the opponent resigned',
+
+  // Playing without a name, the computer in two clicks (issue 37)
+  guest_name: 'Guest {n}',
+  guest_named: 'You play as {name}: change your name on your page (top right).',
+  play_computer: 'Play the computer',
+  computer_level: 'How well the computer plays',
+  bot_level_start_easy: 'Easy',
+  bot_level_start_normal: 'Normal',
+  bot_level_start_hard: 'Hard',
+  nobody_yet_play_computer: 'Nobody has joined yet. Play the computer instead?',
+
+  // A name per computer seat (issue 37)
+  computer_named: '{name} (computer, {level})',
+
+  // The board names what is pointed at (issue 37)
+  region_info_hint: 'Point at a region, or tap it, to see its name.',
+
+  // Who acted, in the log and at the end (issue 37)
+  log_clock_played: '{name}\'s time ran out: the turn was played for them.',
+  end_you_resigned: 'You resigned.',
+  reason_you_resigned: 'you resigned',
+
+  // The board in words (issue 37)
+  region_list: 'The board in words (choose from the list)',
 };

@@ -4,7 +4,7 @@
 export default {
   // Shell and identity
   welcome_title: 'Bienvenido a warroom',
-  welcome_text: 'Juegos de territorio por turnos en el navegador. Elige un nombre para jugar o mirar.',
+  welcome_text: 'No hace falta un nombre para mirar o jugar contra el ordenador. Elige uno para jugar con amigos.',
   name_label: 'Nombre visible',
   name_placeholder: 'p. ej. Ada',
   name_submit: 'Entrar',
@@ -113,7 +113,7 @@ export default {
   hd_layout_small: 'Pequeño (10 casillas)',
   hd_layout_medium: 'Mediano (20 casillas)',
   hd_layout_full: 'Completo (36 casillas)',
-  hd_layout_random: 'Aleatorio, {cells} casillas',
+  hd_layout_random: { one: 'Aleatorio, {n} casilla', other: 'Aleatorio, {n} casillas' },
   hd_setup_rolled: '{name} sacó {dice}.',
   hd_setup_rerolled: 'Tiradas idénticas: ambos jugadores vuelven a tirar.',
   hd_occupation_starter: '{name} empieza la ocupación.',
@@ -201,8 +201,8 @@ export default {
   reason_capital_taken: 'se tomó una capital',
   reason_last_player_standing: 'último jugador en pie',
   cp_area_capital: 'capital de {name}',
-  cp_area_fast_factory: 'fábrica rápida de {name}',
-  cp_area_strong_factory: 'fábrica pesada {id} de {name}',
+  cp_area_fast_factory: 'fábrica rápida {id}',
+  cp_area_strong_factory: 'fábrica pesada {id}',
   cp_area_centre: 'centro {id}',
   cp_area_plain: 'zona {id}',
   cp_d6_count: '{n} d6',
@@ -609,4 +609,28 @@ export default {
   other_seats_people: 'Personas (esperar a que entren)',
   help_bots: 'Elige un nivel para jugar solo ahora mismo: los bots ocupan los demás asientos.',
   reason_opponent_resigned: 'el rival se rindió',
+
+  // Playing without a name, the computer in two clicks (issue 37)
+  guest_name: 'Invitado {n}',
+  guest_named: 'Juegas como {name}: cambia tu nombre en tu página (arriba a la derecha).',
+  play_computer: 'Jugar contra el ordenador',
+  computer_level: 'Nivel del ordenador',
+  bot_level_start_easy: 'Fácil',
+  bot_level_start_normal: 'Normal',
+  bot_level_start_hard: 'Difícil',
+  nobody_yet_play_computer: 'Aún no ha llegado nadie. ¿Juegas contra el ordenador?',
+
+  // A name per computer seat (issue 37)
+  computer_named: '{name} (ordenador, {level})',
+
+  // The board names what is pointed at (issue 37)
+  region_info_hint: 'Señala una región, o tócala, para ver su nombre.',
+
+  // Who acted, in the log and at the end (issue 37)
+  log_clock_played: 'Se acabó el tiempo de {name}: el turno se jugó por él.',
+  end_you_resigned: 'Has abandonado.',
+  reason_you_resigned: 'has abandonado',
+
+  // The board in words (issue 37)
+  region_list: 'El tablero en palabras (elige de la lista)',
 };

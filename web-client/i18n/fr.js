@@ -4,7 +4,7 @@
 export default {
   // Shell and identity
   welcome_title: 'Bienvenue sur warroom',
-  welcome_text: 'Des jeux de territoire au tour par tour dans le navigateur. Choisissez un nom pour jouer ou regarder.',
+  welcome_text: 'Pas besoin de nom pour regarder ou jouer contre l’ordinateur. Choisissez-en un pour jouer avec des amis.',
   name_label: 'Nom affiché',
   name_placeholder: 'p. ex. Ada',
   name_submit: 'Entrer',
@@ -113,7 +113,7 @@ export default {
   hd_layout_small: 'Petit (10 cases)',
   hd_layout_medium: 'Moyen (20 cases)',
   hd_layout_full: 'Complet (36 cases)',
-  hd_layout_random: 'Aléatoire, {cells} cases',
+  hd_layout_random: { one: 'Aléatoire, {n} case', other: 'Aléatoire, {n} cases' },
   hd_setup_rolled: '{name} a lancé {dice}.',
   hd_setup_rerolled: 'Lancers identiques : les deux joueurs relancent.',
   hd_occupation_starter: '{name} commence l’occupation.',
@@ -201,8 +201,8 @@ export default {
   reason_capital_taken: 'une capitale est tombée',
   reason_last_player_standing: 'dernier joueur en lice',
   cp_area_capital: 'capitale de {name}',
-  cp_area_fast_factory: 'usine rapide de {name}',
-  cp_area_strong_factory: 'usine lourde {id} de {name}',
+  cp_area_fast_factory: 'usine rapide {id}',
+  cp_area_strong_factory: 'usine lourde {id}',
   cp_area_centre: 'centre {id}',
   cp_area_plain: 'zone {id}',
   cp_d6_count: '{n} d6',
@@ -506,7 +506,7 @@ export default {
   clock_preset_normal: 'Normale : {setting}',
   clock_preset_slow: 'Lente : {setting}',
   help_clock: 'Chaque tour a son temps, puis chaque joueur dispose d’une réserve pour les longs tours. Quand les deux sont écoulés, le tour est joué à sa place (le coup le plus simple) ; deux fois de suite, et un bot prend sa place. Salles publiques : normale sauf autre choix.',
-  clock_for: 'Temps de {name}',
+  clock_for: 'Temps de jeu : {name}',
   clock_countdown: '{turn} + réserve {bank}',
   clock_bank: 'réserve {bank}',
   clock_sound: 'Bip quand mon temps est presque écoulé',
@@ -609,4 +609,28 @@ export default {
   other_seats_people: 'Des personnes (attendre qu’elles arrivent)',
   help_bots: 'Choisissez un niveau pour jouer seul tout de suite : des robots prennent les autres places.',
   reason_opponent_resigned: 'l’adversaire a abandonné',
+
+  // Playing without a name, the computer in two clicks (issue 37)
+  guest_name: 'Invité {n}',
+  guest_named: 'Vous jouez sous le nom {name} : changez-le sur votre page (en haut à droite).',
+  play_computer: 'Jouer contre l’ordinateur',
+  computer_level: 'Force de l’ordinateur',
+  bot_level_start_easy: 'Facile',
+  bot_level_start_normal: 'Normal',
+  bot_level_start_hard: 'Difficile',
+  nobody_yet_play_computer: 'Personne n’est encore arrivé. Jouer plutôt contre l’ordinateur ?',
+
+  // A name per computer seat (issue 37)
+  computer_named: '{name} (ordinateur, {level})',
+
+  // The board names what is pointed at (issue 37)
+  region_info_hint: 'Pointez une région, ou touchez-la, pour voir son nom.',
+
+  // Who acted, in the log and at the end (issue 37)
+  log_clock_played: 'Le temps de jeu est écoulé pour {name} : le tour a été joué à sa place.',
+  end_you_resigned: 'Vous avez abandonné.',
+  reason_you_resigned: 'vous avez abandonné',
+
+  // The board in words (issue 37)
+  region_list: 'Le plateau en mots (choisir dans la liste)',
 };

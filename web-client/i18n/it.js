@@ -4,7 +4,7 @@
 export default {
   // Shell and identity
   welcome_title: 'Benvenuto su warroom',
-  welcome_text: 'Giochi di territorio a turni nel browser. Scegli un nome per giocare o guardare.',
+  welcome_text: 'Non serve un nome per guardare o giocare contro il computer. Scegline uno per giocare con gli amici.',
   name_label: 'Nome visualizzato',
   name_placeholder: 'es. Ada',
   name_submit: 'Entra',
@@ -113,7 +113,7 @@ export default {
   hd_layout_small: 'Piccolo (10 caselle)',
   hd_layout_medium: 'Medio (20 caselle)',
   hd_layout_full: 'Completo (36 caselle)',
-  hd_layout_random: 'Casuale, {cells} caselle',
+  hd_layout_random: { one: 'Casuale, {n} casella', other: 'Casuale, {n} caselle' },
   hd_setup_rolled: '{name} ha tirato {dice}.',
   hd_setup_rerolled: 'Tiri identici: entrambi ritirano.',
   hd_occupation_starter: '{name} inizia l’occupazione.',
@@ -201,8 +201,8 @@ export default {
   reason_capital_taken: 'è caduta una capitale',
   reason_last_player_standing: 'ultimo giocatore rimasto',
   cp_area_capital: 'capitale di {name}',
-  cp_area_fast_factory: 'fabbrica rapida di {name}',
-  cp_area_strong_factory: 'fabbrica pesante {id} di {name}',
+  cp_area_fast_factory: 'fabbrica rapida {id}',
+  cp_area_strong_factory: 'fabbrica pesante {id}',
   cp_area_centre: 'centro {id}',
   cp_area_plain: 'zona {id}',
   cp_d6_count: '{n} d6',
@@ -609,4 +609,28 @@ export default {
   other_seats_people: 'Persone (attendere che entrino)',
   help_bots: 'Scegli un livello per giocare subito da solo: i bot prendono gli altri posti.',
   reason_opponent_resigned: 'l’avversario ha abbandonato',
+
+  // Playing without a name, the computer in two clicks (issue 37)
+  guest_name: 'Ospite {n}',
+  guest_named: 'Giochi come {name}: cambia il tuo nome nella tua pagina (in alto a destra).',
+  play_computer: 'Gioca contro il computer',
+  computer_level: 'Livello del computer',
+  bot_level_start_easy: 'Facile',
+  bot_level_start_normal: 'Normale',
+  bot_level_start_hard: 'Difficile',
+  nobody_yet_play_computer: 'Non è ancora arrivato nessuno. Giochi contro il computer?',
+
+  // A name per computer seat (issue 37)
+  computer_named: '{name} (computer, {level})',
+
+  // The board names what is pointed at (issue 37)
+  region_info_hint: 'Indica una regione, o toccala, per vederne il nome.',
+
+  // Who acted, in the log and at the end (issue 37)
+  log_clock_played: 'Il tempo di {name} è scaduto: il turno è stato giocato al suo posto.',
+  end_you_resigned: 'Hai abbandonato.',
+  reason_you_resigned: 'hai abbandonato',
+
+  // The board in words (issue 37)
+  region_list: 'Il tabellone a parole (scegli dalla lista)',
 };

@@ -4,7 +4,7 @@
 export default {
   // Shell and identity
   welcome_title: 'Welkom bij warroom',
-  welcome_text: 'Beurtgebaseerde gebiedsspellen in de browser. Kies een naam om te spelen of te kijken.',
+  welcome_text: 'Om rond te kijken of tegen de computer te spelen is geen naam nodig. Kies er een om met vrienden te spelen.',
   name_label: 'Weergavenaam',
   name_placeholder: 'bv. Ada',
   name_submit: 'Verder',
@@ -113,7 +113,7 @@ export default {
   hd_layout_small: 'Klein (10 vakken)',
   hd_layout_medium: 'Middel (20 vakken)',
   hd_layout_full: 'Volledig (36 vakken)',
-  hd_layout_random: 'Willekeurig, {cells} vakken',
+  hd_layout_random: { one: 'Willekeurig, {n} vak', other: 'Willekeurig, {n} vakken' },
   hd_setup_rolled: '{name} gooide {dice}.',
   hd_setup_rerolled: 'Gelijke worpen: beide spelers gooien opnieuw.',
   hd_occupation_starter: '{name} begint de bezetting.',
@@ -201,8 +201,8 @@ export default {
   reason_capital_taken: 'een hoofdstad is gevallen',
   reason_last_player_standing: 'laatste speler over',
   cp_area_capital: 'hoofdstad van {name}',
-  cp_area_fast_factory: 'snelle fabriek van {name}',
-  cp_area_strong_factory: 'zware fabriek {id} van {name}',
+  cp_area_fast_factory: 'snelle fabriek {id}',
+  cp_area_strong_factory: 'zware fabriek {id}',
   cp_area_centre: 'centrum {id}',
   cp_area_plain: 'gebied {id}',
   cp_d6_count: '{n} d6',
@@ -609,4 +609,28 @@ export default {
   other_seats_people: 'Mensen (wachten tot ze meedoen)',
   help_bots: 'Kies een niveau om meteen alleen te spelen: bots nemen de andere plaatsen.',
   reason_opponent_resigned: 'de tegenstander gaf op',
+
+  // Playing without a name, the computer in two clicks (issue 37)
+  guest_name: 'Gast {n}',
+  guest_named: 'Je speelt als {name}: verander je naam op je pagina (rechtsboven).',
+  play_computer: 'Speel tegen de computer',
+  computer_level: 'Hoe goed de computer speelt',
+  bot_level_start_easy: 'Makkelijk',
+  bot_level_start_normal: 'Normaal',
+  bot_level_start_hard: 'Moeilijk',
+  nobody_yet_play_computer: 'Er is nog niemand. Liever tegen de computer spelen?',
+
+  // A name per computer seat (issue 37)
+  computer_named: '{name} (computer, {level})',
+
+  // The board names what is pointed at (issue 37)
+  region_info_hint: 'Wijs een gebied aan, of tik erop, om de naam te zien.',
+
+  // Who acted, in the log and at the end (issue 37)
+  log_clock_played: 'De tijd van {name} is om: de beurt is voor hem gespeeld.',
+  end_you_resigned: 'Je hebt opgegeven.',
+  reason_you_resigned: 'je hebt opgegeven',
+
+  // The board in words (issue 37)
+  region_list: 'Het bord in woorden (kies uit de lijst)',
 };

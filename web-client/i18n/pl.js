@@ -4,7 +4,7 @@
 export default {
   // Shell and identity
   welcome_title: 'Witaj w warroom',
-  welcome_text: 'Turowe gry o terytorium w przeglądarce. Wybierz imię, aby grać lub oglądać.',
+  welcome_text: 'Aby się rozejrzeć albo zagrać z komputerem, nie trzeba imienia. Wybierz je, aby grać ze znajomymi.',
   name_label: 'Wyświetlane imię',
   name_placeholder: 'np. Ada',
   name_submit: 'Wejdź',
@@ -113,7 +113,7 @@ export default {
   hd_layout_small: 'Mała (10 pól)',
   hd_layout_medium: 'Średnia (20 pól)',
   hd_layout_full: 'Pełna (36 pól)',
-  hd_layout_random: 'Losowa, {cells} pól',
+  hd_layout_random: { one: 'Losowa, {n} pole', few: 'Losowa, {n} pola', many: 'Losowa, {n} pól', other: 'Losowa, {n} pola' },
   hd_setup_rolled: '{name} wyrzuca {dice}.',
   hd_setup_rerolled: 'Takie same rzuty: obaj gracze rzucają ponownie.',
   hd_occupation_starter: '{name} zaczyna obsadzanie.',
@@ -201,8 +201,8 @@ export default {
   reason_capital_taken: 'zdobyto stolicę',
   reason_last_player_standing: 'ostatni gracz w grze',
   cp_area_capital: 'stolica gracza {name}',
-  cp_area_fast_factory: 'szybka fabryka gracza {name}',
-  cp_area_strong_factory: 'ciężka fabryka {id} gracza {name}',
+  cp_area_fast_factory: 'szybka fabryka {id}',
+  cp_area_strong_factory: 'ciężka fabryka {id}',
   cp_area_centre: 'centrum {id}',
   cp_area_plain: 'obszar {id}',
   cp_d6_count: '{n} k6',
@@ -454,7 +454,7 @@ export default {
   games_title: 'Trzy gry',
   games_intro: 'Turowe gry o terytorium w przeglądarce: utwórz pokój, wyślij link z zaproszeniem, graj lub oglądaj.',
   players_range: '{min}–{max} graczy',
-  players_exact: { one: '{n} gracz', few: '{n} graczy', many: '{n} graczy', other: '{n} graczy' },
+  players_exact: { one: '{n} gracz', few: '{n} gracze', many: '{n} graczy', other: '{n} graczy' },
   blurb_hexdice: 'Pojedynek na małej heksagonalnej planszy, gdzie każda jednostka to kość, a jej wynik to jej siła.',
   blurb_capitals: 'Rozwijaj się od stolicy, zdobywaj fabryki i neutralne ziemie, walcz w bitwach sumowanych kości.',
   blurb_classic: 'Klasyczna gra o podbój świata: 42 terytoria, kontynenty z premiami, bitwy 3 kości przeciw 2 i karty.',
@@ -609,4 +609,28 @@ export default {
   other_seats_people: 'Ludzie (poczekaj, aż dołączą)',
   help_bots: 'Wybierz poziom, aby od razu grać samemu: boty zajmą pozostałe miejsca.',
   reason_opponent_resigned: 'przeciwnik się poddał',
+
+  // Playing without a name, the computer in two clicks (issue 37)
+  guest_name: 'Gość {n}',
+  guest_named: 'Grasz jako {name}: zmień imię na swojej stronie (w prawym górnym rogu).',
+  play_computer: 'Graj z komputerem',
+  computer_level: 'Poziom komputera',
+  bot_level_start_easy: 'Łatwy',
+  bot_level_start_normal: 'Normalny',
+  bot_level_start_hard: 'Trudny',
+  nobody_yet_play_computer: 'Nikt jeszcze nie dołączył. Zagrać zamiast tego z komputerem?',
+
+  // A name per computer seat (issue 37)
+  computer_named: '{name} (komputer, {level})',
+
+  // The board names what is pointed at (issue 37)
+  region_info_hint: 'Wskaż obszar albo go dotknij, aby zobaczyć jego nazwę.',
+
+  // Who acted, in the log and at the end (issue 37)
+  log_clock_played: 'Czas gracza {name} minął: tura została rozegrana za niego.',
+  end_you_resigned: 'Poddałeś się.',
+  reason_you_resigned: 'poddałeś się',
+
+  // The board in words (issue 37)
+  region_list: 'Plansza w słowach (wybierz z listy)',
 };

@@ -1,5 +1,8 @@
 //! The REST API (docs/PROTOCOL.md): every call returns the parsed body or throws an ApiError
-//! carrying the server's `{code, message}`.
+//! carrying the server's `{code, message}`. Rooms and matches come back with their computer
+//! seats named (lib/seat_names.js).
+
+import { withComputerNames as named } from './seat_names.js';
 
 /** @typedef {import('./protocol.js').Room} Room */
 /** @typedef {import('./protocol.js').RoomPage} RoomPage */
@@ -76,28 +79,28 @@ export const rulesets = () => call('GET', '/api/rulesets');
  * @param {Record<string, string>} [query]
  * @returns {Promise<RoomPage>}
  */
-export const rooms = (query = {}) => call('GET', `/api/rooms?${new URLSearchParams(query)}`);
+export const rooms = (query = {}) => call('GET', `/api/rooms?${new URLSearchParams(query)}`).then(named);
 /** @param {string} id @param {string | null} token @returns {Promise<Room>} */
-export const room = (id, token) => call('GET', `/api/rooms/${encodeURIComponent(id)}`, { token });
+export const room = (id, token) => call('GET', `/api/rooms/${encodeURIComponent(id)}`, { token }).then(named);
 /**
  * @param {string} token
  * @param {import('./protocol.js').NewRoom} body
  * @returns {Promise<Room>}
  */
-export const createRoom = (token, body) => call('POST', '/api/rooms', { token, body });
+export const createRoom = (token, body) => call('POST', '/api/rooms', { token, body }).then(named);
 /**
  * @param {Record<string, string>} query
  * @returns {Promise<MatchSummary[]>}
  */
-export const matches = (query) => call('GET', `/api/matches?${new URLSearchParams(query)}`);
+export const matches = (query) => call('GET', `/api/matches?${new URLSearchParams(query)}`).then(named);
 /** `?invite=<code>` when there is one (a private room's match is shown with it). @param {string | null | undefined} invite */
 const inviteQuery = (invite) => (invite ? `?${new URLSearchParams({ invite })}` : '');
 /** @param {string} id @param {string | null} [token] @param {string | null} [invite] @returns {Promise<MatchSummary>} */
 export const match = (id, token = null, invite = null) =>
-  call('GET', `/api/matches/${encodeURIComponent(id)}${inviteQuery(invite)}`, { token });
+  call('GET', `/api/matches/${encodeURIComponent(id)}${inviteQuery(invite)}`, { token }).then(named);
 /** @param {string} id @param {string | null} token @param {string | null} [invite] @returns {Promise<Replay>} */
 export const replay = (id, token, invite = null) =>
-  call('GET', `/api/matches/${encodeURIComponent(id)}/replay${inviteQuery(invite)}`, { token });
+  call('GET', `/api/matches/${encodeURIComponent(id)}/replay${inviteQuery(invite)}`, { token }).then(named);
 /** @param {string} token @param {string} name @returns {Promise<Me>} */
 export const rename = (token, name) => call('PATCH', '/api/me', { token, body: { name } });
 /** @param {string} token @returns {Promise<RecoveryCode>} */
@@ -105,7 +108,7 @@ export const newRecoveryCode = (token) => call('POST', '/api/me/recovery', { tok
 /** @param {string} code @returns {Promise<Guest>} */
 export const recover = (code) => call('POST', '/api/recover', { body: { code } });
 /** @param {string} id @returns {Promise<PlayerProfile>} */
-export const player = (id) => call('GET', `/api/players/${encodeURIComponent(id)}`);
+export const player = (id) => call('GET', `/api/players/${encodeURIComponent(id)}`).then(named);
 /**
  * One page of a player's matches (newest first); `query` holds `ruleset`, `result`, `limit`, `before`.
  * @param {string} id
@@ -114,11 +117,11 @@ export const player = (id) => call('GET', `/api/players/${encodeURIComponent(id)
  * @returns {Promise<MatchPage>}
  */
 export const playerMatches = (id, query, token) =>
-  call('GET', `/api/players/${encodeURIComponent(id)}/matches?${new URLSearchParams(query)}`, { token });
+  call('GET', `/api/players/${encodeURIComponent(id)}/matches?${new URLSearchParams(query)}`, { token }).then(named);
 /**
  * "Play now": a waiting room of the ruleset to take a seat in, or a new one.
  * @param {string} token
  * @param {string} ruleset
  * @returns {Promise<QuickPlayRoom>}
  */
-export const quickPlay = (token, ruleset) => call('POST', '/api/quick-play', { token, body: { ruleset } });
+export const quickPlay = (token, ruleset) => call('POST', '/api/quick-play', { token, body: { ruleset } }).then(named);

@@ -4,7 +4,7 @@
 
 import { h, s } from './dom.js';
 import { t } from './i18n.js';
-import { seatInk } from './colors.js';
+import { seatInk, seatSymbol } from './colors.js';
 import { Zoom } from './zoom.js';
 
 /**
@@ -18,10 +18,12 @@ import { Zoom } from './zoom.js';
  *   name?: string,
  *   title?: string,
  *   speech?: string,
+ *   labelText?: number,
  * }} Decoration
  *
  * `owner` hatches the region with the seat's pattern; `name` is drawn by the board where it
- * fits; `speech` is what a screen reader says for the region (else `title`).
+ * fits; `speech` is what a screen reader says for the region (else `title`); `labelText`, the
+ * size of the label's text in board units, keeps it readable at every zoom (`scaleLabels`).
  * @typedef {{from: number, to: number, kind?: string}} Arrow
  */
 
@@ -108,6 +110,8 @@ const MARKS = new Set(['selected', 'target', 'source', 'partner', 'friendly', 'p
 
 /** A name's size on screen (px), whatever the zoom. */
 const NAME_PX = 11;
+/** The smallest a label's text may be on screen (px; 10 and a margin for rounding): a count stays readable zoomed out. */
+const MIN_LABEL_PX = 10.5;
 /** A board narrower than this (px) is on a phone... */
 const PHONE_BOARD_WIDTH = 600;
 /** ...where a hex cell should be at least this wide (px) to read and tap... */
@@ -174,7 +178,14 @@ export class Board {
       );
       group.addEventListener('click', () => this.onRegionClick(region.id));
       group.addEventListener('keydown', (event) => this.key(/** @type {KeyboardEvent} */ (event), region.id));
-      group.addEventListener('focus', () => this.moveFocus(region.id, false));
+      group.addEventListener('focus', () => {
+        this.moveFocus(region.id, false);
+        this.showInfo(region.id);
+      });
+      // Pointing at a region (a finger's touch too) names it under the board: every name can be
+      // found, also where the map has no room to draw it.
+      group.addEventListener('pointerenter', () => this.showInfo(region.id));
+      group.addEventListener('pointerdown', () => this.showInfo(region.id));
       this.groups.set(region.id, group);
       this.titles.set(region.id, title);
       cells.append(group);
@@ -186,6 +197,8 @@ export class Board {
       outlines.append(s('path', { d: outline, 'data-outline': region.id }));
     }
     this.links = s('g', { class: 'links', 'aria-hidden': 'true' });
+    /** Edges where regions touch on the grid but do not border: drawn as sea between them. */
+    this.gaps = s('g', { class: 'gaps', 'aria-hidden': 'true' });
     /** The links drawn, so they are drawn once. */
     this.linksKey = '';
     this.overlay = s('g', { class: 'overlay', 'aria-hidden': 'true' });
@@ -215,11 +228,30 @@ export class Board {
       cells,
       hatchLayer,
       outlines,
+      this.gaps,
       this.marks,
       this.overlay,
       this.arrows,
       this.labels,
       this.names,
+    );
+    /** Each region's decoration as last drawn. @type {Decoration[]} */
+    this.decorations = [];
+    /** The region pointed at or focused last, named under the board. @type {number | null} */
+    this.infoId = null;
+    this.info = h('p', { class: 'region-info', 'data-testid': 'region-info' }, t('region_info_hint'));
+    /** The board in words under it: a button per region (name, owner, strength, what it can do now), which clicks it. */
+    this.listButtons = new Map(
+      regions.map((region) => [
+        region.id,
+        h('button', { type: 'button', class: 'link region-choice', 'data-region-choice': region.id, onclick: () => this.onRegionClick(region.id) }, region.name ?? `#${region.id}`),
+      ]),
+    );
+    this.list = h(
+      'details',
+      { class: 'region-list', 'data-testid': 'region-list' },
+      h('summary', {}, t('region_list')),
+      h('ul', { class: 'plain' }, [...this.listButtons.values()].map((button) => h('li', {}, button))),
     );
     /** Regions' names as last decorated, for the name layer. @type {Map<number, string>} */
     this.nameOf = new Map();
@@ -268,6 +300,14 @@ export class Board {
     );
   }
 
+  /** Names the region `id` (its tooltip: name, owner, strength) in the line under the board. @param {number} id */
+  showInfo(id) {
+    this.infoId = id;
+    const region = this.regions.find((candidate) => candidate.id === id);
+    this.info.textContent = this.decorations[id]?.title ?? region?.name ?? `#${id}`;
+    this.info.dataset.region = String(id);
+  }
+
   /** A short help for keyboard users (the board's description). */
   help() {
     return h('p', { id: `${this.prefix}-help`, class: 'sr-only' }, t('board_help'));
@@ -298,8 +338,11 @@ export class Board {
   }
 
   /**
-   * Draws connections between regions that border without sharing an edge (classic's sea
-   * lanes), as dashed lines under the board. Drawn once; later calls with the same list do nothing.
+   * Given the ruleset's borders (classic's: the engine's adjacency, not the cells'), draws
+   * connections between regions that border without sharing an edge (sea lanes) as dashed lines
+   * under the board, and the edges of regions that touch on the grid without bordering as sea
+   * between them (Iceland and Northern Europe), so that only true borders look like borders.
+   * Drawn once; later calls with the same list do nothing.
    * @param {[number, number][]} pairs
    */
   setLinks(pairs) {
@@ -307,6 +350,14 @@ export class Board {
     if (key === this.linksKey) return;
     this.linksKey = key;
     const touching = regionNeighbours(this.regions);
+    const bordering = new Set(pairs.flatMap(([a, b]) => [`${a}-${b}`, `${b}-${a}`]));
+    this.gaps.replaceChildren(
+      ...this.regions.flatMap((region) =>
+        [...(touching.get(region.id) ?? [])]
+          .filter((other) => region.id < other && !bordering.has(`${region.id}-${other}`))
+          .map((other) => s('path', { d: sharedEdges(region, other, this.regions), 'data-gap': `${region.id}-${other}` })),
+      ),
+    );
     this.links.replaceChildren(
       ...pairs.flatMap(([a, b]) => {
         if (touching.get(a)?.has(b)) return [];
@@ -374,7 +425,6 @@ export class Board {
     this.labels.replaceChildren();
     /** @type {SVGElement[]} */
     const marks = [];
-    /** @type {Decoration[]} */
     this.decorations = [];
     for (const region of this.regions) {
       const group = /** @type {SVGElement} */ (this.groups.get(region.id));
@@ -382,10 +432,21 @@ export class Board {
       this.decorations[region.id] = decoration;
       group.setAttribute('class', ['region', ...(decoration.classes ?? [])].join(' '));
       const marked = (decoration.classes ?? []).filter((name) => MARKS.has(name) || name.startsWith('target-'));
-      if (marked.length > 0) marks.push(s('path', { d: this.outlineOf.get(region.id) ?? '', class: marked.join(' '), 'data-mark': region.id }));
+      if (marked.length > 0) {
+        // A mark is a core line over a casing of another lightness (style.css), so it stands out
+        // on every seat colour.
+        const d = this.outlineOf.get(region.id) ?? '';
+        marks.push(
+          s('g', { class: marked.join(' '), 'data-mark': region.id }, s('path', { d, class: 'casing' }), s('path', { d, class: 'core' })),
+        );
+      }
       group.style.setProperty('--fill', decoration.fill ?? '#d8d2c4');
       const speech = decoration.speech ?? decoration.title ?? region.name ?? `#${region.id}`;
-      group.setAttribute('aria-label', `${speech}${stateWords(decoration.classes ?? [])}`);
+      const words = `${speech}${stateWords(decoration.classes ?? [])}`;
+      group.setAttribute('aria-label', words);
+      const choice = this.listButtons.get(region.id);
+      if (choice && choice.textContent !== words) choice.textContent = words;
+      choice?.classList.toggle('can-choose', (decoration.classes ?? []).includes('clickable'));
       const title = this.titles.get(region.id);
       if (title) title.textContent = decoration.title ?? region.name ?? `#${region.id}`;
       const hatch = this.hatches.get(region.id);
@@ -397,13 +458,18 @@ export class Board {
       }
       const [x, y] = /** @type {[number, number]} */ (this.anchors.get(region.id));
       if (decoration.label) {
+        // The label sits in a group of its own scale (see `scaleLabels`), under its place.
         const label = s('g', { transform: `translate(${fmt(x)} ${fmt(y)})`, 'data-label': region.id });
-        label.append(decoration.label);
+        const sized = s('g', { class: 'label-scale' });
+        if (decoration.labelText) sized.dataset.text = String(decoration.labelText);
+        sized.append(decoration.label);
+        label.append(sized);
         this.labels.append(label);
       }
       if (decoration.name) this.nameOf.set(region.id, decoration.name);
       else this.nameOf.delete(region.id);
     }
+    if (this.infoId !== null) this.showInfo(this.infoId);
     // Sources under targets under the selection, so the strongest mark wins on shared edges.
     const rank = (/** @type {SVGElement} */ mark) => ['recent', 'source', 'partner', 'friendly', 'path', 'target', 'selected'].findIndex((name) => mark.classList.contains(name));
     this.marks.replaceChildren(...marks.sort((a, b) => rank(a) - rank(b)));
@@ -440,17 +506,17 @@ export class Board {
   layoutNames() {
     if (!this.element.isConnected) return;
     const unit = this.zoom.pixelsPerUnit();
+    this.scaleLabels(unit);
     const size = NAME_PX / unit;
     this.names.replaceChildren();
     this.names.style.fontSize = `${size.toFixed(3)}px`;
     /** @type {{x1: number, y1: number, x2: number, y2: number}[]} */
     const placed = [];
     for (const label of this.labels.children) {
+      // In the label's own space: its place, with every scale inside it applied.
       const box = /** @type {SVGGraphicsElement} */ (label).getBBox();
       const [x, y] = this.anchors.get(Number(/** @type {SVGElement} */ (label).dataset.label)) ?? [0, 0];
-      const ctm = /** @type {SVGGraphicsElement} */ (label.firstElementChild)?.transform?.baseVal?.consolidate()?.matrix;
-      const k = ctm ? ctm.a : 1;
-      placed.push({ x1: x + box.x * k, y1: y + box.y * k, x2: x + (box.x + box.width) * k, y2: y + (box.y + box.height) * k });
+      placed.push({ x1: x + box.x, y1: y + box.y, x2: x + box.x + box.width, y2: y + box.y + box.height });
     }
     const view = this.zoom.box;
     /** True when `box` lies outside the view in part. @param {DOMRect} box */
@@ -490,6 +556,22 @@ export class Board {
       place(/** @type {SVGTextElement} */ (s('text', { x: fmt(x), y: fmt(y + SIZE * 1.25 + size), 'text-anchor': 'middle', 'data-name': id }, this.nameOf.get(id) ?? '')));
     }
     this.element.dataset.namesShown = String(this.names.querySelectorAll('text[data-name]').length);
+  }
+
+  /**
+   * Keeps the labels that say their text size (`labelText`, in board units: classic's counts) at
+   * least MIN_LABEL_PX on screen at every zoom: zoomed out, a label grows, and the names that no
+   * longer fit beside it are left out (counts only), until zoomed in again.
+   * @param {number} unit screen pixels per board unit
+   */
+  scaleLabels(unit) {
+    for (const sized of this.labels.querySelectorAll('g.label-scale')) {
+      const text = Number(/** @type {SVGElement} */ (sized).dataset.text);
+      const k = text > 0 ? Math.max(1, MIN_LABEL_PX / (text * unit)) : 1;
+      sized.setAttribute('transform', k === 1 ? '' : `scale(${k.toFixed(3)})`);
+      // Grown, a count drops its disc for a halo: neighbours' counts stay apart.
+      sized.classList.toggle('compact', k > 1.05);
+    }
   }
 
   dispose() {
@@ -573,17 +655,34 @@ export function dieFace(value, { size = 9, color = '#fffdf7', pip = '#1d2330' } 
 }
 
 /**
+ * The owner's symbol (lib/colors.js), drawn on the region beside its label in the seat's ink:
+ * the board tells seats apart by more than their colour.
+ * @param {number} seat @param {number} x @param {number} y @param {number} size
+ */
+export function seatMark(seat, x, y, size) {
+  return s(
+    'text',
+    { class: 'seat-symbol', x: fmt(x), y: fmt(y), 'font-size': fmt(size), fill: seatInk(seat), 'text-anchor': 'middle', 'data-seat-symbol': seat },
+    seatSymbol(seat),
+  );
+}
+
+/** The size of a badge's count, in board units. */
+export const BADGE_TEXT = 6.4;
+
+/**
  * A count badge (units on a territory), centred on the origin, with an optional mark above it
- * (`small`), a detail line under it (`name`) and the region's number beside it (`id`, which the
- * event log uses).
+ * (`small`), a detail line under it (`name`), the region's number beside it (`id`, which the
+ * event log uses) and its owner's symbol on the other side (`seat`).
  * @param {string | number} text
- * @param {{name?: string, small?: string, scale?: number, id?: number}} [extra] `scale` enlarges
- *   the whole label for boards whose regions are large
+ * @param {{name?: string, small?: string, scale?: number, id?: number, seat?: number | null}} [extra]
+ *   `scale` enlarges the whole label for boards whose regions are large
  * @returns {SVGElement}
  */
-export function badge(text, { name, small, scale = 1, id } = {}) {
+export function badge(text, { name, small, scale = 1, id, seat = null } = {}) {
   const group = s('g', { class: 'badge', transform: scale === 1 ? null : `scale(${scale})` });
-  group.append(s('circle', { r: 5.4 }), s('text', { y: 2.3, 'text-anchor': 'middle' }, text));
+  group.append(s('circle', { r: 5.4 }), s('text', { class: 'badge-count', y: 2.3, 'font-size': BADGE_TEXT, 'text-anchor': 'middle' }, text));
+  if (seat !== null) group.append(seatMark(seat, -8.4, 1.9, 5.2));
   if (small) group.append(s('text', { class: 'badge-small', y: -7, 'text-anchor': 'middle' }, small));
   if (id !== undefined) group.append(s('text', { class: 'badge-id', x: 6.2, y: -3.6 }, id));
   if (name) {
@@ -618,6 +717,25 @@ export function regionNeighbours(regions) {
     }
   }
   return borders;
+}
+
+/**
+ * The path along the edges where `region`'s cells meet region `other`'s.
+ * @param {Region} region @param {number} other @param {Region[]} regions
+ */
+function sharedEdges(region, other, regions) {
+  const theirs = new Set((regions.find((candidate) => candidate.id === other)?.cells ?? []).map((c) => `${c.q},${c.r}`));
+  const parts = [];
+  for (const cell of region.cells) {
+    const [x, y] = centre(cell);
+    for (const [dq, dr, a, b] of DIRECTIONS) {
+      if (!theirs.has(`${cell.q + dq},${cell.r + dr}`)) continue;
+      const [x1, y1] = corner(x, y, a);
+      const [x2, y2] = corner(x, y, b);
+      parts.push(`M${fmt(x1)} ${fmt(y1)}L${fmt(x2)} ${fmt(y2)}`);
+    }
+  }
+  return parts.join('');
 }
 
 /** Region neighbours, computed once per board (the regions array of a view never changes). */

@@ -75,3 +75,29 @@ export function replaceChildren(element, ...children) {
   element.replaceChildren();
   append(element, children);
 }
+
+/**
+ * `replaceChildren` for controls that are drawn anew on every change: when focus was inside
+ * `element`, it goes to the new control with the same data attributes (the same button, drawn
+ * again), else to `fallback`, never to the page's body (a keyboard or screen reader user keeps
+ * their place).
+ * @param {HTMLElement} element
+ * @param {HTMLElement | null} fallback
+ * @param {...any} children
+ */
+export function replaceKeepingFocus(element, fallback, ...children) {
+  const focused = document.activeElement;
+  const had = focused instanceof HTMLElement && focused !== element && element.contains(focused);
+  const key = had ? dataKey(focused) : '';
+  replaceChildren(element, ...children);
+  if (!had) return;
+  const same = key ? [...element.querySelectorAll('*')].find((candidate) => candidate instanceof HTMLElement && dataKey(candidate) === key) : null;
+  const target = same instanceof HTMLElement && !(/** @type {HTMLButtonElement} */ (same).disabled) ? same : fallback;
+  target?.focus();
+}
+
+/** What tells a control apart from its neighbours: its tag and data attributes. @param {HTMLElement} element */
+function dataKey(element) {
+  const data = Object.entries(element.dataset).map(([name, value]) => `${name}=${value}`);
+  return data.length > 0 ? `${element.tagName}[${data.sort().join(',')}]` : '';
+}

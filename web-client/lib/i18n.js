@@ -87,7 +87,12 @@ export function t(key, params = {}) {
   const entry = strings?.[key];
   if (entry === undefined) return key;
   const template = typeof entry === 'string' ? entry : pluralForm(entry, Number(params.n ?? 0));
-  return template.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
+  // A value that ends a sentence with its own full stop ("18 sek.") takes the template's place.
+  return template.replace(/\{(\w+)\}(\.?)/g, (whole, name, stop) => {
+    if (!(name in params)) return whole;
+    const value = String(params[name]);
+    return stop && value.endsWith('.') ? value : value + stop;
+  });
 }
 
 /** @param {Plural} entry @param {number} n */

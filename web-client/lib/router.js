@@ -47,9 +47,13 @@ export function roomLink(room, invite) {
   return invite ? `${base}?invite=${encodeURIComponent(invite)}` : base;
 }
 
-/** A room the client takes a free seat in as soon as it has joined ("Play now"). @param {string} room */
-export function playLink(room) {
-  return `#/room/${encodeURIComponent(room)}?play=1`;
+/**
+ * A room the client takes a free seat in as soon as it has joined ("Play now").
+ * @param {string} room @param {string | null | undefined} [invite] a private room's invite code
+ */
+export function playLink(room, invite) {
+  const link = roomLink(room, invite);
+  return `${link}${link.includes('?') ? '&' : '?'}play=1`;
 }
 
 /**

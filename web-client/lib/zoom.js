@@ -33,6 +33,13 @@ export class Zoom {
     svg.addEventListener('pointermove', (event) => this.move(event));
     svg.addEventListener('pointerup', (event) => this.up(event));
     svg.addEventListener('pointercancel', (event) => this.up(event));
+    // Two fingers on the board are the board's pinch, never a scroll or zoom of the page (which
+    // would cancel the pointers mid-gesture); one finger still scrolls the page at full size.
+    for (const type of /** @type {const} */ (['touchstart', 'touchmove'])) {
+      svg.addEventListener(type, (event) => {
+        if (event.touches.length >= 2) event.preventDefault();
+      }, { passive: false });
+    }
     svg.addEventListener('click', (event) => {
       if (this.dragged) {
         event.stopPropagation();

@@ -38,8 +38,9 @@ export function unitsText(selection) {
 }
 
 /**
- * An area's name, unambiguous and in the reader's language: whose capital or factory it is (and
- * its number where a seat has two), else "Area 31" (the number is drawn on the board).
+ * An area's name, unambiguous and in the reader's language: whose capital it is, else its kind
+ * and number ("fast factory 12", "area 31"; the number is drawn on the board). A factory is not
+ * named after the seat it was built for: it starts neutral, and who holds it is said apart.
  * @param {any} view @param {number} id @param {string[]} names
  */
 export function areaName(view, id, names) {
@@ -50,9 +51,9 @@ export function areaName(view, id, names) {
     case 'capital':
       return t('cp_area_capital', { name, id });
     case 'fast_factory':
-      return t('cp_area_fast_factory', { name, id });
+      return t('cp_area_fast_factory', { id });
     case 'strong_factory':
-      return t('cp_area_strong_factory', { name, id });
+      return t('cp_area_strong_factory', { id });
     case 'centre':
       return t('cp_area_centre', { id });
     default:
@@ -154,8 +155,8 @@ const startsWith = (route, prefix) => prefix.length <= route.length && prefix.ev
 function controller(ctx) {
   /** The route being built: source first. @type {number[]} */
   let path = [];
-  /** Which of the listed unit selections is chosen (by index among the matching orders). */
-  let choice = 0;
+  /** The units chosen to send; `null`: all that may go (the first listed selection). @type {Selection | null} */
+  let chosen = null;
 
   /** The orders the server listed for this seat now. @param {PlayState} state @returns {Order[]} */
   function orders(state) {
@@ -190,7 +191,7 @@ function controller(ctx) {
   return {
     reset() {
       path = [];
-      choice = 0;
+      chosen = null;
     },
     click(id, state) {
       if (!state.interactive) return;
@@ -207,7 +208,7 @@ function controller(ctx) {
         // A click on land no listed order uses keeps the half-built order.
         return;
       }
-      choice = 0;
+      chosen = null;
       ctx.rerender();
     },
     frame(state) {
@@ -249,6 +250,7 @@ function controller(ctx) {
               small: KIND_MARK[area.kind] || undefined,
               name: detail || undefined,
               id,
+              seat: area.owner,
             }),
             title: areaTitle(state, area),
             speech: areaTitle(state, area),
@@ -276,7 +278,19 @@ function controller(ctx) {
     if (a.complete.length === 0) {
       return [route, h('p', { class: 'hint' }, path.length === 1 ? t('cp_hint_target') : t('cp_hint_deep_next')), cancel, endTurn];
     }
-    const order = a.complete[Math.min(choice, a.complete.length - 1)];
+    // The server lists a few selections per route (engine/src/capitals/legal.rs) but accepts
+    // every count up to the most it lists: each count of d6 and of d8 is offered.
+    const order = a.complete[0];
+    const most = {
+      d6: Math.max(...a.complete.map((listed) => listed.units.d6)),
+      d8: Math.max(...a.complete.map((listed) => listed.units.d8)),
+      total: Math.max(...a.complete.map((listed) => listed.units.d6 + listed.units.d8)),
+    };
+    // A choice made before the state moved on keeps within what may go now.
+    const wanted = chosen ?? order.units;
+    const units = { d6: Math.min(wanted.d6, most.d6), d8: Math.min(wanted.d8, most.d8) };
+    units.d6 = Math.min(units.d6, most.total - units.d8);
+    if (units.d6 + units.d8 === 0) Object.assign(units, order.units);
     const deep = path.length > 2;
     const hostile = path.slice(1).filter((id) => {
       const owner = state.view.areas[id]?.owner;
@@ -284,32 +298,51 @@ function controller(ctx) {
     }).length;
     const source = /** @type {Area} */ (state.view.areas[path[0]]);
     const unused = { d6: source.units.d6, d8: source.units.d8 };
+    /** Sets one kind's count, keeping the other within what may go, and at least one unit. @param {'d6' | 'd8'} kind @param {number} n */
+    const pick = (kind, n) => {
+      const other = kind === 'd6' ? 'd8' : 'd6';
+      const next = { ...units, [kind]: n };
+      next[other] = Math.min(next[other], most.total - n);
+      if (next.d6 + next.d8 === 0) next[other] = Math.min(1, most[other]);
+      chosen = next;
+      ctx.rerender();
+    };
+    /** One row of counts of a die kind. @param {'d6' | 'd8'} kind */
+    const row = (kind) => {
+      const other = kind === 'd6' ? 'd8' : 'd6';
+      const counts = Array.from({ length: most[kind] + 1 }, (_, n) => n).filter((n) => n > 0 || most[other] > 0);
+      return h(
+        'div',
+        { class: 'choice-group', role: 'radiogroup', 'aria-label': `${t('cp_units_label')}: ${t(`die_${kind}`)}`, 'data-kind': kind },
+        h('span', { class: 'choice-kind' }, t(`die_${kind}`)),
+        counts.map((n) =>
+          h(
+            'button',
+            {
+              class: `choice ${units[kind] === n ? 'primary' : ''}`,
+              role: 'radio',
+              'aria-checked': String(units[kind] === n),
+              [`data-${kind}`]: n,
+              onclick: () => pick(kind, n),
+            },
+            String(n),
+          ),
+        ),
+      );
+    };
+    const action = structuredClone(order.action);
+    action.units = { d6: units.d6, d8: units.d8 };
     return [
       route,
       deep ? h('p', { class: 'hint' }, t('cp_caps', { d6: 6 - hostile, d8: 8 - hostile })) : null,
       !order.transport && a.steps.size > 0 ? h('p', { class: 'hint' }, t('cp_hint_deep')) : null,
       h('p', { class: 'hint' }, t('cp_choose_units', { units: unitsText(unused) })),
-      h(
-        'div',
-        { class: 'choice-group', role: 'radiogroup', 'aria-label': t('cp_units_label') },
-        a.complete.map((listed, index) =>
-          h(
-            'button',
-            {
-              class: `choice ${listed === order ? 'primary' : ''}`,
-              role: 'radio',
-              'aria-checked': String(listed === order),
-              'data-units': `${listed.units.d6}-${listed.units.d8}`,
-              onclick: () => ((choice = index), ctx.rerender()),
-            },
-            unitsText(listed.units),
-          ),
-        ),
-      ),
+      row('d6'),
+      most.d8 > 0 ? row('d8') : null,
       h(
         'button',
-        { class: 'primary', 'data-action': order.transport ? 'transport' : 'attack', onclick: () => ctx.act(structuredClone(order.action)) },
-        order.transport ? t('cp_transport') : deep ? t('cp_deep_attack') : t('cp_attack_button'),
+        { class: 'primary', 'data-action': order.transport ? 'transport' : 'attack', 'data-units': `${units.d6}-${units.d8}`, onclick: () => ctx.act(action) },
+        `${order.transport ? t('cp_transport') : deep ? t('cp_deep_attack') : t('cp_attack_button')}: ${unitsText(units)}`,
       ),
       cancel,
       endTurn,

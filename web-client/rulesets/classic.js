@@ -5,7 +5,7 @@
 
 import { h } from '../lib/dom.js';
 import { t, tMaybe } from '../lib/i18n.js';
-import { badge } from '../lib/board.js';
+import { badge, BADGE_TEXT } from '../lib/board.js';
 import { seatColor, seatSymbol, NEUTRAL } from '../lib/colors.js';
 import { withRemaining } from '../views/options.js';
 
@@ -17,6 +17,8 @@ import { withRemaining } from '../views/options.js';
 
 const SYMBOL = /** @type {Record<string, string>} */ ({ infantry: '♟', cavalry: '♞', artillery: '✸', wild: '✱' });
 const CONTINENTS_KEY = 'warroom.classic.continents';
+/** Classic territories are large clusters: larger labels stay readable. */
+const LABEL_SCALE = 1.5;
 
 /** The i18n key of an English territory or continent name. @param {string} name */
 const slug = (name) => name.toLowerCase().replace(/[^a-z]+/g, '_').replace(/^_|_$/g, '');
@@ -321,8 +323,9 @@ function controller(ctx) {
             fill: territory.owner === null ? NEUTRAL : seatColor(territory.owner),
             owner: territory.owner,
             classes,
-            // Classic territories are large clusters: larger labels stay readable.
-            label: badge(territory.owner === null ? '' : territory.units, { scale: 1.5 }),
+            label: badge(territory.owner === null ? '' : territory.units, { scale: LABEL_SCALE, seat: territory.owner }),
+            // The count stays readable however far the map is zoomed out (names make way).
+            labelText: BADGE_TEXT * LABEL_SCALE,
             name,
             title,
             speech: title,

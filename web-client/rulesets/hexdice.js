@@ -5,7 +5,7 @@
 
 import { h, s } from '../lib/dom.js';
 import { t } from '../lib/i18n.js';
-import { dieFace } from '../lib/board.js';
+import { dieFace, seatMark } from '../lib/board.js';
 import { dieIcon } from '../lib/dice.js';
 import { seatColor, NEUTRAL } from '../lib/colors.js';
 import { withRemaining } from '../views/options.js';
@@ -113,7 +113,7 @@ export const hexdice = {
           { label: t('hd_layout_small'), value: { layout: 'small' } },
           { label: t('hd_layout_medium'), value: { layout: 'medium' } },
           { label: t('hd_layout_full'), value: { layout: 'full' } },
-          ...SIZES.map((cells) => ({ label: t('hd_layout_random', { cells }), value: { random: { cells } } })),
+          ...SIZES.map((cells) => ({ label: t('hd_layout_random', { n: cells }), value: { random: { cells } } })),
         ],
       },
       { key: 'combined_attack_sources', kind: 'select', values: ['adjacent', 'not_adjacent'] },
@@ -384,12 +384,12 @@ function promptOf(phase) {
 }
 
 /**
- * A cell's die face (if any) with the cell's number, which the event log names.
+ * A cell's die face (if any, with its owner's symbol) and the cell's number, which the event log names.
  * @param {number} cell @param {Die | null | undefined} die
  */
 function cellLabel(cell, die) {
   const group = s('g', {});
-  if (die) group.append(dieFace(die.value, { size: 9.5 }));
+  if (die) group.append(dieFace(die.value, { size: 9.5 }), seatMark(die.owner, -6.7, 1.4, 3.6));
   group.append(s('text', { class: 'cell-number', x: 0, y: -6.4, 'text-anchor': 'middle' }, cell));
   return group;
 }

@@ -1,5 +1,6 @@
 //! A room's chat panel: the lines this connection may read (players' and spectators' chats, the
-//! latter marked), a line to type, and a mute/unmute button on other players' names. Lines are
+//! latter marked), a line to type (kept in the input until the server says it, so a refused line
+//! can be sent again), and a mute/unmute button on other players' names. Lines are
 //! shown as text (never as markup), whatever they contain.
 
 import { h, replaceChildren } from '../lib/dom.js';
@@ -39,12 +40,15 @@ export class ChatPanel {
       'aria-label': t('chat_placeholder'),
     });
     const form = h('form', { class: 'inline chat-form' }, input, h('button', { type: 'submit' }, t('chat_send')));
+    this.input = input;
+    /** The line last sent: it leaves the input only once the server says it (a refused line stays, to send again). @type {string | null} */
+    this.sent = null;
     form.addEventListener('submit', (event) => {
       event.preventDefault();
       const text = input.value.trim();
       if (!text) return;
       say?.(text);
-      input.value = '';
+      this.sent = text;
     });
     this.element = h(
       'details',
@@ -65,6 +69,11 @@ export class ChatPanel {
   /** One new line. @param {ChatLine} line */
   add(line) {
     if (this.lines.some((known) => known.id === line.id)) return;
+    if (line.from.id === this.me && this.sent !== null && line.text === this.sent) {
+      // Said: the input is cleared, unless the player already typed something else.
+      if (this.input.value.trim() === this.sent) this.input.value = '';
+      this.sent = null;
+    }
     this.lines.push(line);
     if (this.lines.length > SHOWN_LINES) this.lines.splice(0, this.lines.length - SHOWN_LINES);
     this.render();

@@ -7,6 +7,7 @@ import { h, replaceChildren } from '../lib/dom.js';
 import { language, t, tMaybe } from '../lib/i18n.js';
 import * as api from '../lib/api.js';
 import { replayLink, roomLink } from '../lib/router.js';
+import { outcomeReason } from './match_view.js';
 
 /** @typedef {import('../lib/protocol.js').Room} Room */
 /** @typedef {import('../lib/protocol.js').Rematch} Rematch */
@@ -34,6 +35,11 @@ export function standings(replay, winner) {
   const seats = replay.seats.map((seat) => seat.seat);
   const survivors = seats.filter((seat) => seat !== winner && !out.includes(seat));
   return [winner, ...survivors, ...out.reverse()];
+}
+
+/** A clause as a sentence: capitalised, with its full stop. @param {string} text */
+function sentence(text) {
+  return `${text.charAt(0).toLocaleUpperCase(language())}${text.slice(1)}${/[.!?]$/.test(text) ? '' : '.'}`;
 }
 
 /** A length of time in the reader's language ("12 min 5 s"). @param {number} ms */
@@ -65,13 +71,17 @@ export class EndScreen {
     this.answered = null;
     /** @type {Rematch | null} */
     this.rematch = null;
+    const resigned = outcome.reason === 'opponent_resigned' && seat !== null && seat !== outcome.winner;
     const title =
       seat === null
         ? t('end_winner', { name: names[outcome.winner] ?? '?' })
         : seat === outcome.winner
           ? t('end_you_won')
-          : t('end_you_lost');
-    const reason = tMaybe(`reason_${outcome.reason}`) ?? outcome.reason;
+          : resigned
+            ? t('end_you_resigned')
+            : t('end_you_lost');
+    // The reason as a sentence of its own; the player who resigned reads it in the title.
+    const reason = resigned ? '' : sentence(outcomeReason(outcome, seat));
     this.standingsList = h('ol', { class: 'standings', 'data-testid': 'standings' });
     this.length = h('p', { class: 'muted', 'data-testid': 'match-length' });
     this.rematchBox = h('div', { class: 'rematch', 'data-testid': 'rematch' });
@@ -79,7 +89,7 @@ export class EndScreen {
       'div',
       { class: 'card end-screen', 'data-testid': 'end-screen', 'data-result': seat === null ? 'spectator' : seat === outcome.winner ? 'won' : 'lost' },
       h('h3', { class: 'end-title' }, title),
-      h('p', { class: 'muted' }, reason),
+      reason ? h('p', { class: 'muted', 'data-testid': 'end-reason' }, reason) : null,
       this.standingsList,
       this.length,
       this.rematchBox,

@@ -1,5 +1,7 @@
-//! The lobby: "Play now" per ruleset, public rooms with live updates (polled; a waiting room says
-//! how long it has waited), a form to create a room with every option of its ruleset, joining by
+//! The landing page and lobby, readable without a name: the games (each with its rules and "Play
+//! the computer"), a name form for a visitor who has none (playing without one gives a guest
+//! name), "Play now" per ruleset, public rooms with live updates (polled; a waiting room says how
+//! long it has waited), a form to create a room with every option of its ruleset, joining by
 //! invite link, and finished matches to replay.
 
 import { h, replaceChildren } from '../lib/dom.js';
@@ -14,6 +16,8 @@ import { rulesetUi } from '../rulesets/index.js';
 import { optionInputs, help } from './options.js';
 import { toast } from '../lib/toast.js';
 import { clockBadge, clockChoice, durationText } from './clock.js';
+import { namePicker } from './name.js';
+import { PLAYERS, playComputerPanel } from './computer.js';
 
 /** @typedef {import('../app.js').Session} Session */
 /** @typedef {import('../lib/protocol.js').Room} Room */
@@ -139,10 +143,11 @@ export function lobby(session) {
   const element = h(
     'section',
     { class: 'screen lobby' },
-    games(),
+    games(session),
     h(
       'div',
       { class: 'column' },
+      session.guest ? null : namePicker((name) => session.identify(name)),
       h('h2', {}, t('play_now')),
       h('p', { class: 'muted' }, t('play_now_text')),
       playNow,
@@ -164,9 +169,8 @@ export function lobby(session) {
   };
 }
 
-/** The three games, each with a picture, its player count, a line and its rules. */
-function games() {
-  const players = /** @type {Record<string, [number, number]>} */ ({ hexdice: [2, 2], capitals: [2, 4], classic: [3, 6] });
+/** The three games, each with a picture, its player count, a line, its rules and "Play the computer". @param {Session} session */
+function games(session) {
   return h(
     'div',
     { class: 'games', 'data-testid': 'games' },
@@ -176,7 +180,7 @@ function games() {
       'ul',
       { class: 'game-cards' },
       GAMES.map((ruleset) => {
-        const [min, max] = players[ruleset] ?? [2, 2];
+        const [min, max] = PLAYERS[ruleset] ?? [2, 2];
         return h(
           'li',
           { class: 'game-card card', 'data-game': ruleset },
@@ -188,6 +192,7 @@ function games() {
             h('p', { class: 'muted' }, min === max ? t('players_exact', { n: min }) : t('players_range', { min, max })),
             h('p', {}, tMaybe(`blurb_${ruleset}`) ?? ''),
             h('a', { href: rulesLink(ruleset), 'data-testid': `rules-${ruleset}` }, t('rules_link')),
+            playComputerPanel(session, ruleset),
           ),
         );
       }),
@@ -226,10 +231,10 @@ export function inviteTarget(input) {
 function playNowButton(ruleset, session) {
   const button = h('button', { class: 'primary', 'data-ruleset': ruleset }, rulesetName(ruleset));
   button.addEventListener('click', async () => {
-    if (!session.guest) return;
     button.disabled = true;
     try {
-      const found = await api.quickPlay(session.guest.token, ruleset);
+      const guest = await session.identify();
+      const found = await api.quickPlay(guest.token, ruleset);
       location.hash = playLink(found.room.id);
     } catch (error) {
       button.disabled = false;
@@ -355,9 +360,9 @@ function buildCreateForm(form, infos, session) {
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     problem.textContent = '';
-    if (!session.guest) return;
     try {
-      const room = await api.createRoom(session.guest.token, {
+      const guest = await session.identify();
+      const room = await api.createRoom(guest.token, {
         ruleset: /** @type {NewRoom["ruleset"]} */ (rulesetSelect.value),
         options: readOptions(),
         seats: Number(seatsInput.value),

@@ -2,7 +2,7 @@
 //! turn it is and its clock (views/clock.js), the ruleset's controls, the dice of the last action and
 //! the event log in words, from the setup on.
 
-import { h, replaceChildren } from '../lib/dom.js';
+import { h, replaceChildren, replaceKeepingFocus } from '../lib/dom.js';
 import { t, tMaybe } from '../lib/i18n.js';
 import { Board } from '../lib/board.js';
 import { seatColor, seatSymbol, seatInk } from '../lib/colors.js';
@@ -61,11 +61,19 @@ export class MatchView {
     });
     this.boardBox = h('div', { class: 'board-wrap', 'data-testid': 'board' });
     this.players = h('ul', { class: 'players', 'data-testid': 'players' });
-    this.prompt = h('p', { class: 'prompt', 'data-testid': 'prompt', role: 'status' });
+    // Where focus goes when the control that held it is gone (the turn ended): never the body.
+    this.prompt = h('p', { class: 'prompt', 'data-testid': 'prompt', role: 'status', tabindex: -1 });
     // The turn clock, when the room has one.
     this.clockPanel = new ClockPanel();
     this.clock = this.clockPanel.element;
     this.controls = h('div', { class: 'controls', 'data-testid': 'controls' });
+    // On a phone the controls of the seat to act stay at the bottom of the screen (style.css):
+    // the page keeps room under everything for them, so nothing stays hidden behind them.
+    this.controlsSpace = new ResizeObserver(() => {
+      const docked = getComputedStyle(this.controls).position === 'fixed';
+      this.element.style.setProperty('--controls-space', docked ? `${Math.ceil(this.controls.getBoundingClientRect().height)}px` : '0px');
+    });
+    this.controlsSpace.observe(this.controls);
     this.dice = h('div', { class: 'dice-panel', 'data-testid': 'dice', 'aria-live': 'polite' });
     this.logList = h('ol', { class: 'log', 'data-testid': 'log', reversed: true });
     this.logNote = h('p', { class: 'muted log-note', hidden: true });
@@ -88,6 +96,11 @@ export class MatchView {
         this.seedBox,
       ),
     );
+  }
+
+  /** The match has just appeared in place of something that held focus: focus goes to its prompt. */
+  focusStart() {
+    this.prompt.focus();
   }
 
   /** The answer to the last action came (applied or a fresh snapshot): the choice is done. */
@@ -137,7 +150,7 @@ export class MatchView {
         if (now && !this.pending) this.controller.click(id, now);
       });
       this.boardKey = key;
-      replaceChildren(this.boardBox, this.board.element, this.board.zoomControls(), this.board.help());
+      replaceChildren(this.boardBox, this.board.element, this.board.zoomControls(), this.board.help(), this.board.info, this.board.list);
     }
     // Exposed for tests and styles: which decision the match waits for.
     this.element.dataset.phase = state.view.phase?.phase ?? state.view.phase?.step ?? '';
@@ -155,9 +168,9 @@ export class MatchView {
     this.clockPanel.show(state.clock ?? null, { names: state.names, mySeat: state.seat, over: Boolean(state.outcome), players: this.players });
     this.prompt.textContent = frame.prompt ?? this.defaultPrompt(state, play);
     this.prompt.className = `prompt ${play.interactive ? 'your-turn' : ''}`;
-    replaceChildren(this.controls, frame.controls);
+    replaceKeepingFocus(this.controls, this.prompt, frame.controls);
     this.controls.classList.toggle('pending', this.pending);
-    replaceChildren(this.extra, frame.extra ?? []);
+    replaceKeepingFocus(this.extra, this.prompt, frame.extra ?? []);
     this.renderDice(state);
     this.renderLog(state);
     this.seedBox.textContent = state.seed
@@ -186,7 +199,7 @@ export class MatchView {
   /** @param {MatchState} state @param {PlayState} play */
   defaultPrompt(state, play) {
     if (state.outcome) {
-      const reason = tMaybe(`reason_${state.outcome.reason}`) ?? state.outcome.reason;
+      const reason = outcomeReason(state.outcome, state.seat);
       return t('winner', { name: state.names[state.outcome.winner] ?? '?', reason });
     }
     if (play.interactive) return t('your_turn');
@@ -211,7 +224,8 @@ export class MatchView {
           h('span', { class: 'swatch', 'aria-hidden': 'true' }, seatSymbol(seat)),
           h('span', { class: 'name' }, name, seat === state.seat ? ` (${t('you')})` : ''),
           state.toAct === seat ? h('span', { class: 'sr-only' }, t('to_act_now')) : null,
-          info && info.connected === false ? h('span', { class: 'offline', title: t('offline'), 'aria-label': t('offline') }, '⚠') : null,
+          // A computer has no connection to lose: only a person is ever away.
+          info && info.connected === false && !info.bot ? h('span', { class: 'offline', title: t('offline'), 'aria-label': t('offline') }, '⚠') : null,
           winner ? h('span', { class: 'crown', title: t('won'), 'aria-label': t('won') }, '★') : null,
           h('span', { class: 'summary muted' }, this.ruleset.seatSummary(state.view, seat)),
         );
@@ -258,24 +272,47 @@ export class MatchView {
     /** @type {HTMLElement[]} */
     const lines = [];
     for (const entry of this.log.slice(from)) {
-      // Who took an action when it was not the seat's player: a bot, or the clock.
-      const who = entry.by === 'bot' || entry.by === 'clock' ? entry.by : null;
-      const by = () => (who ? h('span', { class: `by by-${who} muted`, 'data-by': who }, ` (${t(`by_${who}`)})`) : null);
+      const name = entry.seat === null ? '?' : (state.names[entry.seat] ?? '?');
       if (entry.resigned && entry.seat !== null) {
-        lines.push(h('li', { 'data-seq': entry.seq, class: 'resigned' }, t('log_resigned', { name: state.names[entry.seat] ?? '?' }), by()));
+        lines.push(h('li', { 'data-seq': entry.seq, class: 'resigned' }, t('log_resigned', { name })));
       }
+      // The clock played for the seat: said first, in a line of its own.
+      if (entry.by === 'clock' && entry.seat !== null) {
+        lines.push(h('li', { 'data-seq': entry.seq }, h('span', { class: 'by by-clock', 'data-by': 'clock' }, t('log_clock_played', { name }))));
+      }
+      // A bot played a person's seat: the first line of that seat's own move says so (a
+      // computer's seat says it in its name; lines about other seats, such as the next turn,
+      // are not its move).
+      let botMark = entry.by === 'bot' && entry.seat !== null && !state.room?.seats[entry.seat]?.bot;
       for (const event of entry.events) {
         const text = this.ruleset.describe(event, state.names, state.view);
-        if (text) lines.push(h('li', { 'data-seq': entry.seq }, text, by()));
+        if (!text) continue;
+        const own = typeof event.seat !== 'number' || event.seat === entry.seat;
+        const mark = botMark && own ? h('span', { class: 'by by-bot muted', 'data-by': 'bot' }, ` (${t('by_bot')})`) : null;
+        if (mark) botMark = false;
+        lines.push(h('li', { 'data-seq': entry.seq }, text, mark));
       }
     }
     // Newest first.
     this.logList.prepend(...lines.reverse());
+    // The numbers before the lines get the room their digits take (1,234 lines: four).
+    this.logList.style.setProperty('--digits', String(String(this.logList.children.length).length));
     this.drawn = { count: this.log.length, last: this.log[this.log.length - 1] ?? null };
   }
 
   dispose() {
+    this.controlsSpace.disconnect();
     this.board?.dispose();
     this.clockPanel.dispose();
   }
+}
+
+/**
+ * Why a match ended, in words for this reader: "you resigned" to the player who did (the only
+ * way a seat loses to `opponent_resigned`).
+ * @param {Outcome} outcome @param {number | null} seat the reader's, if any
+ */
+export function outcomeReason(outcome, seat) {
+  if (outcome.reason === 'opponent_resigned' && seat !== null && seat !== outcome.winner) return t('reason_you_resigned');
+  return tMaybe(`reason_${outcome.reason}`) ?? outcome.reason;
 }

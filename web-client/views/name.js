@@ -1,13 +1,14 @@
-//! The first screen of a new browser: pick a name to get a guest identity (or bring one over
-//! from another device with its recovery code).
+//! Naming a new visitor: the landing page's form to pick a name (or bring an identity over from
+//! another device with its recovery code), and the guest name given to one who plays without
+//! picking one ("Guest 4821"; changed later on the player's page).
 
 import { h } from '../lib/dom.js';
 import { t } from '../lib/i18n.js';
 import { ApiError } from '../lib/api.js';
 
 /**
- * @param {(name: string) => Promise<void>} onName called with the chosen name; a refusal is shown
- * @returns {HTMLElement}
+ * @param {(name: string) => Promise<unknown>} onName called with the chosen name; a refusal is shown
+ * @returns {HTMLFormElement}
  */
 export function namePicker(onName) {
   const input = h('input', {
@@ -23,7 +24,7 @@ export function namePicker(onName) {
   const form = h(
     'form',
     { class: 'card name-picker' },
-    h('h1', {}, t('welcome_title')),
+    h('h2', {}, t('welcome_title')),
     h('p', {}, t('welcome_text')),
     h('label', { for: 'display-name' }, t('name_label')),
     input,
@@ -47,6 +48,16 @@ export function namePicker(onName) {
       button.disabled = false;
     }
   });
-  queueMicrotask(() => input.focus());
-  return h('section', { class: 'screen narrow' }, form);
+  return form;
+}
+
+/**
+ * A generated guest name in the reader's language: 4 random digits, 6 after a first clash
+ * (names are unique).
+ * @param {number} attempt how many names were refused as taken before
+ */
+export function guestName(attempt) {
+  const digits = attempt === 0 ? 4 : 6;
+  const number = Math.floor(10 ** (digits - 1) + Math.random() * 9 * 10 ** (digits - 1));
+  return t('guest_name', { n: number });
 }

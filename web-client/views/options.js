@@ -124,3 +124,13 @@ function presetInput(field, initial, label, readers) {
   });
   return [h('label', { for: id }, label), select, area, help(field.key, select)];
 }
+
+/**
+ * The options a room gets when nobody chose them (a match against the computer started in two
+ * clicks): each field's preferred value where the client prefers one; the server fills in the rest.
+ * @param {OptionField[]} fields
+ * @returns {Record<string, string>}
+ */
+export function preferredOptions(fields) {
+  return Object.fromEntries(fields.flatMap((field) => (field.kind === 'select' && field.preferred ? [[field.key, field.preferred]] : [])));
+}

@@ -20,6 +20,8 @@ import { seatColor, seatInk, seatSymbol } from '../lib/colors.js';
 import * as attention from '../lib/attention.js';
 import { clockBadge } from './clock.js';
 import { expandLegal, withStaticParts as completed, withoutStaticParts, applyPatch } from '../lib/protocol.js';
+import { levelButtons } from './computer.js';
+import { computerName, withComputerNames } from '../lib/seat_names.js';
 
 /** @typedef {import('../app.js').Session} Session */
 /** @typedef {import('../lib/protocol.js').Room} Room */
@@ -41,6 +43,8 @@ import { expandLegal, withStaticParts as completed, withoutStaticParts, applyPat
 /** What each room's screen knew, kept for the session (a few rooms at most). @type {Map<string, {room: Room | null, match: MatchSeen, log: MatchLog}>} */
 const remembered = new Map();
 const REMEMBER_ROOMS = 4;
+/** How long a player waits alone in a room before the computer is offered instead. */
+const OFFER_COMPUTER_AFTER_MS = 4000;
 
 /** @param {string} roomId */
 function memoryOf(roomId) {
@@ -129,6 +133,10 @@ export function roomScreen(session, roomId, invite, play = false) {
   /** "Play now" still has to take a seat here. */
   let seatWanted = play;
   let seatAsked = false;
+  /** When waiting alone here makes the room offer the computer instead. */
+  const offerComputerAt = performance.now() + OFFER_COMPUTER_AFTER_MS;
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let offerTimer;
 
   const unfollow = connection.follow(roomId, {
     invite,
@@ -140,7 +148,7 @@ export function roomScreen(session, roomId, invite, play = false) {
   function receive(msg) {
     switch (msg.type) {
       case 'room':
-        room = msg.room;
+        room = withComputerNames(msg.room);
         memory.room = room;
         receiveClock(msg.room.clock);
         if (seatWanted) takeSeatNow(msg.room);
@@ -304,7 +312,11 @@ export function roomScreen(session, roomId, invite, play = false) {
   /** Sends `take_seat` once; "Play now" is done when the room shows this player seated. @param {Room} current */
   function takeSeatNow(current) {
     const me = session.guest?.id;
-    if (current.seats.some((seat) => seat.player?.id === me)) {
+    if (!me) {
+      // A visitor without a name plays under a guest name: the screen is drawn anew as them.
+      seatWanted = false;
+      session.identify().catch((error) => toast(error instanceof api.ApiError ? refusalText(error) : String(error), 'error'));
+    } else if (current.seats.some((seat) => seat.player?.id === me)) {
       seatWanted = false;
     } else if (current.state !== 'waiting') {
       seatWanted = false;
@@ -359,7 +371,13 @@ export function roomScreen(session, roomId, invite, play = false) {
     });
     view.element.dataset.seq = String(match.seq ?? '');
     view.element.dataset.over = String(match.outcome !== null);
-    if (body.firstChild !== view.element) replaceChildren(body, view.element);
+    if (body.firstChild !== view.element) {
+      // The match takes the waiting room's place: focus, if it was there or nowhere, goes to the
+      // match (its prompt), not to the page's body.
+      const lost = document.activeElement === document.body || body.contains(document.activeElement);
+      replaceChildren(body, view.element);
+      if (lost) view.focusStart();
+    }
     if (match.outcome && room.match_id && !endScreen) showEnd(room.match_id, match.outcome);
     attention.setTurn(match.seat !== null && match.toAct === match.seat && match.outcome === null);
   }
@@ -476,7 +494,7 @@ export function roomScreen(session, roomId, invite, play = false) {
             h('span', {}, seatNames(current)[seat.seat]),
             seat.player && seat.player.id === me ? h('span', { class: 'muted you' }, ` (${t('you')})`) : null,
             !seat.player && !mySeat
-              ? h('button', { class: 'primary', 'data-seat': seat.seat, onclick: () => connection.takeSeat(current.id, seat.seat) }, t('take_seat'))
+              ? h('button', { class: 'primary', 'data-seat': seat.seat, onclick: () => takeSeatButton(current, seat.seat) }, t('take_seat'))
               : null,
           ),
         ),
@@ -495,6 +513,51 @@ export function roomScreen(session, roomId, invite, play = false) {
       ),
       h('p', { class: 'muted' }, t('invite_hint', { n: free })),
       h('p', { class: 'muted' }, t('starts_when_full')),
+      mySeat ? computerOffer(current) : null,
+    );
+  }
+
+  /**
+   * A seat's "Take this seat": a visitor without a name first gets a guest name (the room is
+   * then drawn anew as them and takes a free seat).
+   * @param {Room} current @param {number} seat
+   */
+  function takeSeatButton(current, seat) {
+    if (session.guest) {
+      connection.takeSeat(current.id, seat);
+      return;
+    }
+    session
+      .identify()
+      .then(() => {
+        location.hash = playLink(current.id, current.invite_code ?? invite);
+      })
+      .catch((error) => toast(error instanceof api.ApiError ? refusalText(error) : String(error), 'error'));
+  }
+
+  /**
+   * Waiting alone (no other person, no computer) for a few seconds: the computer is offered
+   * instead, in a room like this one (this seat is left first).
+   * @param {Room} current
+   */
+  function computerOffer(current) {
+    const me = session.guest?.id;
+    const alone = current.seats.every((seat) => !seat.player || seat.player.id === me);
+    if (!alone) return null;
+    const wait = offerComputerAt - performance.now();
+    if (wait > 0) {
+      clearTimeout(offerTimer);
+      offerTimer = setTimeout(render, wait + 50);
+      return null;
+    }
+    return h(
+      'div',
+      { class: 'computer-offer', 'data-testid': 'computer-offer', role: 'status' },
+      h('p', {}, t('nobody_yet_play_computer')),
+      levelButtons(session, current.ruleset, () => {
+        connection.leaveSeat(current.id);
+        return { seats: current.seats.length, options: current.options };
+      }),
     );
   }
 
@@ -505,6 +568,7 @@ export function roomScreen(session, roomId, invite, play = false) {
     element,
     dispose: () => {
       disposed = true;
+      clearTimeout(offerTimer);
       unfollow();
       unlisten();
       matchView?.dispose();
@@ -514,13 +578,13 @@ export function roomScreen(session, roomId, invite, play = false) {
 }
 
 /**
- * The seated players' names, by seat: a computer seat by its level, in this client's language;
- * a person's seat a bot plays for now says so.
+ * The seated players' names, by seat: a computer seat's own (lib/seat_names.js); a person's seat
+ * a bot plays for now says so.
  * @param {Room} room
  */
 export function seatNames(room) {
   return room.seats.map((seat) => {
-    if (seat.bot) return t('computer_player', { level: t(`bot_level_${seat.bot}`) });
+    if (seat.bot) return computerName(seat.seat, seat.bot);
     const name = seat.player?.name ?? t('free_seat');
     return seat.takeover ? t('bot_plays_for', { name, why: t(`takeover_${seat.takeover}`) }) : name;
   });
