@@ -7,6 +7,7 @@
 
 mod dynamic_view;
 mod engine;
+mod replay_views;
 mod runner_impl;
 
 use serde_json::Value;
