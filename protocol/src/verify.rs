@@ -20,6 +20,9 @@ pub struct VerifyReport {
     pub actions: usize,
     /// The first difference, or `None` when everything matches.
     pub first_difference: Option<String>,
+    /// Whether each step's board (its patch) was checked: a replay saved before steps carried
+    /// patches has none to check.
+    pub boards: bool,
 }
 
 impl VerifyReport {
@@ -27,6 +30,7 @@ impl VerifyReport {
         VerifyReport {
             actions,
             first_difference: Some(what.into()),
+            boards: false,
         }
     }
 
@@ -199,6 +203,7 @@ pub fn verify<R: Ruleset>(replay: &Replay) -> VerifyReport {
     VerifyReport {
         actions,
         first_difference: None,
+        boards: patched,
     }
 }
 

@@ -54,7 +54,8 @@ pub trait Rules: Send + Sync {
         actions: &[ActionRecord],
         viewer: Viewer,
     ) -> Result<Replay, ApiError>;
-    /// Recomputes a finished replay from its seed and compares every event and the result.
+    /// Recomputes a finished replay from its seed and compares every event, every step's board
+    /// and the result.
     fn verify(&self, replay: &Replay) -> VerifyReport;
 }
 
