@@ -337,7 +337,8 @@ pub struct ReplayAction {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(test, ts(optional))]
     #[cfg_attr(test, ts(type = "Array<[Array<string | number>, any?]>"))]
-    #[cfg_attr(feature = "openapi", schema(value_type = Option<Vec<Object>>))]
+    // Each operation is `[path, value]` or `[path]`: an array of any JSON.
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<Vec<Vec<Value>>>))]
     pub patch: Option<RawJson>,
 }
 
