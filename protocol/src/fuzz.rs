@@ -16,8 +16,12 @@ use warroom_engine::{
     random_legal,
 };
 
+use crate::patch::diff;
+use crate::static_parts::strip_static_parts;
 use crate::verify::verify_replay;
-use crate::{ClientMsg, Identity, IdentityId, MatchId, MatchSeat, Replay, ReplayAction, codes};
+use crate::{
+    ClientMsg, Identity, IdentityId, MatchId, MatchSeat, RawJson, Replay, ReplayAction, codes,
+};
 
 /// The `client_msg` target: one WebSocket text frame (the bytes as UTF-8, as a text frame must be).
 pub fn client_msg(data: &[u8]) {
@@ -115,6 +119,13 @@ fn played<R: Ruleset>(options_json: &str, seats: u8, viewer: Viewer) -> Replay {
         panic!("{} cannot start {options_json} with {seats} seats", R::ID);
     };
     let initial_view = to_json(&state.view(viewer));
+    // Each step's patch, as the server makes it: between the views less their static parts.
+    let board = |state: &R| {
+        let mut view = to_json(&state.dynamic_view(viewer));
+        strip_static_parts(&mut view);
+        view.to_string()
+    };
+    let mut before = board(&state);
     let mut rng = BotRng::new(7);
     let mut actions = Vec::new();
     while actions.len() < MOST_ACTIONS
@@ -124,6 +135,9 @@ fn played<R: Ruleset>(options_json: &str, seats: u8, viewer: Viewer) -> Replay {
         if let Err(error) = state.apply(seat, &action, &mut events) {
             panic!("listed {action:?} refused: {error}");
         }
+        let after = board(&state);
+        let patch = RawJson::from_written(diff(&before, &after));
+        before = after;
         actions.push(ReplayAction {
             seq: u64::try_from(actions.len() + 1).unwrap_or(u64::MAX),
             seat,
@@ -133,6 +147,7 @@ fn played<R: Ruleset>(options_json: &str, seats: u8, viewer: Viewer) -> Replay {
                 .iter()
                 .map(|event| to_json(&R::redact_event(event, viewer)))
                 .collect(),
+            patch: Some(patch),
         });
     }
     Replay {
@@ -203,7 +218,7 @@ mod tests {
         for replay in valid_replays() {
             let report = verify_replay(replay);
             assert!(
-                report.ok(),
+                report.ok() && report.boards,
                 "{}: {:?}",
                 replay.ruleset,
                 report.first_difference
@@ -212,6 +227,60 @@ mod tests {
             let last = changed.actions.last_mut().expect("a match has actions");
             last.events.push(Value::Null);
             assert!(!verify_replay(&changed).ok(), "{}", replay.ruleset);
+        }
+    }
+
+    #[test]
+    fn a_replay_whose_patch_lies_about_the_board_does_not_verify() {
+        for replay in valid_replays() {
+            // A number the board shows after some step, one more than it was (a unit too many,
+            // as a wrong production would show).
+            let mut lying = replay.clone();
+            let mut lied = None;
+            for action in &mut lying.actions {
+                let Some(mut patch) = action.patch.as_ref().map(RawJson::to_value) else {
+                    continue;
+                };
+                let number = patch
+                    .as_array_mut()
+                    .into_iter()
+                    .flatten()
+                    .find_map(|op| op.get_mut(1).filter(|value| value.is_u64()));
+                if let Some(number) = number {
+                    *number = (number.as_u64().unwrap_or(0) + 1).into();
+                    action.patch = Some(RawJson::of(&patch));
+                    lied = Some(action.seq);
+                    break;
+                }
+            }
+            let seq = lied.expect("some step changes a number");
+            let report = verify_replay(&lying);
+            assert!(!report.ok(), "{}: a lying patch verifies", replay.ruleset);
+            let found = report.first_difference.unwrap_or_default();
+            assert!(
+                found.starts_with(&format!("action #{seq}: the view after it differs at /")),
+                "{}: {found}",
+                replay.ruleset
+            );
+
+            // A step without its patch, among steps with theirs.
+            let mut missing = replay.clone();
+            missing.actions[0].patch = None;
+            let report = verify_replay(&missing);
+            assert_eq!(
+                report.first_difference.as_deref(),
+                Some("action #1 has no patch"),
+                "{}",
+                replay.ruleset
+            );
+
+            // A replay saved before steps had patches still verifies.
+            let mut old = replay.clone();
+            for action in &mut old.actions {
+                action.patch = None;
+            }
+            let report = verify_replay(&old);
+            assert!(report.ok() && !report.boards, "{}", replay.ruleset);
         }
     }
 }

@@ -20,6 +20,7 @@ pub mod played;
 mod players;
 mod raw;
 mod rest;
+pub mod static_parts;
 pub mod verify;
 mod ws;
 

@@ -7,6 +7,7 @@ use warroom_engine::{Outcome, RulesetId, Seat, Viewer};
 use crate::chat::ChatLine;
 use crate::control::{ActedBy, BotSeat, ClockChoice, ClockState, RoomSettings, Takeover};
 use crate::ids::{IdentityId, MatchId, RoomId};
+use crate::raw::RawJson;
 
 /// The body of `GET /healthz`.
 #[cfg_attr(test, derive(ts_rs::TS))]
@@ -329,6 +330,16 @@ pub struct ReplayAction {
     /// The events it caused, as the replay's viewer may see them.
     #[cfg_attr(test, ts(type = "Array<any>"))]
     pub events: Vec<Value>,
+    /// What changed in the viewer's view with it ([`crate::patch`], as a live `applied`'s
+    /// `patch`): applied to the view of the step before (the first to `initial_view` less its
+    /// static parts, [`crate::static_parts`]), it gives the view right after this action. The
+    /// server always sends it; replays saved before it existed have none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
+    #[cfg_attr(test, ts(type = "Array<[Array<string | number>, any?]>"))]
+    // Each operation is `[path, value]` or `[path]`: an array of any JSON.
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<Vec<Vec<Value>>>))]
+    pub patch: Option<RawJson>,
 }
 
 /// `GET /api/matches/{id}/replay`: everything needed to watch a match again and, once it is over,

@@ -1,14 +1,17 @@
 //! Replay verification: recompute a finished match from its revealed seed and compare it with
-//! its replay, event by event, as the replay's viewer may see them. It needs only the engine and
-//! this crate, so any tool can recheck a match (`warroom verify` is one); it never panics, whatever
-//! the replay holds (the `verify_replay` fuzz target checks that).
+//! its replay, event by event and board by board (each step's patch applied to the view before
+//! it must give the view recomputed after it), as the replay's viewer may see them. It needs
+//! only the engine and this crate, so any tool can recheck a match (`warroom verify` is one); it
+//! never panics, whatever the replay holds (the `verify_replay` fuzz target checks that).
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use warroom_engine::{Ruleset, RulesetId, Seed};
+use warroom_engine::{Ruleset, RulesetId, Seed, Viewer};
 
+use crate::patch;
 use crate::played::{Played, is_resign};
-use crate::{ActedBy, Replay};
+use crate::static_parts::strip_static_parts;
+use crate::{ActedBy, Replay, ReplayAction};
 
 /// What verification found.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -17,6 +20,9 @@ pub struct VerifyReport {
     pub actions: usize,
     /// The first difference, or `None` when everything matches.
     pub first_difference: Option<String>,
+    /// Whether each step's board (its patch) was checked: a replay saved before steps carried
+    /// patches has none to check.
+    pub boards: bool,
 }
 
 impl VerifyReport {
@@ -24,6 +30,7 @@ impl VerifyReport {
         VerifyReport {
             actions,
             first_difference: Some(what.into()),
+            boards: false,
         }
     }
 
@@ -82,6 +89,11 @@ pub fn verify<R: Ruleset>(replay: &Replay) -> VerifyReport {
     if redacted(&setup_events) != replay.setup_events {
         return VerifyReport::differs(0, "the setup events differ");
     }
+    // The boards: replays saved before steps carried patches have none, and are checked
+    // without; one that has any must have every one.
+    let patched = replay.actions.iter().any(|action| action.patch.is_some());
+    let mut board = replay.initial_view.clone();
+    strip_static_parts(&mut board);
     let mut events = Vec::new();
     for (index, recorded) in replay.actions.iter().enumerate() {
         let expected_seq = u64::try_from(index + 1).unwrap_or(u64::MAX);
@@ -107,6 +119,12 @@ pub fn verify<R: Ruleset>(replay: &Replay) -> VerifyReport {
                     index + 1,
                     format!("action #{expected_seq}: a resignation is a player's, with no events"),
                 );
+            }
+            if patched
+                && let Some(difference) =
+                    board_differs(&played, viewer, &mut board, recorded, expected_seq)
+            {
+                return VerifyReport::differs(index + 1, difference);
             }
             continue;
         }
@@ -164,6 +182,12 @@ pub fn verify<R: Ruleset>(replay: &Replay) -> VerifyReport {
                 ),
             );
         }
+        if patched
+            && let Some(difference) =
+                board_differs(&played, viewer, &mut board, recorded, expected_seq)
+        {
+            return VerifyReport::differs(index + 1, difference);
+        }
     }
     let actions = replay.actions.len();
     if played.outcome() != replay.outcome {
@@ -179,5 +203,64 @@ pub fn verify<R: Ruleset>(replay: &Replay) -> VerifyReport {
     VerifyReport {
         actions,
         first_difference: None,
+        boards: patched,
+    }
+}
+
+/// Applies `recorded`'s patch to `board` (the view of the step before, less its static parts)
+/// and compares the result with the view recomputed after the action: the difference, if any.
+fn board_differs<R: Ruleset>(
+    played: &Played<R>,
+    viewer: Viewer,
+    board: &mut Value,
+    recorded: &ReplayAction,
+    seq: u64,
+) -> Option<String> {
+    let Some(patch) = &recorded.patch else {
+        return Some(format!("action #{seq} has no patch"));
+    };
+    if let Err(error) = patch::apply(board, &patch.to_value()) {
+        return Some(format!("action #{seq}: {error}"));
+    }
+    let mut recomputed = to_json(&played.rules.dynamic_view(viewer));
+    strip_static_parts(&mut recomputed);
+    if recomputed == *board {
+        return None;
+    }
+    let at = where_differs(&recomputed, board);
+    let shown = |view: &Value| view.pointer(&at).map_or("nothing".into(), Value::to_string);
+    Some(format!(
+        "action #{seq}: the view after it differs at {}: recomputed {}, patched {}",
+        if at.is_empty() { "/" } else { &at },
+        shown(&recomputed),
+        shown(board),
+    ))
+}
+
+/// The JSON pointer of the first place where `a` and `b` differ (`""`: the values themselves).
+fn where_differs(a: &Value, b: &Value) -> String {
+    match (a, b) {
+        (Value::Object(a), Value::Object(b)) => {
+            let step = |key: &str| format!("/{}", key.replace('~', "~0").replace('/', "~1"));
+            for (key, value) in a {
+                match b.get(key) {
+                    Some(other) if other == value => {}
+                    Some(other) => return step(key) + &where_differs(value, other),
+                    None => return step(key),
+                }
+            }
+            b.keys()
+                .find(|key| !a.contains_key(*key))
+                .map_or_else(String::new, |key| step(key))
+        }
+        (Value::Array(a), Value::Array(b)) if a.len() == b.len() => a
+            .iter()
+            .zip(b)
+            .enumerate()
+            .find(|(_, (x, y))| x != y)
+            .map_or_else(String::new, |(i, (x, y))| {
+                format!("/{i}{}", where_differs(x, y))
+            }),
+        _ => String::new(),
     }
 }

@@ -24,10 +24,12 @@ fn main() -> ExitCode {
 fn verify(path: &std::path::Path) -> ExitCode {
     match warroom_server::verify::verify_file(path) {
         Ok(report) if report.ok() => {
-            println!(
-                "ok: {} actions recomputed; every event and the result match",
-                report.actions
-            );
+            let checked = if report.boards {
+                "every event, every step's board and the result match"
+            } else {
+                "every event and the result match (the replay has no boards to check)"
+            };
+            println!("ok: {} actions recomputed; {checked}", report.actions);
             ExitCode::SUCCESS
         }
         Ok(report) => {

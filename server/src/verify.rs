@@ -1,5 +1,5 @@
 //! `warroom verify <replay.json>`: reads a replay, recomputes it with its ruleset from the
-//! revealed seed, and reports whether every event and the result match.
+//! revealed seed, and reports whether every event, every step's board and the result match.
 
 use std::path::Path;
 

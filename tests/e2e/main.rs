@@ -29,3 +29,4 @@ mod presence;
 mod privacy;
 mod quick_play;
 mod rematch;
+mod replays;

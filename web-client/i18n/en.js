@@ -296,7 +296,7 @@ export default {
   replay_forward: 'Forward one step',
   replay_last: 'Last',
   replay_counter: 'step {step} of {last}',
-  replay_no_views: 'This board is rebuilt in the browser from the events of each step.',
+  replay_no_board: 'This replay has no board for this step; the last board it has is shown.',
   play: 'Play',
   pause: 'Pause',
   seed_label: 'Seed:',

@@ -295,7 +295,7 @@ export default {
   replay_forward: 'Un paso adelante',
   replay_last: 'Final',
   replay_counter: 'paso {step} de {last}',
-  replay_no_views: 'Este tablero se reconstruye en el navegador con los eventos de cada paso.',
+  replay_no_board: 'Esta repetición no tiene tablero para este paso; se muestra el último que tiene.',
   play: 'Reproducir',
   pause: 'Pausa',
   seed_label: 'Semilla:',

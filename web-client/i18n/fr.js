@@ -295,7 +295,7 @@ export default {
   replay_forward: 'Une étape en avant',
   replay_last: 'Fin',
   replay_counter: 'étape {step} sur {last}',
-  replay_no_views: 'Ce plateau est reconstruit dans le navigateur à partir des événements de chaque étape.',
+  replay_no_board: 'Cette rediffusion n’a pas de plateau pour cette étape ; le dernier qu’elle a est affiché.',
   play: 'Lecture',
   pause: 'Pause',
   seed_label: 'Graine :',

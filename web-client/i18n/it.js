@@ -295,7 +295,7 @@ export default {
   replay_forward: 'Un passo avanti',
   replay_last: 'Fine',
   replay_counter: 'passo {step} di {last}',
-  replay_no_views: 'Questo tabellone è ricostruito nel browser dagli eventi di ogni passo.',
+  replay_no_board: 'Questa replica non ha un tabellone per questo passo; è mostrato l’ultimo che ha.',
   play: 'Riproduci',
   pause: 'Pausa',
   seed_label: 'Seme:',

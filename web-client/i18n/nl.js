@@ -295,7 +295,7 @@ export default {
   replay_forward: 'Eén stap verder',
   replay_last: 'Einde',
   replay_counter: 'stap {step} van {last}',
-  replay_no_views: 'Dit bord wordt in de browser opgebouwd uit de gebeurtenissen van elke stap.',
+  replay_no_board: 'Deze herhaling heeft geen bord voor deze stap; het laatste bord dat ze heeft wordt getoond.',
   play: 'Afspelen',
   pause: 'Pauze',
   seed_label: 'Zaad:',

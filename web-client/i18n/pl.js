@@ -295,7 +295,7 @@ export default {
   replay_forward: 'Krok naprzód',
   replay_last: 'Koniec',
   replay_counter: 'krok {step} z {last}',
-  replay_no_views: 'Ta plansza jest odtwarzana w przeglądarce ze zdarzeń każdego kroku.',
+  replay_no_board: 'Ta powtórka nie ma planszy dla tego kroku; pokazana jest ostatnia, jaką ma.',
   play: 'Odtwórz',
   pause: 'Pauza',
   seed_label: 'Ziarno:',

@@ -361,7 +361,14 @@ action: any,
 /**
  * The events it caused, as the replay's viewer may see them.
  */
-events: Array<any>, };
+events: Array<any>, 
+/**
+ * What changed in the viewer's view with it ([`crate::patch`], as a live `applied`'s
+ * `patch`): applied to the view of the step before (the first to `initial_view` less its
+ * static parts, [`crate::static_parts`]), it gives the view right after this action. The
+ * server always sends it; replays saved before it existed have none.
+ */
+patch?: Array<[Array<string | number>, any?]>, };
 
 export type Replay = { 
 /**

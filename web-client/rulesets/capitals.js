@@ -131,7 +131,6 @@ export const capitals = {
   controller,
   describe,
   dice,
-  advance: (view, events) => advance(view, events),
   seatSummary: (view, seat) => {
     const areas = /** @type {Area[]} */ (view.areas ?? []).filter((area) => area.owner === seat);
     if (view.seats?.[seat]?.eliminated) return t('cp_out');
@@ -374,82 +373,4 @@ function legend() {
       h('li', {}, t('cp_legend_badge')),
     ),
   );
-}
-
-/**
- * The view after `events` (engine/src/capitals/event.rs), for replay steps sent without a view.
- * @param {any} view @param {any[]} events
- */
-function advance(view, events) {
-  // The board never changes: share it rather than copy it.
-  const next = { ...structuredClone({ ...view, board: null }), board: view.board };
-  /** @type {Area[]} */
-  const areas = next.areas;
-  const clearUsed = (/** @type {Area} */ area) => {
-    area.units.d6 += area.units.d6_used;
-    area.units.d8 += area.units.d8_used;
-    area.units.d6_used = 0;
-    area.units.d8_used = 0;
-  };
-  /** The target of the attack under way. @type {number | null} */
-  let target = null;
-  for (const event of events) {
-    switch (event.type) {
-      case 'round_started':
-        next.round = event.round;
-        areas.forEach(clearUsed);
-        break;
-      case 'neutral_grew':
-        areas[event.area].units.d6 += 1;
-        break;
-      case 'turn_started':
-        next.to_act = event.seat;
-        next.orders_given = 0;
-        break;
-      case 'produced':
-        areas[event.area].units.d6 += event.units.d6;
-        areas[event.area].units.d8 += event.units.d8;
-        break;
-      case 'transported':
-        areas[event.from].units.d6 -= event.units.d6;
-        areas[event.from].units.d8 -= event.units.d8;
-        areas[event.to].units.d6_used += event.units.d6;
-        areas[event.to].units.d8_used += event.units.d8;
-        next.orders_given += 1;
-        break;
-      case 'attack_launched':
-        areas[event.path[0]].units.d6 -= event.units.d6;
-        areas[event.path[0]].units.d8 -= event.units.d8;
-        target = event.path[event.path.length - 1];
-        next.orders_given += 1;
-        break;
-      case 'battle_resolved':
-        if (target !== null) {
-          const kept = event.survivors;
-          // A winning attack's units stay used in the target (C-BATTLE-4); defenders keep their marks.
-          areas[target].units =
-            event.winner === 'attacker'
-              ? { d6: 0, d8: 0, d6_used: kept.d6 + kept.d6_used, d8_used: kept.d8 + kept.d8_used }
-              : { ...kept };
-        }
-        break;
-      case 'area_captured':
-        areas[event.area].owner = event.seat;
-        break;
-      case 'player_eliminated':
-        next.seats[event.seat].eliminated = true;
-        for (const id of event.freed) {
-          areas[id].owner = null;
-          clearUsed(areas[id]);
-        }
-        break;
-      case 'game_over':
-        next.to_act = null;
-        next.outcome = { winner: event.winner, reason: event.reason };
-        break;
-      default:
-        break;
-    }
-  }
-  return next;
 }

@@ -128,7 +128,6 @@ export const classic = {
   controller,
   describe,
   dice,
-  advance: (view, events) => advance(view, events),
   seatSummary: (view, seat) => {
     const player = view.players?.[seat];
     if (!player) return '';
@@ -575,81 +574,4 @@ function labelTerritory(view, continent) {
     if ((regions[id]?.cells.length ?? 0) > (regions[best]?.cells.length ?? 0)) best = id;
   }
   return best;
-}
-
-/**
- * The view after `events` (engine/src/classic/event.rs), for replay steps sent without a view.
- * Hidden cards stay hidden: only the counts move.
- * @param {any} view @param {any[]} events
- */
-function advance(view, events) {
-  // The board never changes: share it rather than copy it.
-  const next = { ...structuredClone({ ...view, board: null }), board: view.board };
-  /** @type {Territory[]} */
-  const territories = next.territories;
-  /** The attacking territory of the last battle: a conquest moves units out of it. */
-  let attacker = null;
-  for (const event of events) {
-    switch (event.type) {
-      case 'territories_dealt':
-        event.owners.forEach((/** @type {number} */ owner, /** @type {number} */ id) => {
-          territories[id].owner = owner;
-          territories[id].units = event.units[id];
-        });
-        break;
-      case 'claimed':
-        territories[event.territory].owner = event.seat;
-        territories[event.territory].units = 1;
-        break;
-      case 'placed':
-      case 'territory_bonus':
-        territories[event.territory].units += event.units;
-        break;
-      case 'battle':
-        territories[event.from].units -= event.attacker_losses;
-        territories[event.to].units -= event.defender_losses;
-        attacker = event.from;
-        break;
-      case 'conquered':
-        territories[event.territory].owner = event.seat;
-        territories[event.territory].units = event.units;
-        if (attacker !== null) territories[attacker].units -= event.units;
-        break;
-      case 'moved_in':
-      case 'fortified':
-        territories[event.from].units -= event.units;
-        territories[event.to].units += event.units;
-        break;
-      case 'set_traded':
-        next.players[event.seat].cards = Math.max(0, next.players[event.seat].cards - 3);
-        break;
-      case 'card_drawn':
-        next.players[event.seat].cards += 1;
-        break;
-      case 'cards_taken':
-        next.players[event.to].cards += event.count;
-        next.players[event.from].cards = 0;
-        break;
-      case 'eliminated':
-        next.players[event.seat].eliminated = true;
-        break;
-      case 'turn_started':
-        next.turn = event.turn;
-        next.phase = { step: 'reinforce' };
-        next.to_act = event.seat;
-        break;
-      case 'won':
-        next.phase = { step: 'over' };
-        next.to_act = null;
-        break;
-      default:
-        break;
-    }
-  }
-  next.players.forEach((/** @type {any} */ player, /** @type {number} */ seat) => {
-    const held = territories.filter((territory) => territory.owner === seat);
-    player.territories = held.length;
-    player.units = held.reduce((sum, territory) => sum + territory.units, 0);
-  });
-  return next;
 }

@@ -27,7 +27,6 @@ export function generic(id) {
     describe: (event) => JSON.stringify(event),
     dice: () => [],
     seatSummary: () => '',
-    advance: (view) => view,
     paramText: (name, value) => value,
   };
 }

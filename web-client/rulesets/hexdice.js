@@ -123,7 +123,6 @@ export const hexdice = {
   controller,
   describe,
   dice,
-  advance: (view, events) => advance(view, events),
   seatSummary: (view, seat) => {
     const player = view.players?.[seat];
     if (!player) return '';
@@ -416,98 +415,4 @@ function arrowsOf(events) {
     if (event.type === 'moved' || event.type === 'conquered') arrows.push({ from: event.from, to: event.to, kind: 'move' });
   }
   return arrows;
-}
-
-/**
- * The view after `events` (engine/src/hexdice/execute.rs), for replay steps sent without a
- * view: the same phases, reserve slots and totals the engine keeps.
- * @param {any} view @param {any[]} events
- */
-export function advance(view, events) {
-  // The board never changes: share it rather than copy it.
-  const next = { ...structuredClone({ ...view, board: null }), board: view.board };
-  /** @type {(Die | null)[]} */
-  const cells = next.cells;
-  /** The combined attack being chosen when this step began (its rolls pick the reserve slots). */
-  const choosing = view.phase?.phase === 'choose_attack' ? view.phase : null;
-  const opponent = (/** @type {number} */ seat) => 1 - seat;
-  events.forEach((event, index) => {
-    const later = events.slice(index + 1);
-    switch (event.type) {
-      case 'placed': {
-        cells[event.cell] = { owner: event.seat, value: event.value };
-        const unplaced = next.players[event.seat].unplaced;
-        const at = unplaced.indexOf(event.value);
-        if (at >= 0) unplaced.splice(at, 1);
-        next.phase = { phase: 'occupation', seat: opponent(event.seat) };
-        break;
-      }
-      case 'occupation_ended':
-        next.players.forEach((/** @type {any} */ player, /** @type {number} */ seat) => {
-          player.reserve = [...event.reserves[seat]];
-          player.unplaced = [];
-        });
-        next.first_turn = event.first_turn;
-        break;
-      case 'turn_started':
-        next.turn = event.turn;
-        next.phase = { phase: 'attack', seat: event.seat };
-        break;
-      case 'could_not_attack':
-        next.phase = { phase: 'move', seat: event.seat, conqueror: null };
-        break;
-      case 'combined_attack_rolled':
-        next.phase = { phase: 'choose_attack', seat: event.seat, attackers: [...event.attackers], target: event.target, rolls: [...event.rolls] };
-        break;
-      case 'attack_resolved': {
-        const reserve = next.players[event.seat].reserve;
-        const before = cells[event.from]?.value ?? 0;
-        // A single attack rolls slot 0; a combined one the slot of the chosen roll, and the
-        // other roll stays in the reserve (H-ATK-7).
-        let slot = 0;
-        if (choosing) {
-          slot = choosing.rolls[0] !== event.roll ? 1 : 0;
-          reserve[1 - slot] = choosing.rolls[1 - slot];
-        }
-        reserve[slot] = event.result === 'valid' ? before : event.roll;
-        const from = cells[event.from];
-        const target = cells[event.target];
-        if (from) from.value = event.attacker_value;
-        if (target) target.value = event.defender_value;
-        const decided = later.some((e) => e.type === 'conquered' || e.type === 'game_over');
-        next.phase =
-          event.defender_value === 0 && event.attacker_value > 0 && !decided
-            ? { phase: 'conquest', seat: event.seat, from: event.from, target: event.target }
-            : { phase: 'move', seat: event.seat, conqueror: null };
-        break;
-      }
-      case 'die_removed':
-        cells[event.cell] = null;
-        break;
-      case 'conquered':
-        cells[event.to] = cells[event.from];
-        cells[event.from] = null;
-        next.phase = { phase: 'move', seat: event.seat, conqueror: event.to };
-        break;
-      case 'stayed_put':
-        next.phase = { phase: 'move', seat: event.seat, conqueror: null };
-        break;
-      case 'moved':
-        cells[event.to] = cells[event.from];
-        cells[event.from] = null;
-        break;
-      case 'game_over':
-        next.phase = { phase: 'over', winner: event.winner, cause: event.cause, decided_by: event.decided_by };
-        break;
-      default:
-        break;
-    }
-  });
-  next.to_act = next.phase.phase === 'over' ? null : next.phase.seat;
-  next.players.forEach((/** @type {any} */ player, /** @type {number} */ seat) => {
-    const own = cells.filter((die) => die && die.owner === seat);
-    player.dice_on_board = own.length;
-    player.pips_on_board = own.reduce((sum, die) => sum + (die?.value ?? 0), 0);
-  });
-  return next;
 }

@@ -73,12 +73,9 @@
  *   describe: (event: any, names: string[], view: any) => string | null,
  *   dice: (event: any, names: string[]) => DiceRoll[],
  *   seatSummary: (view: any, seat: number) => string,
- *   advance: (view: any, events: any[]) => any,
  *   paramText: (name: string, value: number, view: any, names: string[]) => string | number,
  * }} RulesetUi
  *
- * `advance` returns the view after `events` (a new object), folding the events into the board
- * as the engine did: replays use it for steps that come without a view of their own.
  * `paramText` words one parameter of a refusal (a cell, area or territory id as its name).
  */
 

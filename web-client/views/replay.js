@@ -1,5 +1,7 @@
 //! A finished (or running) match's replay: step forward and back, jump to a step or a turn, play
-//! at a chosen speed. Shows the seed and how to verify the dice once the match is over.
+//! at a chosen speed. Shows the seed and how to verify the dice once the match is over. Every
+//! board is the server's: each step's patch applied to the board before it (docs/PROTOCOL.md
+//! "Matches and replays"); nothing here knows a rule.
 
 import { h, replaceChildren } from '../lib/dom.js';
 import { t } from '../lib/i18n.js';
@@ -10,6 +12,7 @@ import { MatchView } from './match_view.js';
 import { rulesetName } from './lobby.js';
 import { refusalText } from './room.js';
 import { ChatPanel } from './chat.js';
+import { applyPatch, PatchError, withStaticParts, withoutStaticParts } from '../lib/protocol.js';
 
 /** @typedef {import('../app.js').Session} Session */
 /** @typedef {import('../lib/protocol.js').Replay} Replay */
@@ -71,30 +74,35 @@ export function replayScreen(session, matchId, startStep, invite = null) {
       { 'aria-label': t('replay_speed') },
       SPEEDS.map((value) => h('option', { value, selected: value === speed }, `${value}×`)),
     );
-    const missing = h('p', { class: 'muted', hidden: true }, t('replay_no_views'));
+    const missing = h('p', { class: 'muted', hidden: true, 'data-testid': 'replay-no-board' }, t('replay_no_board'));
     // The chat as it stood at each step (a line said at seq n shows from step n on); read only.
     const chat = new ChatPanel({ me: null, say: null, mute: () => {} });
     const chatLines = replay.chat ?? [];
 
-    // The view after each step: the server's when it sends one, else the previous view with the
-    // step's events folded in by the ruleset (the same events the engine emitted).
+    // The board after each step, as the server drew it for this replay's viewer: each step's
+    // patch applied to the board before it, which leaves out the parts that never change (as a
+    // live `applied`'s patch does); they are put back from `initial_view` when a step is shown.
     /** @type {any[]} */
-    const views = [replay.initial_view];
-    /** @type {boolean[]} */
-    const folded = [false];
-    replay.actions.forEach((action, index) => {
-      // A future server may send the view after each step; the protocol has none yet.
-      const sent = /** @type {{view?: any}} */ (action).view;
-      views.push(sent ?? ui.advance(views[index], action.events));
-      folded.push(!sent);
-    });
+    const boards = [withoutStaticParts(replay.initial_view)];
+    for (const action of replay.actions) {
+      // A replay saved before steps carried patches has none: from there on the last board the
+      // server drew is shown, with a note.
+      if (action.patch === undefined) break;
+      try {
+        boards.push(applyPatch(boards[boards.length - 1], action.patch));
+      } catch (error) {
+        if (!(error instanceof PatchError)) throw error;
+        break;
+      }
+    }
+    /** The last step the server drew a board for. */
+    const drawn = boards.length - 1;
 
     /** @param {number} target */
     function go(target) {
       step = Math.max(0, Math.min(target, last));
-      const shown = views[step];
-      const exact = !folded[step];
-      missing.hidden = exact;
+      const shown = withStaticParts(boards[Math.min(step, drawn)], replay.initial_view);
+      missing.hidden = step <= drawn;
       view.showLog(entries.slice(0, step + 1), entries[step].events);
       const toAct = step < last ? replay.actions[step].seat : null;
       view.update({

@@ -8,39 +8,15 @@ use serde::Serialize;
 use serde::ser::{SerializeSeq, SerializeStruct, Serializer};
 use warroom_protocol::RawJson;
 
-/// The fields of a view that never change during a match.
-pub const STATIC_VIEW_FIELDS: [&str; 4] = ["board", "borders", "continents", "options"];
-
-/// The fields of each entry of a list that never change during a match, by list: classic's
-/// territories keep their ids (their positions), names and continents; owners and units change.
-pub const STATIC_ENTRY_FIELDS: [(&str, &[&str]); 1] =
-    [("territories", &["id", "name", "continent"])];
+// Which parts are static is the protocol's to say (clients and `verify` strip the same ones).
+pub use warroom_protocol::static_parts::{
+    STATIC_ENTRY_FIELDS, STATIC_VIEW_FIELDS, strip_static_parts,
+};
 
 /// `view` as JSON text without its static parts ([`STATIC_VIEW_FIELDS`],
 /// [`STATIC_ENTRY_FIELDS`]); a view that is not a struct is written whole.
 pub fn without_static_parts<V: Serialize>(view: &V) -> RawJson {
     RawJson::of(&Filtered(view, Rule::View))
-}
-
-/// A whole view (a `snapshot`'s) less its static parts, as a `Value`: the view an `applied`
-/// would carry, which the next one's patch applies to (clients and tests; the server writes
-/// views without them in the first place).
-pub fn strip_static_parts(view: &mut serde_json::Value) {
-    let Some(fields) = view.as_object_mut() else {
-        return;
-    };
-    for field in STATIC_VIEW_FIELDS {
-        fields.remove(field);
-    }
-    for (list, static_fields) in STATIC_ENTRY_FIELDS {
-        if let Some(entries) = fields.get_mut(list).and_then(|l| l.as_array_mut()) {
-            for entry in entries.iter_mut().filter_map(|e| e.as_object_mut()) {
-                for field in static_fields {
-                    entry.remove(*field);
-                }
-            }
-        }
-    }
 }
 
 /// What is left out of the value being written.

@@ -7,6 +7,7 @@ use warroom_engine::{Ruleset, Seed, Viewer};
 use warroom_protocol::verify::{VerifyReport, verify};
 use warroom_protocol::{Replay, ReplayAction, SeatRange, codes};
 
+use super::replay_views::step_patches;
 use super::runner_impl::Runner;
 use super::{MatchRunner, Rules, from_json, to_json};
 use crate::error::RoomError;
@@ -127,14 +128,17 @@ impl<R: Ruleset + warroom_engine::Bot> Rules for Engine<R> {
                 serde_json::from_value(event.clone()).map_err(RoomError::internal)?;
             Ok(to_json(&R::redact_event(&typed, viewer)))
         };
+        let initial_view = to_json(&initial.view(viewer));
+        let patches = step_patches(initial, seats, actions, viewer)?;
         let mut replay_actions = Vec::with_capacity(actions.len());
-        for action in actions {
+        for (action, patch) in actions.iter().zip(patches) {
             replay_actions.push(ReplayAction {
                 seq: action.seq,
                 seat: action.seat,
                 by: action.by,
                 action: action.action.clone(),
                 events: action.events.iter().map(redact).collect::<Result<_, _>>()?,
+                patch: Some(patch),
             });
         }
         let finished = record.outcome.is_some();
@@ -154,7 +158,7 @@ impl<R: Ruleset + warroom_engine::Bot> Rules for Engine<R> {
             viewer,
             seed_commitment: record.seed_commitment.clone(),
             seed: finished.then(|| record.seed.clone()),
-            initial_view: to_json(&initial.view(viewer)),
+            initial_view,
             setup_events: setup_events
                 .iter()
                 .map(|event| to_json(&R::redact_event(event, viewer)))

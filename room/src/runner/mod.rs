@@ -7,6 +7,7 @@
 
 mod dynamic_view;
 mod engine;
+mod replay_views;
 mod runner_impl;
 
 use serde_json::Value;
@@ -53,7 +54,8 @@ pub trait Rules: Send + Sync {
         actions: &[ActionRecord],
         viewer: Viewer,
     ) -> Result<Replay, RoomError>;
-    /// Recomputes a finished replay from its seed and compares every event and the result.
+    /// Recomputes a finished replay from its seed and compares every event, every step's board
+    /// and the result.
     fn verify(&self, replay: &Replay) -> VerifyReport;
 }
 
