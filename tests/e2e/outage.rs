@@ -79,11 +79,9 @@ async fn refused_in_time(player: &mut Participant, id: &str, action: &Value, bou
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(not(warroom_test_postgres), ignore = "needs WARROOM_TEST_POSTGRES_URL")]
 async fn database_outage_answers_unavailable_then_play_resumes() {
-    let Some(db) = TestDb::postgres().await else {
-        println!("skipped: WARROOM_TEST_POSTGRES_URL is not set");
-        return;
-    };
+    let db = TestDb::postgres().await;
     let proxy = Proxy::start(database_addr(&db.url)).await;
     let mut config = Config::for_tests(proxy.url(&db.url));
     config.limits.database_timeout = 1;
@@ -207,11 +205,9 @@ async fn stored_seqs(http: Http, room: &str) -> (Value, Vec<u64>) {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(not(warroom_test_postgres), ignore = "needs WARROOM_TEST_POSTGRES_URL")]
 async fn an_append_whose_reply_or_statement_was_lost_is_settled_and_acknowledged_once() {
-    let Some(db) = TestDb::postgres().await else {
-        println!("skipped: WARROOM_TEST_POSTGRES_URL is not set");
-        return;
-    };
+    let db = TestDb::postgres().await;
     let (proxy, server, room, mut players, mut spectator) = room_over_a_proxy(&db).await;
     let http = server.http();
     let mut chooser = Chooser(0x5e78);
@@ -263,11 +259,9 @@ async fn an_append_whose_reply_or_statement_was_lost_is_settled_and_acknowledged
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(not(warroom_test_postgres), ignore = "needs WARROOM_TEST_POSTGRES_URL")]
 async fn a_resignation_whose_commit_reply_was_lost_ends_the_match_once() {
-    let Some(db) = TestDb::postgres().await else {
-        println!("skipped: WARROOM_TEST_POSTGRES_URL is not set");
-        return;
-    };
+    let db = TestDb::postgres().await;
     let (proxy, server, room, mut players, _spectator) = room_over_a_proxy(&db).await;
     let http = server.http();
     let before = players[0].seq;
@@ -297,11 +291,9 @@ async fn a_resignation_whose_commit_reply_was_lost_ends_the_match_once() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(not(warroom_test_postgres), ignore = "needs WARROOM_TEST_POSTGRES_URL")]
 async fn a_room_whose_log_holds_an_action_it_gave_up_on_is_loaded_again_from_the_log() {
-    let Some(db) = TestDb::postgres().await else {
-        println!("skipped: WARROOM_TEST_POSTGRES_URL is not set");
-        return;
-    };
+    let db = TestDb::postgres().await;
     let (proxy, server, room, mut players, _spectator) = room_over_a_proxy(&db).await;
     let http = server.http();
     let before = players[0].seq;
