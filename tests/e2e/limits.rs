@@ -397,7 +397,7 @@ async fn per_address_caps_on_sockets_guests_and_rooms() {
         tokens.push(http.guest(&format!("guest {n}")).await.1);
     }
     let answer = http
-        .send("POST", "/api/guests", "", br#"{"name": "one more"}"#)
+        .send("POST", "/api/guests", &[], br#"{"name": "one more"}"#)
         .await;
     assert_eq!(answer.error(429, "fourth guest"), "rate_limited");
     // Rooms: two a minute, quick play counted when it opens one.
@@ -458,7 +458,8 @@ async fn forwarded_addresses_count_apart_only_when_trusted() {
         let http = server.http();
         let mut statuses = Vec::new();
         for (n, address) in ["203.0.113.1", "203.0.113.2"].iter().enumerate() {
-            let header = format!("x-forwarded-for: 198.51.100.7, {address}\r\n");
+            let forwarded = format!("198.51.100.7, {address}");
+            let header = [("x-forwarded-for", forwarded.as_str())];
             let body = format!("{{\"name\": \"fwd {trusted} {n}\"}}");
             statuses.push(
                 http.send("POST", "/api/guests", &header, body.as_bytes())
@@ -482,7 +483,7 @@ async fn web_client_is_served_with_security_headers() {
     common::on_sqlite(|db: TestDb| async move {
         let server = TestServer::start(&db).await;
         for path in ["/", "/app.js", "/style.css"] {
-            let answer = server.http().send("GET", path, "", b"").await;
+            let answer = server.http().send("GET", path, &[], b"").await;
             assert_eq!(answer.status, 200, "{path}");
             let csp = answer.header("content-security-policy").unwrap_or_default();
             for directive in [

@@ -10,7 +10,7 @@ use std::net::SocketAddr;
 use sqlx::postgres::PgConnection;
 use sqlx::{Connection, Row};
 
-use super::http::Http;
+use warroom_testkit::Http;
 
 /// Where to read the counters.
 #[derive(Clone, Debug)]
@@ -36,8 +36,8 @@ impl DbProbe {
     /// Reads the counters now (`None` when the server's metrics cannot be read).
     pub async fn sample(&self) -> Option<DbSample> {
         let http = Http { addr: self.addr };
-        let (_, body) = http.request("GET", "/metrics", None, None).await.ok()?;
-        let text = body.as_str()?;
+        let answer = http.request("GET", "/metrics", None, None).await.ok()?;
+        let text = answer.body.as_str()?;
         let metric = |name: &str| {
             text.lines()
                 .find_map(|line| line.strip_prefix(name)?.strip_prefix(' '))

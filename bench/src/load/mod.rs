@@ -10,7 +10,6 @@
 pub mod args;
 pub mod dbstat;
 pub mod echo;
-pub mod http;
 pub mod idle;
 pub mod plan;
 pub mod play;
@@ -25,9 +24,11 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use anyhow::{Context as _, bail};
+use serde_json::json;
 use tokio::sync::Semaphore;
 use tokio::task::JoinHandle;
 use tokio::time::Instant;
+use warroom_testkit::Http;
 
 use args::{Args, Scenario};
 use play::{Context, Pacer};
@@ -251,10 +252,12 @@ async fn drive(
             let base = sample();
             let mut rooms = Vec::new();
             if target == Target::Warroom {
-                let http = http::Http { addr };
-                let token = http.guest(&format!("L{}-idle", ctx.run_tag)).await?;
+                let http = Http { addr };
+                let (_, token) = http.guest(&format!("L{}-idle", ctx.run_tag)).await?;
+                // Rooms nobody will fill, for the idle spectators.
+                let request = json!({"ruleset": "hexdice", "seats": 2});
                 for _ in 0..args.connections.div_ceil(args.per_room.max(1)) {
-                    rooms.push(http.waiting_room(&token).await?);
+                    rooms.push(room_id(&http.room(&token, &request).await?)?);
                 }
             }
             for n in 0..args.connections {
@@ -432,9 +435,14 @@ fn now_nanos() -> u128 {
 /// `ProcSample` differences.
 /// A NATS server's (messages in, messages out) so far, from its monitoring `/varz`.
 async fn nats_messages(monitor: Option<std::net::SocketAddr>) -> Option<(f64, f64)> {
-    let http = http::Http { addr: monitor? };
-    let (_, varz) = http.request("GET", "/varz", None, None).await.ok()?;
+    let http = Http { addr: monitor? };
+    let varz = http.request("GET", "/varz", None, None).await.ok()?.body;
     Some((varz["in_msgs"].as_f64()?, varz["out_msgs"].as_f64()?))
+}
+
+/// The id of a room the server answered with.
+pub(crate) fn room_id(room: &serde_json::Value) -> anyhow::Result<String> {
+    Ok(room["id"].as_str().context("a room id")?.to_owned())
 }
 
 pub(crate) fn cpu_between(before: Option<ProcSample>, after: Option<ProcSample>) -> Option<f64> {
