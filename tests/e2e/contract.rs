@@ -167,7 +167,7 @@ async fn router_rejections_are_in_the_contract() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn oversized_and_slow_bodies_are_refused_in_the_contract() {
-    let db = TestDb::sqlite();
+    let db = common::db::sqlite();
     let mut config = Config::for_tests(db.url.clone());
     config.limits.max_body_bytes = 1024;
     config.limits.body_read_timeout = 1;
@@ -292,7 +292,7 @@ async fn unknown_fields_in_an_action_are_refused(db: TestDb) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn rate_limited_names_the_room_and_action_it_dropped() {
-    let db = TestDb::sqlite();
+    let db = common::db::sqlite();
     let mut config = Config::for_tests(db.url.clone());
     config.limits.messages_per_second = 1;
     config.limits.message_burst = 3;

@@ -35,7 +35,7 @@ const LONG: Duration = Duration::from_secs(60);
 
 /// A fresh PostgreSQL store (`WARROOM_TEST_POSTGRES_URL`).
 async fn store() -> (TestDb, Store) {
-    let db = TestDb::postgres().await;
+    let db = common::db::postgres().await;
     let store = Store::connect(&db.url, Duration::from_secs(5))
         .await
         .expect("connect and migrate");
@@ -569,7 +569,7 @@ async fn running_matches_nobody_serves_are_listed_for_takeover_but_dormant_ones_
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[cfg_attr(not(warroom_test_postgres), ignore = "needs WARROOM_TEST_POSTGRES_URL")]
 async fn a_cluster_nodes_connections_end_idle_transactions_and_bound_statements() {
-    let db = TestDb::postgres().await;
+    let db = common::db::postgres().await;
     // Without limits (a single process), PostgreSQL's defaults: none.
     let plain = Store::connect(&db.url, Duration::from_secs(5))
         .await
@@ -667,7 +667,7 @@ async fn appends_already_stored_are_settled_against_the_stored_rows(store: Store
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_append_already_stored_is_settled_against_the_stored_row_on_sqlite() {
-    let sqlite = TestDb::sqlite();
+    let sqlite = common::db::sqlite();
     let embedded = Store::connect(&sqlite.url, Duration::from_secs(5))
         .await
         .expect("connect and migrate");

@@ -12,8 +12,8 @@ use serde_json::{Value, json};
 use sqlx::postgres::PgConnection;
 use sqlx::{Connection, Row};
 
+use common::TestServer;
 use common::play::{Chooser, play, seat_everyone};
-use common::{TestDb, TestServer};
 use warroom_engine::{RulesetId, Seat};
 use warroom_protocol::{
     ChatChannel, IdentityId, MatchId, MatchState, RoomId, RoomSettings, RoomState,
@@ -67,7 +67,7 @@ const NATIVE_COLUMNS: &[(&str, &str, &str)] = &[
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[cfg_attr(not(warroom_test_postgres), ignore = "needs WARROOM_TEST_POSTGRES_URL")]
 async fn postgres_columns_have_native_types() {
-    let db = TestDb::postgres().await;
+    let db = common::db::postgres().await;
     let store = Store::connect(&db.url, Duration::from_secs(10))
         .await
         .expect("connect and migrate");
@@ -323,7 +323,7 @@ async fn fill_the_old_schema(url: &str) -> OldRows {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[cfg_attr(not(warroom_test_postgres), ignore = "needs WARROOM_TEST_POSTGRES_URL")]
 async fn rows_from_before_native_types_read_back_the_same_after_migration_0006() {
-    let db = TestDb::postgres().await;
+    let db = common::db::postgres().await;
     let old = fill_the_old_schema(&db.url).await;
     // Runs 0006 (and anything after it) over those rows.
     let store = Store::connect(&db.url, Duration::from_secs(10))
@@ -451,7 +451,7 @@ async fn rows_from_before_native_types_read_back_the_same_after_migration_0006()
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[cfg_attr(not(warroom_test_postgres), ignore = "needs WARROOM_TEST_POSTGRES_URL")]
 async fn operators_query_a_played_match_as_jsonb() {
-    let db = TestDb::postgres().await;
+    let db = common::db::postgres().await;
     let server = TestServer::start(&db).await;
     let http = server.http();
     let (room, mut players, mut spectator) =

@@ -7,7 +7,7 @@
 
 use std::net::SocketAddr;
 
-use sqlx::postgres::PgConnection;
+use sqlx::postgres::{PgConnectOptions, PgConnection};
 use sqlx::{Connection, Row};
 
 use warroom_testkit::Http;
@@ -17,8 +17,8 @@ use warroom_testkit::Http;
 pub struct DbProbe {
     /// The server (for `/metrics`).
     pub addr: SocketAddr,
-    /// PostgreSQL: the admin URL and the run's database name.
-    pub postgres: Option<(String, String)>,
+    /// PostgreSQL: how to reach the server as the database's creator, and the run's database name.
+    pub postgres: Option<(PgConnectOptions, String)>,
 }
 
 /// One reading.
@@ -55,8 +55,8 @@ impl DbProbe {
     }
 }
 
-async fn postgres(admin: &str, name: &str) -> Option<(f64, f64, f64, f64)> {
-    let mut connection = PgConnection::connect(admin).await.ok()?;
+async fn postgres(admin: &PgConnectOptions, name: &str) -> Option<(f64, f64, f64, f64)> {
+    let mut connection = PgConnection::connect_with(admin).await.ok()?;
     let row = sqlx::query(
         "SELECT xact_commit, tup_inserted, tup_updated FROM pg_stat_database WHERE datname = $1",
     )

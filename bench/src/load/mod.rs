@@ -28,13 +28,13 @@ use serde_json::json;
 use tokio::sync::Semaphore;
 use tokio::task::JoinHandle;
 use tokio::time::Instant;
-use warroom_testkit::Http;
+use warroom_testkit::{FreshDb, Http};
 
 use args::{Args, Scenario};
 use play::{Context, Pacer};
 use procstat::ProcSample;
 use report::Measured;
-use spawn::{FreshDb, Served};
+use spawn::Served;
 use stats::Recorder;
 
 /// What is measured.
@@ -112,7 +112,7 @@ async fn measure(
             if args.nats_url.is_some() && args.db != spawn::Database::Postgres {
                 bail!("--nats-url (cluster mode) needs --db postgres");
             }
-            let fresh = FreshDb::create(args.db, &args.postgres_url).await?;
+            let fresh = spawn::fresh_db(args.db, &args.postgres_url).await?;
             let mut argv = vec![
                 "--bind".to_owned(),
                 "127.0.0.1:0".to_owned(),
@@ -171,12 +171,15 @@ async fn measure(
     // The database's counters (cluster mode: the writer's are the first node's).
     let probe = (target == Target::Warroom).then(|| dbstat::DbProbe {
         addr: addrs[0],
-        postgres: db.as_ref().and_then(FreshDb::postgres),
+        postgres: db
+            .as_ref()
+            .and_then(FreshDb::postgres_admin)
+            .map(|(admin, name)| (admin.clone(), name.to_owned())),
     });
     let result = drive(args, target, addrs, pids, probe).await;
     futures_util::future::join_all(served.into_iter().map(Served::stop)).await;
     if let Some(db) = db {
-        db.remove().await;
+        db.cleanup().await;
     }
     result
 }

@@ -94,7 +94,7 @@ where
     F: FnOnce(TestDb) -> Fut,
     Fut: std::future::Future<Output = ()>,
 {
-    let db = TestDb::sqlite();
+    let db = db::sqlite();
     test(db.clone()).await;
     db.cleanup().await;
 }
@@ -107,7 +107,7 @@ where
     F: FnOnce(TestDb) -> Fut,
     Fut: std::future::Future<Output = ()>,
 {
-    let db = TestDb::postgres().await;
+    let db = db::postgres().await;
     test(db.clone()).await;
     db.cleanup().await;
 }
