@@ -526,8 +526,8 @@ fn match_count() -> u64 {
     ignore = "needs WARROOM_TEST_POSTGRES_URL and WARROOM_TEST_NATS_URL"
 )]
 async fn three_nodes_one_killed_mid_play_every_match_finishes_with_its_log_intact() {
-    let db = common::db::postgres().await;
     let nats = nats_url().await;
+    let db = common::db::postgres().await;
     let prefix = &uuid::Uuid::new_v4().simple().to_string()[..6];
     let nodes = vec![
         Node::start(&db, &nats, &format!("k{prefix}a"), 5),
@@ -657,8 +657,8 @@ async fn three_nodes_one_killed_mid_play_every_match_finishes_with_its_log_intac
     ignore = "needs WARROOM_TEST_POSTGRES_URL and WARROOM_TEST_NATS_URL"
 )]
 async fn a_node_frozen_past_its_lease_cannot_append_to_a_room_that_moved() {
-    let db = common::db::postgres().await;
     let nats = nats_url().await;
+    let db = common::db::postgres().await;
     let prefix = &uuid::Uuid::new_v4().simple().to_string()[..6];
     let lease = 2;
     let frozen = Node::start(&db, &nats, &format!("f{prefix}a"), lease);
@@ -758,8 +758,8 @@ const ACKS_AFTER_SIGTERM: usize = 3;
     ignore = "needs WARROOM_TEST_POSTGRES_URL and WARROOM_TEST_NATS_URL"
 )]
 async fn a_node_stopped_with_sigterm_hands_its_rooms_over_without_waiting_for_their_leases() {
-    let db = common::db::postgres().await;
     let nats = nats_url().await;
+    let db = common::db::postgres().await;
     let prefix = &uuid::Uuid::new_v4().simple().to_string()[..6];
     let lease = HAND_OVER_LEASE_SECONDS;
     let stopping = Node::start(&db, &nats, &format!("t{prefix}a"), lease);
@@ -961,8 +961,8 @@ async fn serving_and_other<'a>(
     ignore = "needs WARROOM_TEST_POSTGRES_URL and WARROOM_TEST_NATS_URL"
 )]
 async fn a_room_served_by_one_node_shows_its_connected_players_in_the_other_nodes_lobby() {
-    let db = common::db::postgres().await;
     let nats = nats_url().await;
+    let db = common::db::postgres().await;
     let prefix = &uuid::Uuid::new_v4().simple().to_string()[..6];
     let nodes = [
         Node::start(&db, &nats, &format!("p{prefix}a"), 5),
@@ -1019,8 +1019,8 @@ async fn a_room_served_by_one_node_shows_its_connected_players_in_the_other_node
     ignore = "needs WARROOM_TEST_POSTGRES_URL and WARROOM_TEST_NATS_URL"
 )]
 async fn two_players_pressing_quick_play_on_two_nodes_are_sent_to_one_room() {
-    let db = common::db::postgres().await;
     let nats = nats_url().await;
+    let db = common::db::postgres().await;
     let prefix = &uuid::Uuid::new_v4().simple().to_string()[..6];
     let nodes = [
         Node::start(&db, &nats, &format!("q{prefix}a"), 5),
@@ -1117,8 +1117,8 @@ async fn two_players_pressing_quick_play_on_two_nodes_are_sent_to_one_room() {
     ignore = "needs WARROOM_TEST_POSTGRES_URL and WARROOM_TEST_NATS_URL"
 )]
 async fn a_node_frozen_past_its_lease_cannot_store_a_chat_line_or_a_seat_in_a_room_that_moved() {
-    let db = common::db::postgres().await;
     let nats = nats_url().await;
+    let db = common::db::postgres().await;
     let prefix = &uuid::Uuid::new_v4().simple().to_string()[..6];
     let lease = 2;
     let frozen = Node::start(&db, &nats, &format!("w{prefix}a"), lease);

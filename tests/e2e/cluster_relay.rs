@@ -106,8 +106,8 @@ fn watch(client: &mut Client, seat: Option<u64>, seen: Kept) {
     ignore = "needs WARROOM_TEST_POSTGRES_URL and WARROOM_TEST_NATS_URL"
 )]
 async fn a_room_reaches_another_node_once_per_viewer_class_with_hidden_cards_kept_per_seat() {
-    let db = crate::common::db::postgres().await;
     let nats = nats_url().await;
+    let db = crate::common::db::postgres().await;
     let prefix = &uuid::Uuid::new_v4().simple().to_string()[..6];
     // The room is opened while node a is alone, so a serves it.
     let a = Node::start(&db, &nats, &format!("r{prefix}a"), 5);

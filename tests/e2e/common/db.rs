@@ -20,5 +20,5 @@ pub async fn postgres() -> TestDb {
         .expect("WARROOM_TEST_POSTGRES_URL names the PostgreSQL server this test needs");
     TestDb::postgres(&admin_url)
         .await
-        .unwrap_or_else(|error| panic!("WARROOM_TEST_POSTGRES_URL={admin_url}: {error:#}"))
+        .unwrap_or_else(|error| panic!("WARROOM_TEST_POSTGRES_URL is set, but {error:#}"))
 }
