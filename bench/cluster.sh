@@ -13,13 +13,10 @@
 #   NODES="1 3" MODES=max DURATION=10 ROOMS=50 RATE=300 NO_BUILD=1 RESULTS=/tmp/x.md bench/cluster.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source bench/common.sh
 
 profile=${PROFILE:-dev}
-target_dir=${CARGO_TARGET_DIR:-target}
-case $profile in
-dev) bin=$target_dir/debug ;;
-*) bin=$target_dir/$profile ;;
-esac
+bin=$(profile_dir "$profile")
 nodes_list=(${NODES:-1 2 3})
 modes=(${MODES:-max rate})
 rooms=${ROOMS:-50}
@@ -72,16 +69,8 @@ for mode in "${modes[@]}"; do
     done
 done
 
-load_after=$(cut -d' ' -f1-3 /proc/loadavg)
-# Read before anything is appended to the results file (it is under bench/ too).
-revision="$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- server engine protocol bench || echo ', uncommitted changes')"
 {
-    echo
-    echo "### Cluster run $started ($revision)"
-    echo
-    echo "Machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores," \
-        "$(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo) RAM, $(uname -r);" \
-        "load average (1/5/15 min) $load_before before, $load_after after."
+    section_head "Cluster run $started"
     echo "Command: \`bench/cluster.sh\` (PROFILE=$profile, NODES=\"${nodes_list[*]}\", MODES=\"${modes[*]}\"," \
         "ROOMS=$rooms, RATE=$rate, DURATION=$duration): $rooms hexdice rooms of 2 seats and 1" \
         "spectator each, PostgreSQL, NATS at $nats_url; \"one process\" is the server without" \
@@ -89,12 +78,6 @@ revision="$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- server engine 
         "are the nodes' sums. Everything shares $(nproc) cores: more nodes show the cost of" \
         "forwarding, not a speed-up."
     echo
-    "$load" --markdown "$jsonl"
-    if [ -s "$work/failed" ]; then
-        echo
-        echo "Runs that did not complete:"
-        echo
-        cat "$work/failed"
-    fi
+    runs_table "$load" "$jsonl" "$work/failed"
 } >>"$results"
 echo "appended to $results; raw JSON lines and logs in $work" >&2

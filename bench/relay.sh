@@ -12,13 +12,10 @@
 #   SPECTATORS=200 DURATION=10 NO_BUILD=1 RESULTS=/tmp/x.md BEFORE=... bench/relay.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source bench/common.sh
 
 profile=${PROFILE:-dev}
-target_dir=${CARGO_TARGET_DIR:-target}
-case $profile in
-dev) bin=$target_dir/debug ;;
-*) bin=$target_dir/$profile ;;
-esac
+bin=$(profile_dir "$profile")
 spectators=${SPECTATORS:-200}
 duration=${DURATION:-10}
 results=${RESULTS:-bench/RESULTS.md}
@@ -77,26 +74,13 @@ if [ -n "${BEFORE:-}" ]; then
 fi
 run "after: one NATS message per viewer class" "$after"
 
-load_after=$(cut -d' ' -f1-3 /proc/loadavg)
-revision="$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- server engine protocol bench || echo ', uncommitted changes')"
 {
-    echo
-    echo "### Spectators on another node, run $started ($revision)"
-    echo
-    echo "Machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores," \
-        "$(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo) RAM, $(uname -r);" \
-        "load average (1/5/15 min) $load_before before, $load_after after."
+    section_head "Spectators on another node, run $started"
     echo "Command: \`BEFORE=${BEFORE:-} bench/relay.sh\` (PROFILE=$profile, SPECTATORS=$spectators," \
         "DURATION=$duration): 2 nodes, 1 classic room of 3 seats served by node 0 (seats 0 and 2" \
         "on node 0, seat 1 on node 1), $spectators spectators on node 1, PostgreSQL, a NATS server" \
         "of its own; NATS messages counted by that server (\`/varz\`), CPU per node."
     echo
-    "$load" --markdown "$jsonl"
-    if [ -s "$work/failed" ]; then
-        echo
-        echo "Runs that did not complete:"
-        echo
-        cat "$work/failed"
-    fi
+    runs_table "$load" "$jsonl" "$work/failed"
 } >>"$results"
 echo "appended to $results; raw JSON lines and logs in $work" >&2

@@ -21,6 +21,7 @@
 # without spectators, to compare the players' ack latency).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source bench/common.sh
 
 scenarios=("$@")
 [ ${#scenarios[@]} -eq 0 ] && scenarios=(a b c d e)
@@ -83,14 +84,8 @@ for db in "${dbs[@]}"; do
     done
 done
 
-load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 {
-    echo
-    echo "### Load run $started ($(git rev-parse --short HEAD)$(git diff --quiet HEAD -- server engine protocol || echo ', uncommitted changes'))"
-    echo
-    echo "Machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores," \
-        "$(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo) RAM, $(uname -r);" \
-        "load average (1/5/15 min) $load_before before, $load_after after."
+    section_head "Load run $started"
     echo "Command: \`bench/run.sh ${scenarios[*]}\` (DBS=\"${dbs[*]}\", DURATION=$duration)."
     if [ ${#servers[@]} -gt 1 ]; then
         n=0
@@ -100,12 +95,6 @@ load_after=$(cut -d' ' -f1-3 /proc/loadavg)
         done
     fi
     echo
-    "$load" --markdown "$jsonl"
-    if [ -s "$work/failed" ]; then
-        echo
-        echo "Runs that did not complete:"
-        echo
-        cat "$work/failed"
-    fi
+    runs_table "$load" "$jsonl" "$work/failed"
 } >>"$results"
 echo "appended to $results; raw JSON lines and logs in $work" >&2

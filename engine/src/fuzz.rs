@@ -383,6 +383,25 @@ fn to_value<T: Serialize>(value: &T) -> Value {
     }
 }
 
+/// Runs every stored input of fuzz target `target` (`fuzz/corpus/<target>/`, in name order)
+/// through `body`, the target's body, as the unit tests of this crate and of warroom-protocol
+/// do on stable. Panics, naming the file, when `body` panics on one, and when the corpus is
+/// empty or missing.
+pub fn replay_stored_corpus(target: &str, body: impl Fn(&[u8])) {
+    let dir = format!("{}/../fuzz/corpus/{target}", env!("CARGO_MANIFEST_DIR"));
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|error| panic!("{dir}: {error}"))
+        .map(|entry| entry.expect("a corpus entry").path())
+        .collect();
+    files.sort();
+    assert!(!files.is_empty(), "the {target} corpus is empty");
+    for path in files {
+        let data = std::fs::read(&path).expect("a corpus file");
+        let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| body(&data)));
+        assert!(run.is_ok(), "{} fails {target}", path.display());
+    }
+}
+
 #[cfg(test)]
 mod tests {
     //! The stored corpus (`fuzz/corpus/<target>/`) run through the same bodies as the fuzzer,
@@ -393,49 +412,23 @@ mod tests {
     use crate::classic::Classic;
     use crate::hexdice::Hexdice;
 
-    /// Every file of one target's stored corpus.
-    pub(crate) fn corpus(target: &str) -> Vec<(String, Vec<u8>)> {
-        let dir = format!("{}/../fuzz/corpus/{target}", env!("CARGO_MANIFEST_DIR"));
-        let mut files: Vec<_> = std::fs::read_dir(&dir)
-            .unwrap_or_else(|error| panic!("{dir}: {error}"))
-            .map(|entry| entry.expect("a corpus entry").path())
-            .collect();
-        files.sort();
-        files
-            .into_iter()
-            .map(|path| {
-                let data = std::fs::read(&path).expect("a corpus file");
-                (path.display().to_string(), data)
-            })
-            .collect()
-    }
-
-    fn replay_corpus(target: &str, body: impl Fn(&[u8])) {
-        let inputs = corpus(target);
-        assert!(!inputs.is_empty(), "the {target} corpus is empty");
-        for (name, data) in inputs {
-            let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| body(&data)));
-            assert!(run.is_ok(), "{name} fails {target}");
-        }
-    }
-
     #[test]
     fn fuzz_corpus_apply_hexdice() {
-        replay_corpus("apply_hexdice", |data| {
+        replay_stored_corpus("apply_hexdice", |data| {
             apply_after_random_play::<Hexdice>(&HEXDICE, data);
         });
     }
 
     #[test]
     fn fuzz_corpus_apply_capitals() {
-        replay_corpus("apply_capitals", |data| {
+        replay_stored_corpus("apply_capitals", |data| {
             apply_after_random_play::<Capitals>(&CAPITALS, data);
         });
     }
 
     #[test]
     fn fuzz_corpus_apply_classic() {
-        replay_corpus("apply_classic", |data| {
+        replay_stored_corpus("apply_classic", |data| {
             apply_after_random_play::<Classic>(&CLASSIC, data);
         });
     }

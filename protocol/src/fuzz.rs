@@ -187,30 +187,16 @@ mod tests {
     //! so every input that once found a bug stays a regression test on stable.
 
     use super::*;
-
-    fn replay_corpus(target: &str, body: impl Fn(&[u8])) {
-        let dir = format!("{}/../fuzz/corpus/{target}", env!("CARGO_MANIFEST_DIR"));
-        let mut files: Vec<_> = std::fs::read_dir(&dir)
-            .unwrap_or_else(|error| panic!("{dir}: {error}"))
-            .map(|entry| entry.expect("a corpus entry").path())
-            .collect();
-        files.sort();
-        assert!(!files.is_empty(), "the {target} corpus is empty");
-        for path in files {
-            let data = std::fs::read(&path).expect("a corpus file");
-            let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| body(&data)));
-            assert!(run.is_ok(), "{} fails {target}", path.display());
-        }
-    }
+    use warroom_engine::fuzz::replay_stored_corpus;
 
     #[test]
     fn fuzz_corpus_client_msg() {
-        replay_corpus("client_msg", client_msg);
+        replay_stored_corpus("client_msg", client_msg);
     }
 
     #[test]
     fn fuzz_corpus_verify_replay() {
-        replay_corpus("verify_replay", corrupted_replay);
+        replay_stored_corpus("verify_replay", corrupted_replay);
     }
 
     #[test]

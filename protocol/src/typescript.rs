@@ -3,12 +3,15 @@
 //!
 //! The types carry `#[cfg_attr(test, ...)]` attributes only, so ts-rs is a dev-dependency. Fields
 //! of engine types and ruleset JSON are written out (`ts(type = ...)`), and `u64` counters are
-//! declared `number` (JSON numbers), not the `bigint` ts-rs gives them by default.
+//! declared `number` (JSON numbers), not the `bigint` ts-rs gives them by default. ts-rs reads
+//! the serde attributes too; the two it cannot read (`transparent` on the id newtypes, which it
+//! writes as their inner `string` anyway, and `deny_unknown_fields` on `ClientMsg`, whose tagging
+//! is repeated in a `ts(...)` line) are ignored without a warning (`no-serde-warnings`).
 //!
 //! The test fails when the committed file is out of date; run it with
 //! `WARROOM_UPDATE_BINDINGS=1 cargo test -p warroom-protocol typescript` to rewrite the file.
 
-use ts_rs::TS;
+use ts_rs::{Config, TS};
 
 use crate::{
     ActedBy, BotSeat, ChatChannel, ChatLine, ClientMsg, ClockChoice, ClockPreset, ClockSettings,
@@ -27,52 +30,53 @@ const OUTPUT: &str = concat!(
 
 /// Every wire type, declared and exported, in a stable order.
 fn declarations() -> String {
+    let cfg = Config::new();
     let decls = [
-        RoomId::decl(),
-        MatchId::decl(),
-        IdentityId::decl(),
-        ErrorBody::decl(),
-        Health::decl(),
-        NewGuest::decl(),
-        GuestCreated::decl(),
-        Identity::decl(),
-        SeatRange::decl(),
-        RulesetInfo::decl(),
-        ActedBy::decl(),
-        BotSeat::decl(),
-        Takeover::decl(),
-        ClockSettings::decl(),
-        ClockPreset::decl(),
-        ClockChoice::decl(),
-        ClockState::decl(),
-        RoomSettings::decl(),
-        NewRoom::decl(),
-        RoomState::decl(),
-        SeatInfo::decl(),
-        Room::decl(),
-        RoomPage::decl(),
-        MatchState::decl(),
-        MatchSeat::decl(),
-        MatchSummary::decl(),
-        ReplayAction::decl(),
-        Replay::decl(),
-        Me::decl(),
-        Rename::decl(),
-        RecoveryCode::decl(),
-        Recover::decl(),
-        RulesetRecord::decl(),
-        PlayerProfile::decl(),
-        MatchResult::decl(),
-        PlayerMatch::decl(),
-        MatchPage::decl(),
-        QuickPlay::decl(),
-        QuickPlayRoom::decl(),
-        ChatChannel::decl(),
-        ChatLine::decl(),
-        Rematch::decl(),
-        LegalGroup::decl(),
-        ClientMsg::decl(),
-        ServerMsg::decl(),
+        RoomId::decl(&cfg),
+        MatchId::decl(&cfg),
+        IdentityId::decl(&cfg),
+        ErrorBody::decl(&cfg),
+        Health::decl(&cfg),
+        NewGuest::decl(&cfg),
+        GuestCreated::decl(&cfg),
+        Identity::decl(&cfg),
+        SeatRange::decl(&cfg),
+        RulesetInfo::decl(&cfg),
+        ActedBy::decl(&cfg),
+        BotSeat::decl(&cfg),
+        Takeover::decl(&cfg),
+        ClockSettings::decl(&cfg),
+        ClockPreset::decl(&cfg),
+        ClockChoice::decl(&cfg),
+        ClockState::decl(&cfg),
+        RoomSettings::decl(&cfg),
+        NewRoom::decl(&cfg),
+        RoomState::decl(&cfg),
+        SeatInfo::decl(&cfg),
+        Room::decl(&cfg),
+        RoomPage::decl(&cfg),
+        MatchState::decl(&cfg),
+        MatchSeat::decl(&cfg),
+        MatchSummary::decl(&cfg),
+        ReplayAction::decl(&cfg),
+        Replay::decl(&cfg),
+        Me::decl(&cfg),
+        Rename::decl(&cfg),
+        RecoveryCode::decl(&cfg),
+        Recover::decl(&cfg),
+        RulesetRecord::decl(&cfg),
+        PlayerProfile::decl(&cfg),
+        MatchResult::decl(&cfg),
+        PlayerMatch::decl(&cfg),
+        MatchPage::decl(&cfg),
+        QuickPlay::decl(&cfg),
+        QuickPlayRoom::decl(&cfg),
+        ChatChannel::decl(&cfg),
+        ChatLine::decl(&cfg),
+        Rematch::decl(&cfg),
+        LegalGroup::decl(&cfg),
+        ClientMsg::decl(&cfg),
+        ServerMsg::decl(&cfg),
     ];
     let mut out = String::from(
         "// Generated from protocol/src by protocol/src/typescript.rs (ts-rs). Do not edit:\n\

@@ -17,7 +17,8 @@ use crate::rest::{Identity, Room};
 #[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
-// ts-rs cannot read the serde line above (deny_unknown_fields), so it is told the tagging again.
+// ts-rs cannot read the serde line above (deny_unknown_fields on an enum) and drops it whole, so
+// it is told the tagging again.
 #[cfg_attr(test, ts(tag = "type", rename_all = "snake_case"))]
 pub enum ClientMsg {
     /// First message: who this connection is (no token: an anonymous spectator).

@@ -6,8 +6,9 @@
 //! lease cannot append to a room that moved (its clients get `room_moved` and go on with the
 //! new owner).
 //!
-//! These tests run when `WARROOM_TEST_POSTGRES_URL` is set; they then need NATS at
-//! `WARROOM_TEST_NATS_URL` (default `nats://127.0.0.1:4222`) and fail, never skip, without it.
+//! These tests run when `WARROOM_TEST_POSTGRES_URL` and `WARROOM_TEST_NATS_URL` are both set
+//! (they are reported as ignored otherwise), and then fail, never skip, when either server does
+//! not answer.
 
 use crate::common;
 use crate::play::verify;
@@ -24,11 +25,13 @@ use sqlx::postgres::PgConnection;
 use common::play::{Chooser, Participant, participant};
 use common::{Client, Http, TestDb};
 
-/// The NATS server the nodes use: `WARROOM_TEST_NATS_URL`, or the local default; the test
-/// fails when it does not answer.
+/// The NATS server the nodes use: `WARROOM_TEST_NATS_URL`; the test fails when it is unset or
+/// the server does not answer.
 pub async fn nats_url() -> String {
     let url = std::env::var("WARROOM_TEST_NATS_URL")
-        .unwrap_or_else(|_| "nats://127.0.0.1:4222".to_owned());
+        .ok()
+        .filter(|url| !url.is_empty())
+        .expect("WARROOM_TEST_NATS_URL names the NATS server this test needs");
     let authority = url
         .split_once("://")
         .map_or(url.as_str(), |(_, rest)| rest)
@@ -41,8 +44,7 @@ pub async fn nats_url() -> String {
     .await;
     assert!(
         matches!(answers, Ok(Ok(_))),
-        "WARROOM_TEST_POSTGRES_URL is set, so the cluster tests run, but NATS does not answer at \
-         {url} (set WARROOM_TEST_NATS_URL, or start `nats-server -a 127.0.0.1 -p 4222`)"
+        "NATS does not answer at WARROOM_TEST_NATS_URL={url} (start `nats-server -a 127.0.0.1 -p 4222`)"
     );
     url
 }
@@ -519,12 +521,13 @@ fn match_count() -> u64 {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+#[cfg_attr(
+    not(all(warroom_test_postgres, warroom_test_nats)),
+    ignore = "needs WARROOM_TEST_POSTGRES_URL and WARROOM_TEST_NATS_URL"
+)]
 async fn three_nodes_one_killed_mid_play_every_match_finishes_with_its_log_intact() {
-    let Some(db) = TestDb::postgres().await else {
-        println!("cluster: skipped (WARROOM_TEST_POSTGRES_URL is not set)");
-        return;
-    };
     let nats = nats_url().await;
+    let db = common::db::postgres().await;
     let prefix = &uuid::Uuid::new_v4().simple().to_string()[..6];
     let nodes = vec![
         Node::start(&db, &nats, &format!("k{prefix}a"), 5),
@@ -649,12 +652,13 @@ async fn three_nodes_one_killed_mid_play_every_match_finishes_with_its_log_intac
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+#[cfg_attr(
+    not(all(warroom_test_postgres, warroom_test_nats)),
+    ignore = "needs WARROOM_TEST_POSTGRES_URL and WARROOM_TEST_NATS_URL"
+)]
 async fn a_node_frozen_past_its_lease_cannot_append_to_a_room_that_moved() {
-    let Some(db) = TestDb::postgres().await else {
-        println!("cluster fencing: skipped (WARROOM_TEST_POSTGRES_URL is not set)");
-        return;
-    };
     let nats = nats_url().await;
+    let db = common::db::postgres().await;
     let prefix = &uuid::Uuid::new_v4().simple().to_string()[..6];
     let lease = 2;
     let frozen = Node::start(&db, &nats, &format!("f{prefix}a"), lease);
@@ -749,12 +753,13 @@ const HAND_OVER_LEASE_SECONDS: u64 = 10;
 const ACKS_AFTER_SIGTERM: usize = 3;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+#[cfg_attr(
+    not(all(warroom_test_postgres, warroom_test_nats)),
+    ignore = "needs WARROOM_TEST_POSTGRES_URL and WARROOM_TEST_NATS_URL"
+)]
 async fn a_node_stopped_with_sigterm_hands_its_rooms_over_without_waiting_for_their_leases() {
-    let Some(db) = TestDb::postgres().await else {
-        println!("cluster hand-over: skipped (WARROOM_TEST_POSTGRES_URL is not set)");
-        return;
-    };
     let nats = nats_url().await;
+    let db = common::db::postgres().await;
     let prefix = &uuid::Uuid::new_v4().simple().to_string()[..6];
     let lease = HAND_OVER_LEASE_SECONDS;
     let stopping = Node::start(&db, &nats, &format!("t{prefix}a"), lease);
@@ -951,12 +956,13 @@ async fn serving_and_other<'a>(
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+#[cfg_attr(
+    not(all(warroom_test_postgres, warroom_test_nats)),
+    ignore = "needs WARROOM_TEST_POSTGRES_URL and WARROOM_TEST_NATS_URL"
+)]
 async fn a_room_served_by_one_node_shows_its_connected_players_in_the_other_nodes_lobby() {
-    let Some(db) = TestDb::postgres().await else {
-        println!("cluster lobby presence: skipped (WARROOM_TEST_POSTGRES_URL is not set)");
-        return;
-    };
     let nats = nats_url().await;
+    let db = common::db::postgres().await;
     let prefix = &uuid::Uuid::new_v4().simple().to_string()[..6];
     let nodes = [
         Node::start(&db, &nats, &format!("p{prefix}a"), 5),
@@ -1008,12 +1014,13 @@ async fn a_room_served_by_one_node_shows_its_connected_players_in_the_other_node
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+#[cfg_attr(
+    not(all(warroom_test_postgres, warroom_test_nats)),
+    ignore = "needs WARROOM_TEST_POSTGRES_URL and WARROOM_TEST_NATS_URL"
+)]
 async fn two_players_pressing_quick_play_on_two_nodes_are_sent_to_one_room() {
-    let Some(db) = TestDb::postgres().await else {
-        println!("cluster quick play: skipped (WARROOM_TEST_POSTGRES_URL is not set)");
-        return;
-    };
     let nats = nats_url().await;
+    let db = common::db::postgres().await;
     let prefix = &uuid::Uuid::new_v4().simple().to_string()[..6];
     let nodes = [
         Node::start(&db, &nats, &format!("q{prefix}a"), 5),
@@ -1105,12 +1112,13 @@ async fn two_players_pressing_quick_play_on_two_nodes_are_sent_to_one_room() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+#[cfg_attr(
+    not(all(warroom_test_postgres, warroom_test_nats)),
+    ignore = "needs WARROOM_TEST_POSTGRES_URL and WARROOM_TEST_NATS_URL"
+)]
 async fn a_node_frozen_past_its_lease_cannot_store_a_chat_line_or_a_seat_in_a_room_that_moved() {
-    let Some(db) = TestDb::postgres().await else {
-        println!("cluster fenced writes: skipped (WARROOM_TEST_POSTGRES_URL is not set)");
-        return;
-    };
     let nats = nats_url().await;
+    let db = common::db::postgres().await;
     let prefix = &uuid::Uuid::new_v4().simple().to_string()[..6];
     let lease = 2;
     let frozen = Node::start(&db, &nats, &format!("w{prefix}a"), lease);

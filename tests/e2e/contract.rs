@@ -58,7 +58,8 @@ async fn every_route_answers_wrong_methods_and_malformed_input_in_the_contract()
         let server = TestServer::start(&db).await;
         let http = server.http();
         let (_, token) = http.guest("Walker").await;
-        let auth = format!("authorization: Bearer {token}\r\n");
+        let bearer = format!("Bearer {token}");
+        let auth = [("authorization", bearer.as_str())];
         let routes = documented_routes(&server).await;
         assert!(routes.len() >= 15, "{routes:?}");
         let mut checked = 0;
@@ -130,34 +131,34 @@ async fn router_rejections_are_in_the_contract() {
     common::on_sqlite(|db: TestDb| async move {
         let server = TestServer::start(&db).await;
         let http = server.http();
-        let answer = http.send("GET", "/no/such/route", "", b"").await;
+        let answer = http.send("GET", "/no/such/route", &[], b"").await;
         assert_eq!(answer.error(404, "unknown route"), "not_found");
-        let answer = http.send("GET", "/api/rooms/%FF%FE", "", b"").await;
+        let answer = http.send("GET", "/api/rooms/%FF%FE", &[], b"").await;
         assert_eq!(answer.error(400, "bad UTF-8 in a path"), "invalid_request");
         let answer = http
-            .send("GET", "/api/matches?state=playing&state=finished", "", b"")
+            .send("GET", "/api/matches?state=playing&state=finished", &[], b"")
             .await;
         assert_eq!(
             answer.error(400, "duplicate query field"),
             "invalid_request"
         );
-        let answer = http.send("GET", "/ws", "", b"").await;
+        let answer = http.send("GET", "/ws", &[], b"").await;
         assert_eq!(answer.error(400, "/ws without upgrade"), "invalid_request");
-        let answer = http.send("DELETE", "/api/rooms", "", b"").await;
+        let answer = http.send("DELETE", "/api/rooms", &[], b"").await;
         assert_eq!(answer.error(405, "wrong method"), "method_not_allowed");
         assert!(answer.header("allow").is_some_and(|a| a.contains("POST")));
-        let answer = http.send("POST", "/healthz", "", b"").await;
+        let answer = http.send("POST", "/healthz", &[], b"").await;
         assert_eq!(
             answer.error(405, "wrong method on /healthz"),
             "method_not_allowed"
         );
-        let answer = http.send("POST", "/index.html", "", b"").await;
+        let answer = http.send("POST", "/index.html", &[], b"").await;
         assert_eq!(
             answer.error(405, "wrong method on a client file"),
             "method_not_allowed"
         );
         // The web client's files still answer as files.
-        let answer = http.send("GET", "/", "", b"").await;
+        let answer = http.send("GET", "/", &[], b"").await;
         assert_eq!(answer.status, 200);
         server.stop().await;
     })
@@ -166,7 +167,7 @@ async fn router_rejections_are_in_the_contract() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn oversized_and_slow_bodies_are_refused_in_the_contract() {
-    let db = TestDb::sqlite();
+    let db = common::db::sqlite();
     let mut config = Config::for_tests(db.url.clone());
     config.limits.max_body_bytes = 1024;
     config.limits.body_read_timeout = 1;
@@ -174,7 +175,7 @@ async fn oversized_and_slow_bodies_are_refused_in_the_contract() {
     let http = server.http();
     // Declared too large: refused before reading.
     let body = format!("{{\"name\": \"{}\"}}", "x".repeat(2000));
-    let answer = http.send("POST", "/api/guests", "", body.as_bytes()).await;
+    let answer = http.send("POST", "/api/guests", &[], body.as_bytes()).await;
     assert_eq!(answer.error(413, "body over the limit"), "body_too_large");
     // Chunked, no declared length, too large once read.
     let mut request =
@@ -219,16 +220,21 @@ async fn unknown_ruleset_is_named_and_bearer_is_case_insensitive() {
         let http = server.http();
         let (id, token) = http.guest("Casey").await;
         for scheme in ["Bearer", "bearer", "BEARER", "bEaReR"] {
-            let header = format!("authorization: {scheme} {token}\r\n");
+            let credentials = format!("{scheme} {token}");
+            let header = [("authorization", credentials.as_str())];
             let answer = http.send("GET", "/api/me", &header, b"").await;
             assert_eq!(answer.status, 200, "{scheme}: {answer:?}");
             assert_eq!(answer.body["id"], id.as_str());
         }
         let answer = http
-            .send("GET", "/api/me", "authorization: Basic abc\r\n", b"")
+            .send("GET", "/api/me", &[("authorization", "Basic abc")], b"")
             .await;
         assert_eq!(answer.error(401, "another scheme"), "unauthorized");
-        let header = format!("authorization: bearer {token}\r\ncontent-type: application/json\r\n");
+        let credentials = format!("bearer {token}");
+        let header = [
+            ("authorization", credentials.as_str()),
+            ("content-type", "application/json"),
+        ];
         for path in ["/api/rooms", "/api/quick-play"] {
             let answer = http
                 .send("POST", path, &header, br#"{"ruleset": "chess"}"#)
@@ -286,7 +292,7 @@ async fn unknown_fields_in_an_action_are_refused(db: TestDb) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn rate_limited_names_the_room_and_action_it_dropped() {
-    let db = TestDb::sqlite();
+    let db = common::db::sqlite();
     let mut config = Config::for_tests(db.url.clone());
     config.limits.messages_per_second = 1;
     config.limits.message_burst = 3;

@@ -222,7 +222,7 @@ async fn seats_and_private_rooms_are_guarded(db: TestDb) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn limits_rate_connections_and_slow_clients() {
-    let db = TestDb::sqlite();
+    let db = common::db::sqlite();
     let mut config = Config::for_tests(db.url.clone());
     config.limits.messages_per_second = 1;
     config.limits.message_burst = 5;
@@ -278,7 +278,7 @@ async fn slow_is_gone(http: &common::Http, room_id: &str) -> bool {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_slow_client_is_disconnected_instead_of_slowing_the_room() {
-    let db = TestDb::sqlite();
+    let db = common::db::sqlite();
     let mut config = Config::for_tests(db.url.clone());
     config.limits.messages_per_second = 100_000;
     config.limits.message_burst = 100_000;

@@ -34,23 +34,19 @@ const SHORT: Duration = Duration::from_secs(2);
 /// A lease that does not expire during a test.
 const LONG: Duration = Duration::from_secs(60);
 
-/// A fresh PostgreSQL store; `None` (the test says it skips) without WARROOM_TEST_POSTGRES_URL.
-async fn store(name: &str) -> Option<(TestDb, Store)> {
-    let Some(db) = TestDb::postgres().await else {
-        println!("{name}: skipped (WARROOM_TEST_POSTGRES_URL is not set)");
-        return None;
-    };
+/// A fresh PostgreSQL store (`WARROOM_TEST_POSTGRES_URL`).
+async fn store() -> (TestDb, Store) {
+    let db = common::db::postgres().await;
     let store = Store::connect(&db.url, Duration::from_secs(5))
         .await
         .expect("connect and migrate");
-    Some((db, store))
+    (db, store)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(not(warroom_test_postgres), ignore = "needs WARROOM_TEST_POSTGRES_URL")]
 async fn leases_are_acquired_renewed_lost_on_expiry_and_taken_over_with_a_new_epoch() {
-    let Some((db, store)) = store("leases").await else {
-        return;
-    };
+    let (db, store) = store().await;
     let room = RoomId::random();
     let other = RoomId::random();
     assert_eq!(
@@ -107,10 +103,9 @@ async fn leases_are_acquired_renewed_lost_on_expiry_and_taken_over_with_a_new_ep
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(not(warroom_test_postgres), ignore = "needs WARROOM_TEST_POSTGRES_URL")]
 async fn new_rooms_go_to_the_live_node_with_the_fewest_leases() {
-    let Some((db, store)) = store("placement").await else {
-        return;
-    };
+    let (db, store) = store().await;
     store.node_alive("a", LONG, false).await.unwrap();
     store.node_alive("b", LONG, false).await.unwrap();
     store.node_alive("c", SHORT, false).await.unwrap();
@@ -254,10 +249,9 @@ fn fence(node: &str, epoch: i64) -> Option<Fence> {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(not(warroom_test_postgres), ignore = "needs WARROOM_TEST_POSTGRES_URL")]
 async fn an_append_is_refused_once_another_node_took_the_lease() {
-    let Some((db, store)) = store("fenced append").await else {
-        return;
-    };
+    let (db, store) = store().await;
     let (writer, _task) = Writer::spawn(
         store.clone(),
         16,
@@ -332,10 +326,9 @@ async fn an_append_is_refused_once_another_node_took_the_lease() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(not(warroom_test_postgres), ignore = "needs WARROOM_TEST_POSTGRES_URL")]
 async fn a_rooms_seat_chat_start_expiry_and_rematch_writes_are_refused_once_its_lease_moved_on() {
-    let Some((db, store)) = store("fenced writes").await else {
-        return;
-    };
+    let (db, store) = store().await;
     let room = waiting_room(&store).await;
     let [ada, bob] = players(&store).await;
     let a = store
@@ -452,10 +445,9 @@ async fn a_rooms_seat_chat_start_expiry_and_rematch_writes_are_refused_once_its_
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(not(warroom_test_postgres), ignore = "needs WARROOM_TEST_POSTGRES_URL")]
 async fn presence_is_read_only_at_the_live_leases_epoch_and_never_overwritten_by_an_older_one() {
-    let Some((db, store)) = store("presence epochs").await else {
-        return;
-    };
+    let (db, store) = store().await;
     let room = waiting_room(&store).await;
     let seats = |connected: bool| {
         vec![
@@ -535,10 +527,9 @@ async fn presence_is_read_only_at_the_live_leases_epoch_and_never_overwritten_by
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(not(warroom_test_postgres), ignore = "needs WARROOM_TEST_POSTGRES_URL")]
 async fn running_matches_nobody_serves_are_listed_for_takeover_but_dormant_ones_are_not() {
-    let Some((db, store)) = store("takeover list").await else {
-        return;
-    };
+    let (db, store) = store().await;
     let (never_leased, _) = running_match(&store).await;
     let (held, _) = running_match(&store).await;
     let (handed_over, _) = running_match(&store).await;
@@ -578,11 +569,9 @@ async fn running_matches_nobody_serves_are_listed_for_takeover_but_dormant_ones_
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(not(warroom_test_postgres), ignore = "needs WARROOM_TEST_POSTGRES_URL")]
 async fn a_cluster_nodes_connections_end_idle_transactions_and_bound_statements() {
-    let Some(db) = TestDb::postgres().await else {
-        println!("session limits: skipped (WARROOM_TEST_POSTGRES_URL is not set)");
-        return;
-    };
+    let db = common::db::postgres().await;
     // Without limits (a single process), PostgreSQL's defaults: none.
     let plain = Store::connect(&db.url, Duration::from_secs(5))
         .await
@@ -671,16 +660,19 @@ async fn appends_already_stored_are_settled_against_the_stored_rows(store: Store
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn an_append_already_stored_is_settled_against_the_stored_row() {
-    let sqlite = TestDb::sqlite();
+async fn an_append_already_stored_is_settled_against_the_stored_row_on_sqlite() {
+    let sqlite = common::db::sqlite();
     let embedded = Store::connect(&sqlite.url, Duration::from_secs(5))
         .await
         .expect("connect and migrate");
     appends_already_stored_are_settled_against_the_stored_rows(embedded, false).await;
     sqlite.cleanup().await;
-    let Some((db, store)) = store("settled appends").await else {
-        return;
-    };
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(not(warroom_test_postgres), ignore = "needs WARROOM_TEST_POSTGRES_URL")]
+async fn an_append_already_stored_is_settled_against_the_stored_row_on_postgres() {
+    let (db, store) = store().await;
     appends_already_stored_are_settled_against_the_stored_rows(store.clone(), false).await;
     appends_already_stored_are_settled_against_the_stored_rows(store, true).await;
     db.cleanup().await;

@@ -34,7 +34,7 @@ async fn closed_within(stream: &mut TcpStream, limit: Duration) -> Duration {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn half_sent_request_does_not_block_shutdown() {
-    let db = TestDb::sqlite();
+    let db = common::db::sqlite();
     let mut config = Config::for_tests(db.url.clone());
     // Far longer than the test: only the shutdown may end these connections.
     config.limits.header_read_timeout = 120;
@@ -64,7 +64,7 @@ async fn half_sent_request_does_not_block_shutdown() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn half_sent_and_silent_connections_are_dropped_after_the_header_timeout() {
-    let db = TestDb::sqlite();
+    let db = common::db::sqlite();
     let mut config = Config::for_tests(db.url.clone());
     config.limits.header_read_timeout = 1;
     let server = TestServer::start_with(config).await;
@@ -169,7 +169,7 @@ async fn metric_becomes(http: Http, name: &str, value: f64, limit: Duration) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_socket_that_never_says_hello_is_closed() {
-    let db = TestDb::sqlite();
+    let db = common::db::sqlite();
     let mut config = Config::for_tests(db.url.clone());
     config.limits.hello_timeout = 1;
     let server = TestServer::start_with(config).await;
@@ -188,7 +188,7 @@ async fn a_socket_that_never_says_hello_is_closed() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn idle_sockets_are_pinged_and_dead_ones_closed() {
-    let db = TestDb::sqlite();
+    let db = common::db::sqlite();
     let mut config = Config::for_tests(db.url.clone());
     config.limits.ping_interval = 1;
     config.limits.ping_timeout = 2;
@@ -232,7 +232,7 @@ async fn idle_sockets_are_pinged_and_dead_ones_closed() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn kicked_socket_is_closed_even_if_the_client_never_reads() {
-    let db = TestDb::sqlite();
+    let db = common::db::sqlite();
     let mut config = Config::for_tests(db.url.clone());
     config.limits.outgoing_queue = 8;
     let server = TestServer::start_with(config).await;
@@ -289,7 +289,7 @@ async fn kicked_socket_is_closed_even_if_the_client_never_reads() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn frames_over_the_limit_close_with_1009() {
-    let db = TestDb::sqlite();
+    let db = common::db::sqlite();
     let mut config = Config::for_tests(db.url.clone());
     config.limits.max_frame_bytes = 1024;
     let server = TestServer::start_with(config).await;
@@ -366,7 +366,7 @@ async fn websocket_origin_is_checked() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn per_address_caps_on_sockets_guests_and_rooms() {
-    let db = TestDb::sqlite();
+    let db = common::db::sqlite();
     let mut config = Config::for_tests(db.url.clone());
     config.limits.max_sockets_per_ip = 3;
     config.limits.guests_per_ip_per_minute = 3;
@@ -397,7 +397,7 @@ async fn per_address_caps_on_sockets_guests_and_rooms() {
         tokens.push(http.guest(&format!("guest {n}")).await.1);
     }
     let answer = http
-        .send("POST", "/api/guests", "", br#"{"name": "one more"}"#)
+        .send("POST", "/api/guests", &[], br#"{"name": "one more"}"#)
         .await;
     assert_eq!(answer.error(429, "fourth guest"), "rate_limited");
     // Rooms: two a minute, quick play counted when it opens one.
@@ -449,7 +449,7 @@ async fn per_address_caps_on_sockets_guests_and_rooms() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn forwarded_addresses_count_apart_only_when_trusted() {
-    let db = TestDb::sqlite();
+    let db = common::db::sqlite();
     for trusted in [false, true] {
         let mut config = Config::for_tests(db.url.clone());
         config.limits.guests_per_ip_per_minute = 1;
@@ -458,7 +458,8 @@ async fn forwarded_addresses_count_apart_only_when_trusted() {
         let http = server.http();
         let mut statuses = Vec::new();
         for (n, address) in ["203.0.113.1", "203.0.113.2"].iter().enumerate() {
-            let header = format!("x-forwarded-for: 198.51.100.7, {address}\r\n");
+            let forwarded = format!("198.51.100.7, {address}");
+            let header = [("x-forwarded-for", forwarded.as_str())];
             let body = format!("{{\"name\": \"fwd {trusted} {n}\"}}");
             statuses.push(
                 http.send("POST", "/api/guests", &header, body.as_bytes())
@@ -482,7 +483,7 @@ async fn web_client_is_served_with_security_headers() {
     common::on_sqlite(|db: TestDb| async move {
         let server = TestServer::start(&db).await;
         for path in ["/", "/app.js", "/style.css"] {
-            let answer = server.http().send("GET", path, "", b"").await;
+            let answer = server.http().send("GET", path, &[], b"").await;
             assert_eq!(answer.status, 200, "{path}");
             let csp = answer.header("content-security-policy").unwrap_or_default();
             for directive in [

@@ -121,7 +121,7 @@ async fn metrics_count_real_play_exactly(db: TestDb) {
 
 #[test]
 fn json_logs_carry_the_request_span() {
-    let db = TestDb::sqlite();
+    let db = common::db::sqlite();
     let mut child = Command::new(env!("CARGO_BIN_EXE_warroom"))
         .args(["--bind", "127.0.0.1:0", "--database-url", &db.url])
         .args(["--log-format", "json"])

@@ -11,7 +11,7 @@
 use crate::common;
 use crate::play::verify;
 
-use std::net::SocketAddr;
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
@@ -21,21 +21,14 @@ use common::proxy::{Mode, Proxy};
 use common::{Client, Http, TestDb, TestServer};
 use warroom_server::config::Config;
 
-/// The database's address in `url` (`postgres://user@host:port/db`).
-fn database_addr(url: &str) -> SocketAddr {
-    let rest = url.split_once("://").expect("a URL").1;
-    let authority = rest.split('/').next().unwrap();
-    let host = authority
-        .rsplit_once('@')
-        .map_or(authority, |(_, host)| host);
-    let host = if host.contains(':') {
-        host.to_owned()
-    } else {
-        format!("{host}:5432")
+/// The address of `db`'s PostgreSQL server.
+fn database_addr(db: &TestDb) -> SocketAddr {
+    let options = db.postgres_options().expect("a PostgreSQL database");
+    let ip = match options.get_host() {
+        "localhost" => IpAddr::from(Ipv4Addr::LOCALHOST),
+        host => host.parse().expect("the database server's IP address"),
     };
-    host.replace("localhost", "127.0.0.1")
-        .parse()
-        .expect("host:port")
+    SocketAddr::new(ip, options.get_port())
 }
 
 /// Waits until `/readyz` answers `status`; how long that took.
@@ -79,13 +72,11 @@ async fn refused_in_time(player: &mut Participant, id: &str, action: &Value, bou
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(not(warroom_test_postgres), ignore = "needs WARROOM_TEST_POSTGRES_URL")]
 async fn database_outage_answers_unavailable_then_play_resumes() {
-    let Some(db) = TestDb::postgres().await else {
-        println!("skipped: WARROOM_TEST_POSTGRES_URL is not set");
-        return;
-    };
-    let proxy = Proxy::start(database_addr(&db.url)).await;
-    let mut config = Config::for_tests(proxy.url(&db.url));
+    let db = common::db::postgres().await;
+    let proxy = Proxy::start(database_addr(&db)).await;
+    let mut config = Config::for_tests(proxy.url(&db));
     config.limits.database_timeout = 1;
     let server = TestServer::start_with(config).await;
     let http = server.http();
@@ -175,8 +166,8 @@ async fn within<T>(what: impl std::future::Future<Output = T>, name: &str) -> T 
 async fn room_over_a_proxy(
     db: &TestDb,
 ) -> (Proxy, TestServer, String, Vec<Participant>, Participant) {
-    let proxy = Proxy::start(database_addr(&db.url)).await;
-    let mut config = Config::for_tests(proxy.url(&db.url));
+    let proxy = Proxy::start(database_addr(db)).await;
+    let mut config = Config::for_tests(proxy.url(db));
     config.limits.database_timeout = 1;
     let server = TestServer::start_with(config).await;
     let (room, mut players, mut spectator) =
@@ -207,11 +198,9 @@ async fn stored_seqs(http: Http, room: &str) -> (Value, Vec<u64>) {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(not(warroom_test_postgres), ignore = "needs WARROOM_TEST_POSTGRES_URL")]
 async fn an_append_whose_reply_or_statement_was_lost_is_settled_and_acknowledged_once() {
-    let Some(db) = TestDb::postgres().await else {
-        println!("skipped: WARROOM_TEST_POSTGRES_URL is not set");
-        return;
-    };
+    let db = common::db::postgres().await;
     let (proxy, server, room, mut players, mut spectator) = room_over_a_proxy(&db).await;
     let http = server.http();
     let mut chooser = Chooser(0x5e78);
@@ -263,11 +252,9 @@ async fn an_append_whose_reply_or_statement_was_lost_is_settled_and_acknowledged
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(not(warroom_test_postgres), ignore = "needs WARROOM_TEST_POSTGRES_URL")]
 async fn a_resignation_whose_commit_reply_was_lost_ends_the_match_once() {
-    let Some(db) = TestDb::postgres().await else {
-        println!("skipped: WARROOM_TEST_POSTGRES_URL is not set");
-        return;
-    };
+    let db = common::db::postgres().await;
     let (proxy, server, room, mut players, _spectator) = room_over_a_proxy(&db).await;
     let http = server.http();
     let before = players[0].seq;
@@ -297,11 +284,9 @@ async fn a_resignation_whose_commit_reply_was_lost_ends_the_match_once() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(not(warroom_test_postgres), ignore = "needs WARROOM_TEST_POSTGRES_URL")]
 async fn a_room_whose_log_holds_an_action_it_gave_up_on_is_loaded_again_from_the_log() {
-    let Some(db) = TestDb::postgres().await else {
-        println!("skipped: WARROOM_TEST_POSTGRES_URL is not set");
-        return;
-    };
+    let db = common::db::postgres().await;
     let (proxy, server, room, mut players, _spectator) = room_over_a_proxy(&db).await;
     let http = server.http();
     let before = players[0].seq;

@@ -412,7 +412,7 @@ fn hex_sha256(seed_hex: &str) -> String {
 /// the spectator still gets every action once and in order.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_spectator_at_its_pace_gets_every_action_in_order_and_the_players_never_wait() {
-    let db = TestDb::sqlite();
+    let db = common::db::sqlite();
     let mut config = Config::for_tests(db.url.clone());
     config.limits.spectator_pace_ms = 500;
     let server = TestServer::start_with(config).await;

@@ -1,7 +1,7 @@
 //! End to end, PostgreSQL's own schema (migration 0006): its columns have native types, rows
 //! written by the server before 0006 (TEXT ids and JSON, BIGINT milliseconds and flags) read back
 //! the same after it, and an operator can query a played match's actions and events as `jsonb`.
-//! These run only when `WARROOM_TEST_POSTGRES_URL` is set.
+//! These run only when `WARROOM_TEST_POSTGRES_URL` is set (they are reported as ignored otherwise).
 
 use crate::common;
 
@@ -12,8 +12,8 @@ use serde_json::{Value, json};
 use sqlx::postgres::PgConnection;
 use sqlx::{Connection, Row};
 
+use common::TestServer;
 use common::play::{Chooser, play, seat_everyone};
-use common::{TestDb, TestServer};
 use warroom_engine::{RulesetId, Seat};
 use warroom_protocol::{
     ChatChannel, IdentityId, MatchId, MatchState, RoomId, RoomSettings, RoomState,
@@ -65,11 +65,9 @@ const NATIVE_COLUMNS: &[(&str, &str, &str)] = &[
 ];
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(not(warroom_test_postgres), ignore = "needs WARROOM_TEST_POSTGRES_URL")]
 async fn postgres_columns_have_native_types() {
-    let Some(db) = TestDb::postgres().await else {
-        println!("skipped: WARROOM_TEST_POSTGRES_URL is not set");
-        return;
-    };
+    let db = common::db::postgres().await;
     let store = Store::connect(&db.url, Duration::from_secs(10))
         .await
         .expect("connect and migrate");
@@ -323,11 +321,9 @@ async fn fill_the_old_schema(url: &str) -> OldRows {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(not(warroom_test_postgres), ignore = "needs WARROOM_TEST_POSTGRES_URL")]
 async fn rows_from_before_native_types_read_back_the_same_after_migration_0006() {
-    let Some(db) = TestDb::postgres().await else {
-        println!("skipped: WARROOM_TEST_POSTGRES_URL is not set");
-        return;
-    };
+    let db = common::db::postgres().await;
     let old = fill_the_old_schema(&db.url).await;
     // Runs 0006 (and anything after it) over those rows.
     let store = Store::connect(&db.url, Duration::from_secs(10))
@@ -453,11 +449,9 @@ async fn rows_from_before_native_types_read_back_the_same_after_migration_0006()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(not(warroom_test_postgres), ignore = "needs WARROOM_TEST_POSTGRES_URL")]
 async fn operators_query_a_played_match_as_jsonb() {
-    let Some(db) = TestDb::postgres().await else {
-        println!("skipped: WARROOM_TEST_POSTGRES_URL is not set");
-        return;
-    };
+    let db = common::db::postgres().await;
     let server = TestServer::start(&db).await;
     let http = server.http();
     let (room, mut players, mut spectator) =

@@ -29,7 +29,7 @@ async fn until_spectators(client: &mut Client, spectators: u64) -> Value {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn spectators_cannot_lock_out_a_player() {
-    let db = TestDb::sqlite();
+    let db = common::db::sqlite();
     let mut config = Config::for_tests(db.url.clone());
     config.limits.max_spectators_per_room = 3;
     let server = TestServer::start_with(config).await;

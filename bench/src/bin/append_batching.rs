@@ -14,11 +14,11 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, bail};
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream, connect_async};
 use warroom_server::config::{Config, Limits};
+use warroom_testkit::Http;
 
 /// Rooms played at the same time.
 const ROOMS: usize = 32;
@@ -92,50 +92,14 @@ async fn measure_in(folder: &std::path::Path, max_batch: usize) -> anyhow::Resul
 
 /// Polls `/healthz` until the server answers (migrations run before serving).
 async fn wait_until_serving(addr: SocketAddr) -> anyhow::Result<()> {
+    let http = Http { addr };
     for _ in 0..400 {
-        if post_or_get(addr, "GET", "/healthz", None, None)
-            .await
-            .is_ok()
-        {
+        if http.request("GET", "/healthz", None, None).await.is_ok() {
             return Ok(());
         }
         tokio::time::sleep(Duration::from_millis(25)).await;
     }
     bail!("the server did not start")
-}
-
-/// A minimal HTTP/1.1 JSON request (the server answers with a body and closes).
-async fn post_or_get(
-    addr: SocketAddr,
-    method: &str,
-    path: &str,
-    token: Option<&str>,
-    body: Option<&Value>,
-) -> anyhow::Result<Value> {
-    let mut stream = TcpStream::connect(addr).await?;
-    let body_text = body.map(Value::to_string).unwrap_or_default();
-    let mut request =
-        format!("{method} {path} HTTP/1.1\r\nhost: localhost\r\nconnection: close\r\n");
-    if let Some(token) = token {
-        request.push_str(&format!("authorization: Bearer {token}\r\n"));
-    }
-    if body.is_some() {
-        request.push_str("content-type: application/json\r\n");
-    }
-    request.push_str(&format!(
-        "content-length: {}\r\n\r\n{body_text}",
-        body_text.len()
-    ));
-    stream.write_all(request.as_bytes()).await?;
-    let mut response = Vec::new();
-    stream.read_to_end(&mut response).await?;
-    let text = String::from_utf8_lossy(&response);
-    let (head, body) = text.split_once("\r\n\r\n").context("HTTP response")?;
-    let status = head.split(' ').nth(1).context("HTTP status")?;
-    if !status.starts_with('2') {
-        bail!("{method} {path}: HTTP {status}: {body}");
-    }
-    Ok(serde_json::from_str(body).unwrap_or(Value::Null))
 }
 
 type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
@@ -217,26 +181,14 @@ struct Table {
 impl Table {
     /// Creates two guests and a two-seat hexdice room, and seats both.
     async fn open(addr: SocketAddr, n: usize) -> anyhow::Result<Table> {
+        let http = Http { addr };
         let mut tokens = Vec::new();
         for seat in 0..2 {
-            let guest = post_or_get(
-                addr,
-                "POST",
-                "/api/guests",
-                None,
-                Some(&json!({"name": format!("bench {n}.{seat}")})),
-            )
-            .await?;
-            tokens.push(guest["token"].as_str().context("guest token")?.to_owned());
+            let (_, token) = http.guest(&format!("bench {n}.{seat}")).await?;
+            tokens.push(token);
         }
-        let room = post_or_get(
-            addr,
-            "POST",
-            "/api/rooms",
-            Some(&tokens[0]),
-            Some(&json!({"ruleset": "hexdice", "options": {}, "seats": 2})),
-        )
-        .await?;
+        let request = json!({"ruleset": "hexdice", "options": {}, "seats": 2});
+        let room = http.room(&tokens[0], &request).await?;
         let room = room["id"].as_str().context("room id")?.to_owned();
         let mut seats = Vec::new();
         for (seat, token) in tokens.iter().enumerate() {

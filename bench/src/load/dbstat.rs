@@ -7,18 +7,18 @@
 
 use std::net::SocketAddr;
 
-use sqlx::postgres::PgConnection;
+use sqlx::postgres::{PgConnectOptions, PgConnection};
 use sqlx::{Connection, Row};
 
-use super::http::Http;
+use warroom_testkit::Http;
 
 /// Where to read the counters.
 #[derive(Clone, Debug)]
 pub struct DbProbe {
     /// The server (for `/metrics`).
     pub addr: SocketAddr,
-    /// PostgreSQL: the admin URL and the run's database name.
-    pub postgres: Option<(String, String)>,
+    /// PostgreSQL: how to reach the server as the database's creator, and the run's database name.
+    pub postgres: Option<(PgConnectOptions, String)>,
 }
 
 /// One reading.
@@ -36,8 +36,8 @@ impl DbProbe {
     /// Reads the counters now (`None` when the server's metrics cannot be read).
     pub async fn sample(&self) -> Option<DbSample> {
         let http = Http { addr: self.addr };
-        let (_, body) = http.request("GET", "/metrics", None, None).await.ok()?;
-        let text = body.as_str()?;
+        let answer = http.request("GET", "/metrics", None, None).await.ok()?;
+        let text = answer.body.as_str()?;
         let metric = |name: &str| {
             text.lines()
                 .find_map(|line| line.strip_prefix(name)?.strip_prefix(' '))
@@ -55,8 +55,8 @@ impl DbProbe {
     }
 }
 
-async fn postgres(admin: &str, name: &str) -> Option<(f64, f64, f64, f64)> {
-    let mut connection = PgConnection::connect(admin).await.ok()?;
+async fn postgres(admin: &PgConnectOptions, name: &str) -> Option<(f64, f64, f64, f64)> {
+    let mut connection = PgConnection::connect_with(admin).await.ok()?;
     let row = sqlx::query(
         "SELECT xact_commit, tup_inserted, tup_updated FROM pg_stat_database WHERE datname = $1",
     )

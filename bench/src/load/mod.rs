@@ -10,7 +10,6 @@
 pub mod args;
 pub mod dbstat;
 pub mod echo;
-pub mod http;
 pub mod idle;
 pub mod plan;
 pub mod play;
@@ -25,15 +24,17 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use anyhow::{Context as _, bail};
+use serde_json::json;
 use tokio::sync::Semaphore;
 use tokio::task::JoinHandle;
 use tokio::time::Instant;
+use warroom_testkit::{FreshDb, Http};
 
 use args::{Args, Scenario};
 use play::{Context, Pacer};
 use procstat::ProcSample;
 use report::Measured;
-use spawn::{FreshDb, Served};
+use spawn::Served;
 use stats::Recorder;
 
 /// What is measured.
@@ -111,7 +112,7 @@ async fn measure(
             if args.nats_url.is_some() && args.db != spawn::Database::Postgres {
                 bail!("--nats-url (cluster mode) needs --db postgres");
             }
-            let fresh = FreshDb::create(args.db, &args.postgres_url).await?;
+            let fresh = spawn::fresh_db(args.db, &args.postgres_url).await?;
             let mut argv = vec![
                 "--bind".to_owned(),
                 "127.0.0.1:0".to_owned(),
@@ -170,12 +171,15 @@ async fn measure(
     // The database's counters (cluster mode: the writer's are the first node's).
     let probe = (target == Target::Warroom).then(|| dbstat::DbProbe {
         addr: addrs[0],
-        postgres: db.as_ref().and_then(FreshDb::postgres),
+        postgres: db
+            .as_ref()
+            .and_then(FreshDb::postgres_admin)
+            .map(|(admin, name)| (admin.clone(), name.to_owned())),
     });
     let result = drive(args, target, addrs, pids, probe).await;
     futures_util::future::join_all(served.into_iter().map(Served::stop)).await;
     if let Some(db) = db {
-        db.remove().await;
+        db.cleanup().await;
     }
     result
 }
@@ -251,10 +255,12 @@ async fn drive(
             let base = sample();
             let mut rooms = Vec::new();
             if target == Target::Warroom {
-                let http = http::Http { addr };
-                let token = http.guest(&format!("L{}-idle", ctx.run_tag)).await?;
+                let http = Http { addr };
+                let (_, token) = http.guest(&format!("L{}-idle", ctx.run_tag)).await?;
+                // Rooms nobody will fill, for the idle spectators.
+                let request = json!({"ruleset": "hexdice", "seats": 2});
                 for _ in 0..args.connections.div_ceil(args.per_room.max(1)) {
-                    rooms.push(http.waiting_room(&token).await?);
+                    rooms.push(room_id(&http.room(&token, &request).await?)?);
                 }
             }
             for n in 0..args.connections {
@@ -432,9 +438,14 @@ fn now_nanos() -> u128 {
 /// `ProcSample` differences.
 /// A NATS server's (messages in, messages out) so far, from its monitoring `/varz`.
 async fn nats_messages(monitor: Option<std::net::SocketAddr>) -> Option<(f64, f64)> {
-    let http = http::Http { addr: monitor? };
-    let (_, varz) = http.request("GET", "/varz", None, None).await.ok()?;
+    let http = Http { addr: monitor? };
+    let varz = http.request("GET", "/varz", None, None).await.ok()?.body;
     Some((varz["in_msgs"].as_f64()?, varz["out_msgs"].as_f64()?))
+}
+
+/// The id of a room the server answered with.
+pub(crate) fn room_id(room: &serde_json::Value) -> anyhow::Result<String> {
+    Ok(room["id"].as_str().context("a room id")?.to_owned())
 }
 
 pub(crate) fn cpu_between(before: Option<ProcSample>, after: Option<ProcSample>) -> Option<f64> {

@@ -22,8 +22,8 @@ use serde_json::{Value, json};
 use tokio::sync::{Semaphore, watch};
 use tokio::time::{Instant, sleep_until};
 use tokio_tungstenite::tungstenite::Message;
+use warroom_testkit::Http;
 
-use super::http::Http;
 use super::plan::{Chooser, RoomPlan};
 use super::stats::{Latency, Recorder};
 use super::ws::{self, Incoming, Legal, Ws};
@@ -135,7 +135,8 @@ pub async fn room(ctx: Arc<Context>, n: usize, plan: RoomPlan, seed: u64) -> any
     let permit = ctx.setup.acquire().await.context("setup semaphore")?;
     let mut tokens = Vec::new();
     for seat in 0..plan.seats {
-        tokens.push(http.guest(&format!("L{}-{n}-{seat}", ctx.run_tag)).await?);
+        let (_, token) = http.guest(&format!("L{}-{n}-{seat}", ctx.run_tag)).await?;
+        tokens.push(token);
     }
     let mut seats = Vec::new();
     let mut streams = SelectAll::new();
@@ -176,7 +177,8 @@ pub async fn room(ctx: Arc<Context>, n: usize, plan: RoomPlan, seed: u64) -> any
     let mut waiting = false;
     let mut go = ctx.go.clone();
     loop {
-        let room = http.room(&tokens[0], plan.ruleset.id, plan.seats).await?;
+        let request = json!({"ruleset": plan.ruleset.id, "seats": plan.seats, "creator_seat": 0});
+        let room = super::room_id(&http.room(&tokens[0], &request).await?)?;
         room_tx.send_replace(room.clone());
         for seat in &mut seats {
             seat.seq = 0;

@@ -1,18 +1,18 @@
 //! Starting the process under test: the `warroom` server over a fresh database (a SQLite file in
 //! a temporary folder, or a new PostgreSQL database), or the echo server. Each is a child
 //! process on a free loopback port, found from the `listening on` line it prints; it is stopped
-//! (SIGTERM via `kill`, then waited for) and its database removed when dropped.
+//! with SIGTERM via `kill`, then waited for (or killed when dropped), and its database removed
+//! afterwards.
 
 use std::net::SocketAddr;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Stdio;
 use std::time::Duration;
 
 use anyhow::{Context, bail};
-use sqlx::Connection;
-use sqlx::postgres::PgConnection;
 use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::process::{Child, Command};
+use warroom_testkit::FreshDb;
 
 /// Which database the server gets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -23,79 +23,13 @@ pub enum Database {
     Postgres,
 }
 
-/// A fresh database, removed on [`FreshDb::remove`].
-#[derive(Debug)]
-pub struct FreshDb {
-    /// What the server connects to.
-    pub url: String,
-    folder: Option<PathBuf>,
-    postgres: Option<(String, String)>,
-}
-
-impl FreshDb {
-    /// Creates one.
-    pub async fn create(kind: Database, postgres_url: &str) -> anyhow::Result<FreshDb> {
-        let tag = uuid::Uuid::new_v4().simple().to_string();
-        match kind {
-            Database::Sqlite => {
-                let folder = std::env::temp_dir().join(format!("warroom-load-{tag}"));
-                std::fs::create_dir_all(&folder)?;
-                Ok(FreshDb {
-                    url: format!("sqlite://{}?mode=rwc", folder.join("warroom.db").display()),
-                    folder: Some(folder),
-                    postgres: None,
-                })
-            }
-            Database::Postgres => {
-                let name = format!("warroom_load_{tag}");
-                let mut admin = PgConnection::connect(postgres_url)
-                    .await
-                    .with_context(|| format!("connecting to {postgres_url}"))?;
-                sqlx::query(&format!("CREATE DATABASE {name}"))
-                    .execute(&mut admin)
-                    .await?;
-                admin.close().await?;
-                Ok(FreshDb {
-                    url: with_database(postgres_url, &name),
-                    folder: None,
-                    postgres: Some((postgres_url.to_owned(), name)),
-                })
-            }
-        }
+/// A fresh database of `kind` (warroom-testkit's, which the end-to-end tests use too), on the
+/// PostgreSQL server of `postgres_url` for [`Database::Postgres`].
+pub async fn fresh_db(kind: Database, postgres_url: &str) -> anyhow::Result<FreshDb> {
+    match kind {
+        Database::Sqlite => FreshDb::sqlite(),
+        Database::Postgres => FreshDb::postgres(postgres_url).await,
     }
-
-    /// PostgreSQL: the admin URL and the database's name.
-    pub fn postgres(&self) -> Option<(String, String)> {
-        self.postgres.clone()
-    }
-
-    /// Deletes it (best effort; the server must be stopped first).
-    pub async fn remove(&self) {
-        if let Some(folder) = &self.folder {
-            let _ = std::fs::remove_dir_all(folder);
-        }
-        if let Some((admin_url, name)) = &self.postgres
-            && let Ok(mut admin) = PgConnection::connect(admin_url).await
-        {
-            let _ = sqlx::query(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
-                .execute(&mut admin)
-                .await;
-        }
-    }
-}
-
-/// `url` with its database name replaced by `name`.
-fn with_database(url: &str, name: &str) -> String {
-    let (base, query) = match url.split_once('?') {
-        Some((base, query)) => (base, format!("?{query}")),
-        None => (url, String::new()),
-    };
-    let after_scheme = base.find("://").map_or(0, |i| i + 3);
-    let root = match base[after_scheme..].find('/') {
-        Some(slash) => &base[..after_scheme + slash],
-        None => base,
-    };
-    format!("{root}/{name}{query}")
 }
 
 /// A child process serving on loopback.
@@ -168,22 +102,5 @@ impl Served {
         {
             let _ = self.child.kill().await;
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::with_database;
-
-    #[test]
-    fn the_database_name_is_replaced() {
-        assert_eq!(
-            with_database("postgres://postgres@127.0.0.1:5432/postgres", "x"),
-            "postgres://postgres@127.0.0.1:5432/x"
-        );
-        assert_eq!(
-            with_database("postgres://u@h:1?sslmode=disable", "x"),
-            "postgres://u@h:1/x?sslmode=disable"
-        );
     }
 }

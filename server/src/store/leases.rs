@@ -36,6 +36,16 @@ pub struct LeaseHolder {
     pub live: bool,
 }
 
+/// `rooms` as one text parameter, `id,id,…`, which a query splits with `string_to_array($n,
+/// ',')`: the `Any` driver binds no arrays.
+pub(super) fn room_id_list(rooms: &[RoomId]) -> String {
+    rooms
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
 /// A lease length in milliseconds, as bound into SQL.
 fn millis(length: Duration) -> i64 {
     i64::try_from(length.as_millis()).unwrap_or(i64::MAX)
@@ -101,11 +111,6 @@ impl Store {
         if rooms.is_empty() {
             return Ok(Vec::new());
         }
-        let list = rooms
-            .iter()
-            .map(ToString::to_string)
-            .collect::<Vec<_>>()
-            .join(",");
         let rows = sqlx::query(
             "WITH mine AS (SELECT DISTINCT unnest(string_to_array($2, ','))::uuid AS room_id), \
              held AS (SELECT l.room_id FROM room_leases l JOIN mine ON mine.room_id = l.room_id \
@@ -117,7 +122,7 @@ impl Store {
              SELECT room_id::text FROM mine WHERE room_id NOT IN (SELECT room_id FROM renewed)",
         )
         .bind(node)
-        .bind(list)
+        .bind(room_id_list(rooms))
         .bind(millis(length))
         .fetch_all(self.pool())
         .await?;

@@ -12,6 +12,7 @@ use sqlx::Row;
 use warroom_protocol::{Room, RoomId, Takeover};
 
 use super::Store;
+use super::leases::room_id_list;
 
 /// One seat's presence.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -158,18 +159,13 @@ impl Store {
         if rooms.is_empty() {
             return Ok(HashMap::new());
         }
-        let list = rooms
-            .iter()
-            .map(ToString::to_string)
-            .collect::<Vec<_>>()
-            .join(",");
         let rows = sqlx::query(
             "SELECT p.room_id::text, p.seats::text, p.spectators::bigint FROM room_presence p \
              JOIN room_leases l ON l.room_id = p.room_id AND l.owner = p.owner \
                   AND l.epoch = p.epoch AND l.expires_at > clock_timestamp() \
              WHERE p.room_id = ANY (string_to_array($1, ',')::uuid[])",
         )
-        .bind(list)
+        .bind(room_id_list(rooms))
         .fetch_all(self.pool())
         .await?;
         let mut found = HashMap::with_capacity(rows.len());

@@ -1,5 +1,5 @@
 //! The end-to-end harness: a real server on an ephemeral port over a real database (a fresh
-//! SQLite file, or a fresh PostgreSQL database when `WARROOM_TEST_POSTGRES_URL` is set), a tiny
+//! SQLite file, or a fresh PostgreSQL database on the server `WARROOM_TEST_POSTGRES_URL` names), a tiny
 //! HTTP client, and real WebSocket clients.
 
 #![allow(dead_code)] // each test file uses a different part of the harness
@@ -94,27 +94,26 @@ where
     F: FnOnce(TestDb) -> Fut,
     Fut: std::future::Future<Output = ()>,
 {
-    let db = TestDb::sqlite();
+    let db = db::sqlite();
     test(db.clone()).await;
     db.cleanup().await;
 }
 
-/// Runs `test` against a fresh PostgreSQL database when `WARROOM_TEST_POSTGRES_URL` is set
-/// (a database that cannot be reached then fails the test); prints that it skips otherwise.
-pub async fn on_postgres<F, Fut>(name: &str, test: F)
+/// Runs `test` against a fresh PostgreSQL database (`WARROOM_TEST_POSTGRES_URL`; a test that
+/// calls this is ignored unless the variable is set, and fails when the server cannot be
+/// reached).
+pub async fn on_postgres<F, Fut>(test: F)
 where
     F: FnOnce(TestDb) -> Fut,
     Fut: std::future::Future<Output = ()>,
 {
-    let Some(db) = TestDb::postgres().await else {
-        println!("{name}: skipped on PostgreSQL (WARROOM_TEST_POSTGRES_URL is not set)");
-        return;
-    };
+    let db = db::postgres().await;
     test(db.clone()).await;
     db.cleanup().await;
 }
 
-/// Declares `<name>_sqlite` and `<name>_postgres` tests running `body(db)`.
+/// Declares `<name>::sqlite` and `<name>::postgres` tests running `body(db)`; the second is
+/// ignored, with its reason, unless `WARROOM_TEST_POSTGRES_URL` is set (server/build.rs).
 #[macro_export]
 macro_rules! on_both_databases {
     ($($name:ident => $body:ident;)*) => {
@@ -126,8 +125,9 @@ macro_rules! on_both_databases {
                 }
 
                 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                #[cfg_attr(not(warroom_test_postgres), ignore = "needs WARROOM_TEST_POSTGRES_URL")]
                 async fn postgres() {
-                    $crate::common::on_postgres(stringify!($name), super::$body).await;
+                    $crate::common::on_postgres(super::$body).await;
                 }
             }
         )*

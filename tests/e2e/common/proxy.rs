@@ -9,12 +9,15 @@
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 
+use sqlx::ConnectOptions;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
+
+use super::TestDb;
 
 /// What the proxy does with traffic.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -105,15 +108,15 @@ impl Proxy {
         *self.control.mode.borrow()
     }
 
-    /// `url` (a PostgreSQL URL) pointed at this proxy instead of its host and port.
-    pub fn url(&self, url: &str) -> String {
-        let (scheme, rest) = url.split_once("://").expect("a URL");
-        let (authority, path) = rest.split_once('/').unwrap_or((rest, ""));
-        let credentials = authority
-            .rsplit_once('@')
-            .map(|(credentials, _)| format!("{credentials}@"))
-            .unwrap_or_default();
-        format!("{scheme}://{credentials}{}/{path}", self.addr)
+    /// The URL of `db`, a PostgreSQL database, through this proxy instead of straight to its
+    /// server.
+    pub fn url(&self, db: &TestDb) -> String {
+        db.postgres_options()
+            .expect("a PostgreSQL database")
+            .host(&self.addr.ip().to_string())
+            .port(self.addr.port())
+            .to_url_lossy()
+            .to_string()
     }
 }
 
