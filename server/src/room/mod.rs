@@ -1,15 +1,15 @@
-//! Rooms: one tokio task per room owns the room and its match. Connections and REST handlers
-//! talk to it through a [`RoomHandle`]: commands over a bounded channel with `oneshot` replies,
-//! and a `watch` of the room's public summary for the lobby.
+//! Rooms, the IO half: one tokio task per room owns the room's core (`warroom_room::RoomCore`,
+//! sans-IO: it decides everything) and does all its IO. Connections talk to a room through a
+//! [`RoomHandle`]: a typed `Command` over a bounded channel, the answer on a `oneshot` or queued
+//! to the connection's outbox, and a `watch` of the room's public summary for the lobby.
 //!
-//! A room is two halves (the sans-IO shape): [`core::RoomCore`] holds seats, followers and the
-//! match and turns each input into outputs without awaiting anything; [`task::RoomTask`] is the
-//! loop that owns the channels, the timer, the store and the writer and feeds the core. Beside
-//! them, one module per concern: `seats` (taking seats before the start), `followers` (who
-//! follows, grouped by what they may see), `presence` (the spectator cap, presence changes
-//! coalesced), `eviction` (an idle room leaves memory), `summary` (the room as one identity sees it),
-//! `messages` (snapshot/applied/finished per viewer), `catch_up` (what a joining connection
-//! missed), `game` (a started match and its accepted client ids).
+//! Modules: `task` (the loop: a dispatcher between the room's channels, timer, store and
+//! outboxes and its core), `outbox` (a connection's bounded queue as rooms see it, and the
+//! answers queued to it), `registry` (spawning, finding, rebuilding and stopping rooms),
+//! `eviction` (the registry's side of a room leaving memory), `leasing` (this node's room
+//! leases, cluster mode), `remote` (the seam through which a room reaches its followers on other
+//! nodes); tests: `loop_harness` (the real loop driven with tokio's paused time),
+//! `absence_tests`, `answer_tests`, `moved_tests`.
 
 #[cfg(test)]
 mod absence_tests;
