@@ -93,6 +93,11 @@ for (const [size, options] of Object.entries(SIZES)) {
       await touch('touchStart', 20, 0);
       for (let step = 1; step <= 12; step++) await touch('touchMove', 20 + step * 8, step * 3);
       await touch('touchEnd', 0, 0);
+      // The renderer handles the touches after they are sent: on a loaded machine the board
+      // may show its new zoom a moment later.
+      await page
+        .waitForFunction(() => Number(document.querySelector('.board')?.getAttribute('data-zoom')) > 1.8, null, { timeout: 5000 })
+        .catch(() => {});
       const zoom = Number(await page.getAttribute('.board', 'data-zoom'));
       assert.ok(zoom > 1.8, `two fingers zoomed the board: ${zoom}`);
       assert.equal(await page.evaluate(() => window.visualViewport?.scale ?? 1), 1, 'the page itself did not zoom');
