@@ -136,6 +136,9 @@ export class Zoom {
 
   /** @param {PointerEvent} event */
   down(event) {
+    // A new touch sequence starts with its primary pointer: pointers of an earlier one whose
+    // `pointerup` never came (the browser took the gesture over) are forgotten.
+    if (event.isPrimary) this.pointers.clear();
     if (this.pointers.size === 0) this.dragged = false;
     this.pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
     if (this.pointers.size === 2) {
