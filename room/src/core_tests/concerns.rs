@@ -6,12 +6,10 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 use warroom_engine::{RulesetId, Seat, Viewer};
-use warroom_protocol::{
-    ActedBy, ChatChannel, ClockSettings, RoomState, ServerMsg, Takeover, codes,
-};
+use warroom_protocol::{ActedBy, ChatChannel, RoomState, ServerMsg, Takeover, codes};
 
 use super::driver::*;
-use super::{player, sends, started, started_room, started_with, to_act};
+use super::{player, sends, started, started_room, to_act};
 use crate::core::{InFlight, Limits, RoomCore};
 use crate::error::RoomError;
 use crate::input::{Answer, Command, Input, WriteFailed};
@@ -471,16 +469,7 @@ fn settle(core: &mut RoomCore, now: Instant, mut bots: usize) -> Vec<Append> {
 #[test]
 fn a_seat_timed_out_on_two_turns_in_a_row_is_played_by_the_bot_until_back() {
     let t0 = Instant::now();
-    let clock = ClockSettings {
-        turn_seconds: 1,
-        bank_seconds: 0,
-    };
-    let mut core = started_with(
-        RulesetId::Hexdice,
-        vec![Some(player(0)), Some(player(1))],
-        Some(clock),
-        t0,
-    );
+    let mut core = super::clocked_duel(1, 0, t0);
     let first = to_act(&core).unwrap();
     settle(&mut core, t0, 0);
     // Nobody plays: the clock plays each seat's turn in turn. The first seat's second turn lost

@@ -91,6 +91,21 @@ fn started_with(
     core
 }
 
+/// A started hexdice duel of players 0 and 1 whose clock gives `turn` seconds a turn and a bank
+/// of `bank` seconds, started at `now`.
+fn clocked_duel(turn: u32, bank: u32, now: Instant) -> RoomCore {
+    let settings = ClockSettings {
+        turn_seconds: turn,
+        bank_seconds: bank,
+    };
+    started_with(
+        RulesetId::Hexdice,
+        vec![Some(player(0)), Some(player(1))],
+        Some(settings),
+        now,
+    )
+}
+
 /// The seat to act, its conn and its first legal action, read from the snapshot it would get.
 fn next_move(core: &mut RoomCore) -> (ConnId, Value) {
     join(core, 1, Some(player(0)), None, Instant::now()).unwrap();
@@ -453,16 +468,7 @@ fn store_all(core: &mut RoomCore, now: Instant) -> Vec<crate::records::Append> {
 fn a_turn_that_runs_out_gets_its_timeout_actions_marked_clock_and_the_next_seat_a_full_clock() {
     let t0 = Instant::now();
     let second = std::time::Duration::from_secs(1);
-    let settings = ClockSettings {
-        turn_seconds: 10,
-        bank_seconds: 5,
-    };
-    let mut core = started_with(
-        RulesetId::Hexdice,
-        vec![Some(player(0)), Some(player(1))],
-        Some(settings),
-        t0,
-    );
+    let mut core = clocked_duel(10, 5, t0);
     drain(&mut core);
     let first = to_act(&core).unwrap();
     assert_eq!(
@@ -508,16 +514,7 @@ fn a_turn_that_runs_out_gets_its_timeout_actions_marked_clock_and_the_next_seat_
 fn a_player_who_acts_in_time_keeps_the_bank_and_the_clock_waits_for_each_commit() {
     let t0 = Instant::now();
     let second = std::time::Duration::from_secs(1);
-    let settings = ClockSettings {
-        turn_seconds: 10,
-        bank_seconds: 5,
-    };
-    let mut core = started_with(
-        RulesetId::Hexdice,
-        vec![Some(player(0)), Some(player(1))],
-        Some(settings),
-        t0,
-    );
+    let mut core = clocked_duel(10, 5, t0);
     drain(&mut core);
     let (conn, action) = next_move(&mut core);
     act(&mut core, conn, "a".into(), &action, t0 + 12 * second).unwrap();
