@@ -216,10 +216,7 @@ impl RoomTask {
         };
         if command == Command::Leave {
             // Its messages stop here; the core forgets it with the command.
-            self.outboxes.remove(&conn);
-            if let Some(relay) = &mut self.relay {
-                relay.remove(conn);
-            }
+            self.unregister(conn);
         }
         let ask = self.next_ask;
         self.next_ask += 1;
@@ -290,12 +287,17 @@ impl RoomTask {
         if result.is_err()
             && let Some(conn) = asked.fresh_join
         {
-            self.outboxes.remove(&conn);
-            if let Some(relay) = &mut self.relay {
-                relay.remove(conn);
-            }
+            self.unregister(conn);
         }
         asked.reply.send(result.map_err(ApiError::from));
+    }
+
+    /// Connection `conn`'s messages go nowhere from now on (here or through the relay).
+    fn unregister(&mut self, conn: ConnId) {
+        self.outboxes.remove(&conn);
+        if let Some(relay) = &mut self.relay {
+            relay.remove(conn);
+        }
     }
 
     /// The room stops serving here (its lease moved on, or its log holds an action its memory
