@@ -85,6 +85,36 @@ pub(crate) fn pick_best(scores: &[i64], rng: &mut BotRng) -> Option<usize> {
         .map(|(i, _)| i)
 }
 
+/// The start every ruleset's bot shares: the legal actions to think over, or the action taken
+/// without thinking (`Err`): the only legal one (`None` once the match is over), or, for `easy`
+/// one time in three, a uniformly random one among those `random_among` keeps (when it keeps
+/// none, the bot thinks after all).
+pub(crate) fn think_or_take<R: Ruleset>(
+    state: &R,
+    level: BotLevel,
+    rng: &mut BotRng,
+    random_among: impl Fn(&R::Action) -> bool,
+) -> Result<Vec<R::Action>, Option<R::Action>> {
+    let mut legal = Vec::new();
+    state.legal_actions(&mut legal);
+    if legal.len() <= 1 {
+        return Err(legal.pop());
+    }
+    if level == BotLevel::Easy && rng.below(3) == 0 {
+        let mut kept: Vec<R::Action> = legal.iter().filter(|a| random_among(a)).cloned().collect();
+        if !kept.is_empty() {
+            let pick = rng.below(kept.len());
+            return Err(Some(kept.swap_remove(pick)));
+        }
+    }
+    Ok(legal)
+}
+
+/// The legal action of the best score (`scores[i]` is `legal[i]`'s), ties broken with `rng`.
+pub(crate) fn best_scored<A: Clone>(legal: &[A], scores: &[i64], rng: &mut BotRng) -> Option<A> {
+    legal.get(pick_best(scores, rng)?).cloned()
+}
+
 /// A uniformly random legal action for the seat to act (`None` once the match is over).
 pub fn random_legal<R: Ruleset>(state: &R, rng: &mut BotRng) -> Option<R::Action> {
     let mut actions = Vec::new();
