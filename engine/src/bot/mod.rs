@@ -66,9 +66,34 @@ impl BotRng {
 }
 
 /// A ruleset that bots can play.
+///
+/// Four computers play a capitals match to its end; each seat has its own [`BotRng`], so a
+/// bot's choices never touch the match's dice:
+///
+/// ```
+/// use warroom_engine::capitals::{Capitals, Options};
+/// use warroom_engine::{Bot, BotLevel, BotRng, Ruleset, Seed, Viewer};
+///
+/// let (mut game, _) = Capitals::new(&Options::default(), 4, Seed::from_u64(11))?;
+/// let mut rngs: Vec<BotRng> = (0..4).map(BotRng::new).collect();
+/// let mut actions = 0;
+/// while let Some(seat) = game.to_act() {
+///     let action = game
+///         .bot_action(BotLevel::Normal, &mut rngs[usize::from(seat.0)])
+///         .expect("a bot always has an action while the match runs");
+///     game.play(seat, &action).expect("a bot's action is accepted");
+///     actions += 1;
+///     assert!(actions < 100_000, "the match ends");
+/// }
+/// assert!(game.outcome().is_some());
+/// assert_eq!(game.view(Viewer::Spectator).to_act, None);
+/// # Ok::<(), warroom_engine::SetupError>(())
+/// ```
 pub trait Bot: Ruleset {
     /// The action a bot of `level` takes for the seat to act, or `None` once the match is over.
-    /// It is always one of [`Ruleset::legal_actions`].
+    /// It is always accepted by [`Ruleset::apply`]: one of [`Ruleset::legal_actions`], except
+    /// that the capitals bot also weighs unit counts out of its capital that the list leaves out
+    /// (it lists everything, all but one, or one unit: `bot/capitals/mod.rs`).
     fn bot_action(&self, level: BotLevel, rng: &mut BotRng) -> Option<Self::Action>;
 }
 
