@@ -1,6 +1,7 @@
-//! Tests of the capitals ruleset: one or more per rule id of RULES.md (`rules`, `battle`,
-//! `turns`), the map generator's fairness (`maps`) and property tests over random games
-//! (`props`). Scenario tests start a real match and then set owners and units directly, so each
+//! Tests of the capitals ruleset: one or more per rule id of RULES.md (`orders`, `battle`,
+//! `turns`), the outside of the ruleset (`api`: options, seat counts, JSON, the view), the map
+//! generator's fairness (`maps`), replay pins of fixed seeds (`pinned`) and property tests over
+//! random games (`props`). Scenario tests start a real match and then set owners and units directly, so each
 //! test shows one rule in isolation.
 
 mod api;
