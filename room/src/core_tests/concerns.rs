@@ -21,11 +21,8 @@ const SECOND: Duration = Duration::from_secs(1);
 
 /// A waiting hexdice room of two free seats, created by player 0.
 fn waiting_room(now: Instant) -> RoomCore {
-    let record = crate::fixtures::waiting_room(
-        RulesetId::Hexdice,
-        vec![None, None],
-        Default::default(),
-    );
+    let record =
+        crate::fixtures::waiting_room(RulesetId::Hexdice, vec![None, None], Default::default());
     new_core(record, now)
 }
 
