@@ -6,9 +6,11 @@
 //! `127.0.0.1:0` and drive a real server through it.
 
 pub mod api;
+pub mod bounded;
 pub mod cluster;
 pub mod config;
 pub mod contract;
+pub mod database_health;
 pub mod error;
 pub mod identity;
 pub mod logging;
@@ -188,6 +190,16 @@ pub async fn run(
         writer_health,
     )
     .with_cluster(cluster.clone());
+    let database = state.database.clone();
+    let watch_store = store.clone();
+    let database_timeout = config.limits.database_timeout();
+    let stop_watch = CancellationToken::new();
+    let watching = stop_watch.clone();
+    let watcher = tokio::spawn(async move {
+        database
+            .watch(watch_store, database_timeout, watching)
+            .await;
+    });
     let signal = stop.clone();
     tokio::spawn(async move {
         shutdown.await;
@@ -209,6 +221,8 @@ pub async fn run(
         let _ = leasing.renew().await;
     }
     rooms.stop_all().await;
+    stop_watch.cancel();
+    let _ = watcher.await;
     if let (Some(cluster), Some(leasing)) = (&cluster, &leasing) {
         cluster.shutdown().await;
         stop_leases.cancel();

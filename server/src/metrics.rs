@@ -222,8 +222,10 @@ pub struct Sampled {
     pub rooms_in_memory: usize,
     /// Rooms that left memory idle since the start.
     pub room_evictions: u64,
-    /// Stored rooms by state (`waiting`, `playing`, `finished`).
+    /// Stored rooms by state (`waiting`, `playing`, `finished`), as last counted.
     pub rooms_by_state: Vec<(String, u64)>,
+    /// True when the database answered its last ping.
+    pub database_up: bool,
 }
 
 /// Writes `metrics` and `sampled` in the Prometheus text format.
@@ -247,7 +249,17 @@ pub fn render(metrics: &Metrics, sampled: &Sampled) -> String {
         "Rooms that left memory idle (rebuilt from the database on demand).",
     );
     out.sample("warroom_room_evictions_total", &[], sampled.room_evictions);
-    out.header("warroom_rooms", "gauge", "Stored rooms by state.");
+    out.header(
+        "warroom_database_up",
+        "gauge",
+        "1 when the database answered its last ping (every second), else 0.",
+    );
+    out.sample("warroom_database_up", &[], u64::from(sampled.database_up));
+    out.header(
+        "warroom_rooms",
+        "gauge",
+        "Stored rooms by state, counted every 5 s while the database answers.",
+    );
     for (state, count) in &sampled.rooms_by_state {
         out.sample("warroom_rooms", &[("state", state)], count);
     }
