@@ -5,8 +5,10 @@
   1. finished rooms: opens `--finished` bots-only rooms (easy bots, no delay, no clock; each
      plays itself to the end), restarts the server, then GETs every finished room and its
      replay once (as an anonymous visitor would) and reads the RSS and the rooms in memory;
-  2. then samples the RSS every `--every` seconds for `--watch` seconds (the rooms that were
-     loaded leave memory after `--idle-eviction`; does the memory come back?);
+  2. joins every finished room over WebSockets (which loads it: a room followed over a socket
+     runs as a task), closes the sockets, and samples the RSS every `--every` seconds for
+     `--watch` seconds (the rooms leave memory after `--idle-eviction`; does the memory come
+     back?);
   3. idle sockets: opens `--sockets` WebSockets that say `hello` and nothing more, closes them
      all, and samples the RSS again for `--watch` seconds;
   4. waiting rooms at start-up: opens `--waiting` waiting rooms, restarts the server and reads
@@ -127,6 +129,17 @@ def open_finished_rooms(server, count):
     return rooms
 
 
+def send_text(sock, text):
+    payload = text.encode()
+    mask = os.urandom(4)
+    masked = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+    if len(payload) < 126:
+        head = bytes([0x81, 0x80 | len(payload)])
+    else:
+        head = bytes([0x81, 0x80 | 126]) + len(payload).to_bytes(2, "big")
+    sock.sendall(head + mask + masked)
+
+
 def websocket(address):
     """A WebSocket that said `hello` (anonymous) and read its `welcome`."""
     host, port = address.rsplit(":", 1)
@@ -139,12 +152,27 @@ def websocket(address):
     while b"\r\n\r\n" not in head:
         head += sock.recv(4096)
     assert head.startswith(b"HTTP/1.1 101"), head
-    payload = b'{"type":"hello","token":null}'
-    mask = os.urandom(4)
-    masked = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
-    sock.sendall(bytes([0x81, 0x80 | len(payload)]) + mask + masked)
+    send_text(sock, '{"type":"hello","token":null}')
     sock.recv(4096)
     return sock
+
+
+def join_all(address, rooms, per_socket=40):
+    """Follows every room (anonymous), `per_socket` rooms per socket (within the message burst),
+    reading what the server sends, then closes the sockets."""
+    for start in range(0, len(rooms), per_socket):
+        sock = websocket(address)
+        for room_id in rooms[start:start + per_socket]:
+            send_text(sock, json.dumps({"type": "join", "room": room_id}))
+        sock.settimeout(0.2)
+        deadline = time.time() + 3
+        while time.time() < deadline:
+            try:
+                if not sock.recv(65536):
+                    break
+            except socket.timeout:
+                break
+        sock.close()
 
 
 def main():
@@ -181,7 +209,15 @@ def main():
                    f"{len(rooms)} rooms read twice and their replays once ({took:.1f} s); "
                    f"{in_memory:.0f} rooms in memory")
     print(summary[-1], flush=True)
-    samples = watch(server, args.watch, args.every, "after the reads")
+    before = server.rss()
+    join_all(server.address, rooms)
+    time.sleep(1)
+    joined = server.rss()
+    in_memory = metric(server.base, "warroom_rooms_in_memory")
+    summary.append(f"joined rooms: RSS {mib(before)} before, {mib(joined)} after every room was "
+                   f"joined over a socket ({in_memory:.0f} rooms in memory), sockets closed")
+    print(summary[-1], flush=True)
+    samples = watch(server, args.watch, args.every, "after the joins")
     summary.append(f"  then {', '.join(f'{mib(k).strip()} at +{t:.0f} s' for t, k in samples[::4])}"
                    f"; {mib(samples[-1][1]).strip()} at the end")
     print(summary[-1], flush=True)

@@ -64,7 +64,9 @@ fn described_routes() -> OpenApiRouter<AppState> {
 
 /// The OpenAPI document of [`app`] (served at `/api/openapi.json`).
 pub fn openapi_document() -> utoipa::openapi::OpenApi {
-    described_routes().split_for_parts().1
+    let mut document = described_routes().split_for_parts().1;
+    openapi::add_answers_of_every_route(&mut document);
+    document
 }
 
 /// The HTTP application over shared state.

@@ -390,21 +390,26 @@ async fn a_database_outage_leaves_known_players_the_running_rooms_the_lobby_and_
     let quick = Duration::from_millis(1500);
     let ((status, body), took) = timed(http.get("/readyz", None)).await;
     assert_eq!(status, 503, "{body}");
+    println!("during the outage: /readyz answered in {took:?}");
     assert!(took < quick, "/readyz answered in {took:?}");
     let (up, took) = timed(http.metric("warroom_database_up")).await;
     assert_eq!(up, 0.0);
+    println!("during the outage: /metrics answered in {took:?}");
     assert!(took < quick, "/metrics answered in {took:?}");
     // A player whose socket dropped comes back with their token and follows their match.
     let mut back = Client::connect(server.addr).await;
     let (welcome, took) = timed(back.hello(Some(&token))).await;
     assert_eq!(welcome["type"], "welcome", "{welcome}");
+    println!("during the outage: hello with a known token answered in {took:?}");
     assert!(took < quick, "hello answered in {took:?}");
     let (joined, took) = timed(back.join(&room, Some(seq))).await;
     assert_eq!(joined["type"], "room", "{joined}");
+    println!("during the outage: the join of the running room answered in {took:?}");
     assert!(took < quick, "join answered in {took:?}");
     // The lobby still lists the running room, from memory.
     let ((status, page), took) = timed(http.get("/api/rooms", None)).await;
     assert_eq!(status, 200, "{page}");
+    println!("during the outage: the lobby answered in {took:?}");
     assert!(took < quick, "the lobby answered in {took:?}");
     assert!(
         page["rooms"]

@@ -236,15 +236,16 @@ pub async fn list(
         limit,
     };
     // While the database is out of reach the lobby is the rooms in memory (one page).
-    let stored = match state.database.is_down() {
-        true => None,
-        false => match state.store.lobby_rooms(&lobby).await {
+    let stored = if state.database.is_down() {
+        None
+    } else {
+        match state.store.lobby_rooms(&lobby).await {
             Ok(page) => Some(page),
             Err(error) => {
                 tracing::warn!("the lobby from memory: {error}");
                 None
             }
-        },
+        }
     };
     let Some((records, more)) = stored else {
         return Ok(Json(lobby_in_memory(&state, &lobby)));
