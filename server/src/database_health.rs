@@ -105,7 +105,8 @@ impl DatabaseHealth {
     pub async fn watch(&self, store: Store, timeout: Duration, stop: CancellationToken) {
         let mut looks = 0u32;
         loop {
-            self.look(&store, timeout, looks % COUNT_EVERY == 0).await;
+            self.look(&store, timeout, looks.is_multiple_of(COUNT_EVERY))
+                .await;
             looks = looks.wrapping_add(1);
             tokio::select! {
                 () = stop.cancelled() => return,
