@@ -170,7 +170,7 @@ impl Store {
         Ok(write.commit().await?)
     }
 
-    /// Every room waiting for players or playing (to rebuild at start-up).
+    /// Every room whose match is being played (to rebuild at start-up).
     pub async fn playing_rooms(&self) -> sqlx::Result<Vec<RoomRecord>> {
         let rows = sqlx::query(&format!(
             "SELECT {} FROM rooms r WHERE r.state = $1 ORDER BY r.created_at",
