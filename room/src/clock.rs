@@ -4,8 +4,12 @@
 //! the room loop sleeps until [`Clock::deadline`], and then the core takes the ruleset's timeout
 //! action for that seat.
 //!
-//! What a restart needs ([`StoredClock`]) is stored with every action: each bank, and the time
-//! the seat to act had left right after that action. A restarted room resumes from the last one.
+//! What a restart needs ([`StoredClock`]) is stored with every action: each bank, the time the
+//! seat to act had left right after that action, and when that was (Unix milliseconds). A
+//! restarted room resumes from the last one, counting the time since it was stored, so the seat
+//! to act keeps the wall-clock deadline it had (a crash gives no time back, a crash loop no
+//! unlimited time). Every turn starts with a stored action, but the first, which starts with the
+//! match (stored with its start time: [`StoredClock::at_start`]).
 
 use std::time::Duration;
 
@@ -58,6 +62,29 @@ pub struct StoredClock {
     /// Turns each seat lost to its clock in a row.
     #[serde(default)]
     pub timeouts_in_a_row: Vec<u8>,
+    /// When it was stored (Unix milliseconds); absent in clocks stored by earlier versions,
+    /// which resume as if no time had passed since.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub at_ms: Option<i64>,
+}
+
+impl StoredClock {
+    /// The clock of a match that started at `started_ms` with no action stored yet: full banks,
+    /// `to_act`'s whole turn from the start.
+    pub fn at_start(
+        settings: ClockSettings,
+        seats: usize,
+        to_act: Option<Seat>,
+        started_ms: i64,
+    ) -> StoredClock {
+        StoredClock {
+            banks_ms: vec![u64::from(settings.bank_seconds) * 1000; seats],
+            seat: to_act,
+            turn_left_ms: u64::from(settings.turn_seconds) * 1000,
+            timeouts_in_a_row: vec![0; seats],
+            at_ms: Some(started_ms),
+        }
+    }
 }
 
 fn ms(duration: Duration) -> u64 {
@@ -75,9 +102,15 @@ impl Clock {
         }
     }
 
-    /// The clock as it was stored with the last action, running again from `now` (the time
-    /// between that action and the restart is not counted).
-    pub fn resume(settings: ClockSettings, stored: &StoredClock, now: Instant) -> Clock {
+    /// The clock as it was stored with the last action, running again at `now` (`now_ms` in Unix
+    /// milliseconds) with the deadline it had: the time since it was stored is spent, first
+    /// from the turn time, then from the seat's bank (a deadline already past runs out at once).
+    pub fn resume(
+        settings: ClockSettings,
+        stored: &StoredClock,
+        now: Instant,
+        now_ms: i64,
+    ) -> Clock {
         let seats = stored.banks_ms.len();
         let mut clock = Clock {
             settings,
@@ -91,7 +124,16 @@ impl Clock {
         };
         clock.timeouts_in_a_row.resize(seats, 0);
         if let Some(seat) = stored.seat {
-            let turn_ends = now + Duration::from_millis(stored.turn_left_ms);
+            let since = stored
+                .at_ms
+                .map_or(0, |at| now_ms.saturating_sub(at).max(0));
+            let since = u64::try_from(since).unwrap_or(0);
+            let turn_left = stored.turn_left_ms.saturating_sub(since);
+            let from_bank = Duration::from_millis(since.saturating_sub(stored.turn_left_ms));
+            if let Some(bank) = clock.banks.get_mut(seat.index()) {
+                *bank = bank.saturating_sub(from_bank);
+            }
+            let turn_ends = now + Duration::from_millis(turn_left);
             clock.turn = Some(Turn {
                 seat,
                 turn_ends,
@@ -189,8 +231,8 @@ impl Clock {
         }
     }
 
-    /// What to store with an action taken at `now`.
-    pub fn stored(&self, now: Instant) -> StoredClock {
+    /// What to store with an action taken at `now` (`now_ms` in Unix milliseconds).
+    pub fn stored(&self, now: Instant, now_ms: i64) -> StoredClock {
         StoredClock {
             banks_ms: self.banks_now(now),
             seat: self.turn.map(|turn| turn.seat),
@@ -198,6 +240,7 @@ impl Clock {
                 .turn
                 .map_or(0, |turn| ms(turn.turn_ends.saturating_duration_since(now))),
             timeouts_in_a_row: self.timeouts_in_a_row.clone(),
+            at_ms: Some(now_ms),
         }
     }
 
@@ -300,24 +343,60 @@ mod tests {
     }
 
     #[test]
-    fn a_stored_clock_resumes_with_the_time_left_when_it_was_stored() {
+    fn a_stored_clock_resumes_with_the_wall_clock_deadline_it_had() {
         let t0 = Instant::now();
+        let t0_ms = 1_000_000;
+        let wall = |at: Instant| t0_ms + i64::try_from((at - t0).as_millis()).unwrap();
         let mut clock = clock();
         clock.observe(Some(Seat(0)), t0);
         clock.observe(Some(Seat(1)), t0 + 2 * S);
         // An action of seat 1 within its turn, 3 s in: stored with 7 s of turn left.
-        let stored = clock.stored(t0 + 5 * S);
+        let stored = clock.stored(t0 + 5 * S, wall(t0 + 5 * S));
         assert_eq!(stored.turn_left_ms, 7_000);
         assert_eq!(stored.seat, Some(Seat(1)));
+        // Resumed 4 s later (a restart): 3 s of turn left, the deadline where it was.
+        let later = t0 + 9 * S;
+        let resumed = Clock::resume(clock.settings, &stored, later, wall(later));
+        assert_eq!(resumed.deadline(), Some(later + 3 * S + 30 * S));
+        assert_eq!(resumed.deadline(), clock.deadline());
+        // Resumed 17 s after it was stored: the turn time is spent, and 10 s of the bank.
+        let later = t0 + 22 * S;
+        let resumed = Clock::resume(clock.settings, &stored, later, wall(later));
+        assert_eq!(resumed.deadline(), clock.deadline());
+        assert_eq!(resumed.state(later, wall).banks_ms[1], 20_000);
+        // Resumed after the deadline: it runs out at once.
         let later = t0 + 1000 * S;
-        let resumed = Clock::resume(clock.settings, &stored, later);
-        assert_eq!(resumed.deadline(), Some(later + 7 * S + 30 * S));
-        // Stored 20 s into its bank: it resumes with no turn time and 10 s of bank.
-        let stored = clock.stored(t0 + 2 * S + 30 * S);
+        let mut resumed = Clock::resume(clock.settings, &stored, later, wall(later));
+        assert_eq!(resumed.deadline(), Some(later));
+        assert_eq!(resumed.expired(later), Some(Seat(1)));
+        // Stored 20 s into its bank: 10 s of bank left, whenever it is resumed.
+        let at = t0 + 2 * S + 30 * S;
+        let stored = clock.stored(at, wall(at));
         assert_eq!((stored.turn_left_ms, stored.banks_ms[1]), (0, 10_000));
-        let resumed = Clock::resume(clock.settings, &stored, later);
-        assert_eq!(resumed.deadline(), Some(later + 10 * S));
+        let later = at + 4 * S;
+        let resumed = Clock::resume(clock.settings, &stored, later, wall(later));
+        assert_eq!(resumed.deadline(), Some(later + 6 * S));
         let json = serde_json::to_string(&stored).unwrap();
         assert_eq!(serde_json::from_str::<StoredClock>(&json).unwrap(), stored);
+    }
+
+    #[test]
+    fn a_clock_stored_before_its_time_was_kept_resumes_with_the_time_left() {
+        let json = r#"{"banks_ms":[30000,30000],"seat":1,"turn_left_ms":7000}"#;
+        let stored: StoredClock = serde_json::from_str(json).unwrap();
+        assert_eq!(stored.at_ms, None);
+        let now = Instant::now();
+        let resumed = Clock::resume(clock().settings, &stored, now, 0);
+        assert_eq!(resumed.deadline(), Some(now + 37 * S));
+    }
+
+    #[test]
+    fn the_first_turn_resumes_from_the_match_start() {
+        let settings = clock().settings;
+        let stored = StoredClock::at_start(settings, 2, Some(Seat(0)), 50_000);
+        let now = Instant::now();
+        // 4 s after the start: 6 s of turn time and the whole bank left.
+        let resumed = Clock::resume(settings, &stored, now, 54_000);
+        assert_eq!(resumed.deadline(), Some(now + 6 * S + 30 * S));
     }
 }

@@ -723,8 +723,13 @@ impl RoomCore {
             ));
         }
         let rejoin = Rejoin::of(self.followers.get(conn), identity.as_ref());
+        // A person who can sit is never kept out of a waiting room by its spectators.
+        let may_sit = identity.is_some()
+            && self.record.state == RoomState::Waiting
+            && self.record.seats.iter().any(Option::is_none);
         let spectators = self.spectator_count();
-        self.presence.check_cap(rejoin, seated, spectators)?;
+        self.presence
+            .check_cap(rejoin, seated || may_sit, spectators)?;
         self.followers.insert(
             conn,
             Follower {
@@ -1033,12 +1038,14 @@ impl RoomCore {
         )
     }
 
-    /// A seated player resigns, whoever is to act (G-RESIGN-1): stored like an action.
+    /// A seated player resigns, whoever is to act (G-RESIGN-1): stored like an action, once;
+    /// a second resignation is refused with `already_resigned` (also after a two-seat match
+    /// it ended), as docs/PROTOCOL.md says.
     fn resign(&mut self, conn: ConnId, now: Instant) -> Result<Submitted, RoomError> {
         let seat = self.seat_in_match(conn)?;
         let client_id = format!("{SERVER_ID_PREFIX}resign");
-        if let Some(seq) = self.known(seat, &client_id) {
-            return Ok(Submitted::Known(seq));
+        if self.known(seat, &client_id).is_some() {
+            return Err(already_resigned());
         }
         self.submit(seat, client_id, Submission::Resign, ActedBy::Player, now)
     }
@@ -1080,6 +1087,7 @@ impl RoomCore {
             // The core takes no command while writing, so this is a bug of the loop.
             return Err(RoomError::busy());
         }
+        let now_ms = self.wall_ms(now);
         let Some(game) = self.game.as_mut() else {
             return Err(RoomError::conflict(
                 codes::MATCH_NOT_STARTED,
@@ -1097,7 +1105,7 @@ impl RoomCore {
         let clock_before = game.clock.clone();
         let clock = game.clock.as_mut().map(|clock| {
             clock.observe(game.runner.to_act(), now);
-            serde_json::to_string(&clock.stored(now)).unwrap_or_default()
+            serde_json::to_string(&clock.stored(now, now_ms)).unwrap_or_default()
         });
         let append = Append {
             match_id: game.match_id,

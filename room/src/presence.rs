@@ -7,7 +7,8 @@
 //! connection already following changes nothing for the others and is answered only to it.
 //! Changes that are not presence (seats, the start, the end, an expiry) are sent at once to
 //! everyone by the core's `publish`, which also settles any presence change pending.
-//! Spectators (followers holding no seat) have their own cap; seated players always get in.
+//! Spectators (followers holding no seat) have their own cap; seated players always get in, and
+//! so does an identity joining a waiting room with a free seat (it may be there to take it).
 
 use std::time::Duration;
 
@@ -98,14 +99,16 @@ impl Presence {
     }
 
     /// Refuses a new spectator when the room holds its cap of them (`spectators` now); a
-    /// seated player (and a connection already following) always gets in.
+    /// connection already following, a seated player and one that may sit (`seat_for_joiner`:
+    /// an identity joining a waiting room with a free seat) always get in, so spectators never
+    /// block a seat.
     pub fn check_cap(
         &self,
         rejoin: Rejoin,
-        seated: bool,
+        seat_for_joiner: bool,
         spectators: usize,
     ) -> Result<(), RoomError> {
-        if rejoin != Rejoin::Fresh || seated {
+        if rejoin != Rejoin::Fresh || seat_for_joiner {
             return Ok(());
         }
         if spectators >= self.max_spectators {

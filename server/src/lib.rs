@@ -6,9 +6,11 @@
 //! `127.0.0.1:0` and drive a real server through it.
 
 pub mod api;
+pub mod bounded;
 pub mod cluster;
 pub mod config;
 pub mod contract;
+pub mod database_health;
 pub mod error;
 pub mod identity;
 pub mod logging;
@@ -62,7 +64,9 @@ fn described_routes() -> OpenApiRouter<AppState> {
 
 /// The OpenAPI document of [`app`] (served at `/api/openapi.json`).
 pub fn openapi_document() -> utoipa::openapi::OpenApi {
-    described_routes().split_for_parts().1
+    let mut document = described_routes().split_for_parts().1;
+    openapi::add_answers_of_every_route(&mut document);
+    document
 }
 
 /// The HTTP application over shared state.
@@ -188,6 +192,16 @@ pub async fn run(
         writer_health,
     )
     .with_cluster(cluster.clone());
+    let database = state.database.clone();
+    let watch_store = store.clone();
+    let database_timeout = config.limits.database_timeout();
+    let stop_watch = CancellationToken::new();
+    let watching = stop_watch.clone();
+    let watcher = tokio::spawn(async move {
+        database
+            .watch(watch_store, database_timeout, watching)
+            .await;
+    });
     let signal = stop.clone();
     tokio::spawn(async move {
         shutdown.await;
@@ -209,6 +223,8 @@ pub async fn run(
         let _ = leasing.renew().await;
     }
     rooms.stop_all().await;
+    stop_watch.cancel();
+    let _ = watcher.await;
     if let (Some(cluster), Some(leasing)) = (&cluster, &leasing) {
         cluster.shutdown().await;
         stop_leases.cancel();

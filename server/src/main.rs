@@ -6,6 +6,11 @@ use clap::Parser;
 use tokio::net::TcpListener;
 use warroom_server::config::{Cli, Command};
 
+/// jemalloc, whose background threads give freed memory back to the system within seconds
+/// (glibc's malloc kept a load's peak for good: issue 38, bench/memory_back.py).
+#[global_allocator]
+static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     warroom_server::logging::init(cli.log_format);

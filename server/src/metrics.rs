@@ -298,8 +298,10 @@ pub struct Sampled {
     pub rooms_in_memory: usize,
     /// Rooms that left memory idle since the start.
     pub room_evictions: u64,
-    /// Stored rooms by state (`waiting`, `playing`, `finished`).
+    /// Stored rooms by state (`waiting`, `playing`, `finished`), as last counted.
     pub rooms_by_state: Vec<(String, u64)>,
+    /// True when the database answered its last ping.
+    pub database_up: bool,
 }
 
 impl Sampled {
@@ -328,7 +330,18 @@ impl Sampled {
                 })
                 .set(i64::try_from(*count).unwrap_or(i64::MAX));
         }
-        registry.register("warroom_rooms", "Stored rooms by state.", rooms);
+        registry.register(
+            "warroom_rooms",
+            "Stored rooms by state, counted every 5 s while the database answers.",
+            rooms,
+        );
+        let database_up = Gauge::<i64>::default();
+        database_up.set(i64::from(self.database_up));
+        registry.register(
+            "warroom_database_up",
+            "1 when the database answered its last ping (every second), else 0.",
+            database_up,
+        );
         registry
     }
 }

@@ -44,6 +44,54 @@ impl Modify for BearerToken {
     }
 }
 
+/// Adds to every operation the answers the layers around the handlers may give it, which its
+/// handler does not describe: `413 body_too_large` and `408 request_timeout` (every request's
+/// body is read within the limits first, `request_body.rs`), and for a path with parameters
+/// `400 invalid_request` (a parameter that is not UTF-8, `contract.rs`). The e2e test
+/// `contract::every_route_answers_wrong_methods_and_malformed_input_in_the_contract` checks
+/// that every status a route answers is listed.
+pub fn add_answers_of_every_route(document: &mut Document) {
+    use utoipa::openapi::schema::Ref;
+    use utoipa::openapi::{Content, RefOr, ResponseBuilder};
+    let error = |description: &str| {
+        RefOr::T(
+            ResponseBuilder::new()
+                .description(description)
+                .content(
+                    "application/json",
+                    Content::new(Some(Ref::from_schema_name("ErrorBody"))),
+                )
+                .build(),
+        )
+    };
+    for (path, item) in document.paths.paths.iter_mut() {
+        let operations = [
+            &mut item.get,
+            &mut item.put,
+            &mut item.post,
+            &mut item.delete,
+            &mut item.options,
+            &mut item.head,
+            &mut item.patch,
+            &mut item.trace,
+        ];
+        for operation in operations.into_iter().flatten() {
+            let responses = &mut operation.responses.responses;
+            responses
+                .entry("413".into())
+                .or_insert_with(|| error("`body_too_large`: the body is over `--max-body-bytes`"));
+            responses.entry("408".into()).or_insert_with(|| {
+                error("`request_timeout`: the body did not arrive within `--body-read-timeout`")
+            });
+            if path.contains('{') {
+                responses.entry("400".into()).or_insert_with(|| {
+                    error("`invalid_request`: a path parameter that is not UTF-8")
+                });
+            }
+        }
+    }
+}
+
 /// `GET /api/openapi.json`.
 #[utoipa::path(
     get,

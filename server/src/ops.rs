@@ -1,5 +1,6 @@
-//! The operator's side of the server: `GET /readyz` (the database answers, the writer is not
-//! stuck), `GET /metrics` (OpenMetrics text), and the middleware that gives every HTTP request a
+//! The operator's side of the server: `GET /readyz` (the database answered its last ping, the
+//! writer is not stuck), `GET /metrics` (OpenMetrics text), both answered at once from what is in
+//! memory (`database_health.rs`), and the middleware that gives every HTTP request a
 //! log span and counts its answer. docs/OPERATIONS.md describes them.
 
 use axum::Json;
@@ -8,7 +9,6 @@ use axum::http::StatusCode;
 use axum::http::header::CONTENT_TYPE;
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use sqlx::Row;
 use tracing::Instrument;
 
 use warroom_protocol::{ErrorBody, Health, codes};
@@ -29,8 +29,10 @@ use crate::state::AppState;
     )
 )]
 pub async fn readyz(State(state): State<AppState>) -> Result<Json<Health>, ApiError> {
+    // What the database watch saw at its last ping (every second): answered at once, also
+    // while the database does not answer.
     let timeout = state.limits.database_timeout();
-    let database = state.store.ping(timeout).await;
+    let database = state.database.problem().map_or(Ok(()), Err);
     let writer = state.writer_health.check(timeout);
     match (database, writer) {
         (Ok(()), Ok(())) => Ok(Json(Health {
@@ -65,35 +67,14 @@ pub async fn metrics(State(state): State<AppState>) -> Response {
     let sampled = Sampled {
         rooms_in_memory: state.rooms.in_memory(),
         room_evictions: state.rooms.evictions(),
-        rooms_by_state: stored_rooms_by_state(&state).await,
+        rooms_by_state: state.database.rooms_by_state(),
+        database_up: !state.database.is_down(),
     };
     (
         [(CONTENT_TYPE, metrics::CONTENT_TYPE)],
         render(&state.metrics, &sampled),
     )
         .into_response()
-}
-
-/// Stored rooms per state; empty (and logged) when the database does not answer, so that the
-/// other metrics are still served during an outage.
-async fn stored_rooms_by_state(state: &AppState) -> Vec<(String, u64)> {
-    let rows = sqlx::query("SELECT state, COUNT(*) AS rooms FROM rooms GROUP BY state")
-        .fetch_all(state.store.pool())
-        .await;
-    match rows {
-        Ok(rows) => rows
-            .iter()
-            .filter_map(|row| {
-                let state: String = row.try_get("state").ok()?;
-                let count: i64 = row.try_get("rooms").ok()?;
-                Some((state, u64::try_from(count).unwrap_or(0)))
-            })
-            .collect(),
-        Err(error) => {
-            tracing::warn!("metrics: cannot count rooms: {error}");
-            Vec::new()
-        }
-    }
 }
 
 /// Runs each request inside a span naming its method and route (the route pattern, so ids do

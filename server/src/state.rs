@@ -6,10 +6,11 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use axum::http::HeaderMap;
 use tokio_util::sync::CancellationToken;
-use warroom_protocol::{Identity, Room, RoomId};
+use warroom_protocol::{Identity, IdentityId, Room, RoomId};
 
 use crate::cluster::node::ClusterNode;
 use crate::config::Limits;
+use crate::database_health::DatabaseHealth;
 use crate::error::ApiError;
 use crate::identity::{bearer_token, token_hash};
 use crate::metrics::Metrics;
@@ -39,6 +40,9 @@ pub struct AppState {
     pub sockets_per_ip: Arc<SocketCount>,
     /// How the batching writer is doing (`/readyz`).
     pub writer_health: Arc<WriterHealth>,
+    /// The database as last seen, and what is kept for an outage (`/readyz`, `/metrics`,
+    /// `hello` with a known token, the lobby).
+    pub database: Arc<DatabaseHealth>,
     /// Source of connection ids.
     next_conn: Arc<AtomicU64>,
     /// Cluster mode: this node (rooms served elsewhere, placement).
@@ -65,6 +69,7 @@ impl AppState {
             shutdown,
             metrics,
             writer_health,
+            database: Arc::new(DatabaseHealth::default()),
             next_conn: Arc::new(AtomicU64::new(1)),
             cluster: None,
         }
@@ -89,7 +94,7 @@ impl AppState {
     pub async fn room_summary(&self, id: RoomId) -> Result<Room, ApiError> {
         match &self.cluster {
             Some(cluster) => cluster.summary(id).await,
-            None => Ok(self.rooms.get(id).await?.summary()),
+            None => self.rooms.summary(id).await,
         }
     }
 
@@ -127,12 +132,45 @@ impl AppState {
         self.next_conn.fetch_add(1, Ordering::Relaxed)
     }
 
-    /// The identity holding `token`, or `unauthorized`.
+    /// The identity holding `token`, or `unauthorized`. While the database is out of reach, an
+    /// identity this process looked up before is known without it (at once once the outage
+    /// was seen; else when the lookup fails); an unknown token is then `unavailable`.
     pub async fn identity_for_token(&self, token: &str) -> Result<Identity, ApiError> {
-        self.store
-            .identity_by_token_hash(&token_hash(token))
-            .await?
-            .ok_or_else(ApiError::unauthorized)
+        let hash = token_hash(token);
+        let known = || self.database.known_identity(&hash);
+        if self.database.is_down()
+            && let Some(identity) = known()
+        {
+            return Ok(identity);
+        }
+        match self.store.identity_by_token_hash(&hash).await {
+            Ok(Some(identity)) => {
+                self.database.remember_identity(&hash, &identity);
+                Ok(identity)
+            }
+            Ok(None) => Err(ApiError::unauthorized()),
+            Err(error) => known().ok_or_else(|| error.into()),
+        }
+    }
+
+    /// The players `identity` mutes; while the database is out of reach, as last loaded.
+    pub async fn mutes_of(&self, identity: IdentityId) -> Vec<IdentityId> {
+        let known = || self.database.known_mutes(identity);
+        if self.database.is_down()
+            && let Some(mutes) = known()
+        {
+            return mutes;
+        }
+        match self.store.mutes(identity).await {
+            Ok(mutes) => {
+                self.database.remember_mutes(identity, &mutes);
+                mutes
+            }
+            Err(error) => {
+                tracing::error!("cannot load the mutes of {identity}: {error}");
+                known().unwrap_or_default()
+            }
+        }
     }
 
     /// The identity of a request's bearer token: `None` without an `Authorization` header,

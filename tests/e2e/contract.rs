@@ -1,7 +1,8 @@
 //! End to end, the error contract everywhere: every error a client can cause, from a handler,
 //! the router (404, 405, bad UTF-8 in a path, a duplicate query field, `/ws` without upgrade) or
 //! the body limits (413, 408), is `{"code", "message"}` with its status. One test walks every
-//! documented route (from `/api/openapi.json`) with every wrong method and malformed inputs.
+//! documented route (from `/api/openapi.json`) with every wrong method and malformed inputs, with
+//! and without a bearer, and checks that the document lists every status each route answered.
 
 use crate::common;
 
@@ -38,6 +39,19 @@ async fn documented_routes(server: &TestServer) -> Vec<(String, Vec<String>)> {
         .collect()
 }
 
+/// The statuses the document lists for `method path` (`method` in upper case).
+fn documented_statuses(document: &serde_json::Value, path: &str, method: &str) -> Vec<u16> {
+    document["paths"][path][method.to_lowercase()]["responses"]
+        .as_object()
+        .map(|responses| {
+            responses
+                .keys()
+                .filter_map(|status| status.parse().ok())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 /// `path` with each `{param}` replaced by `value`.
 fn with_params(path: &str, value: &str) -> String {
     let mut out = String::new();
@@ -62,6 +76,9 @@ async fn every_route_answers_wrong_methods_and_malformed_input_in_the_contract()
         let auth = [("authorization", bearer.as_str())];
         let routes = documented_routes(&server).await;
         assert!(routes.len() >= 15, "{routes:?}");
+        let (_, document) = http.get("/api/openapi.json", None).await;
+        // Each (route, method, status) answered that the document does not list.
+        let mut undocumented = std::collections::BTreeSet::new();
         let mut checked = 0;
         for (path, methods) in &routes {
             let concrete = with_params(path, &uuid::Uuid::new_v4().to_string());
@@ -105,22 +122,35 @@ async fn every_route_answers_wrong_methods_and_malformed_input_in_the_contract()
                 if path == "/ws" {
                     continue; // checked below: without an upgrade it is a 400
                 }
-                for (target, body, what) in &inputs {
-                    let answer = http.send(method, target, &auth, body).await;
-                    let what = format!("{method} {target:.80}: {what}");
-                    assert!(answer.status != 0, "{what}: an answer");
-                    assert!(
-                        answer.status < 500,
-                        "{what}: not a server error: {answer:?}"
-                    );
-                    if answer.status >= 400 {
-                        answer.error(answer.status, &what);
+                let listed = documented_statuses(&document, path, method);
+                // With the bearer, without one, and with one no identity holds.
+                let bearers: [&[(&str, &str)]; 3] =
+                    [&auth, &[], &[("authorization", "Bearer no-such-token")]];
+                for headers in bearers {
+                    for (target, body, what) in &inputs {
+                        let answer = http.send(method, target, headers, body).await;
+                        let what = format!("{method} {target:.80}: {what}");
+                        assert!(answer.status != 0, "{what}: an answer");
+                        assert!(
+                            answer.status < 500,
+                            "{what}: not a server error: {answer:?}"
+                        );
+                        if answer.status >= 400 {
+                            answer.error(answer.status, &what);
+                        }
+                        if !listed.contains(&answer.status) {
+                            undocumented.insert(format!("{method} {path} {}", answer.status));
+                        }
+                        checked += 1;
                     }
-                    checked += 1;
                 }
             }
         }
         println!("checked {checked} requests over {} routes", routes.len());
+        assert!(
+            undocumented.is_empty(),
+            "answers the OpenAPI document does not list: {undocumented:#?}"
+        );
         server.stop().await;
     })
     .await;

@@ -1,7 +1,9 @@
 //! End to end, rooms leave memory: a room nobody follows in which nothing more will happen
-//! (finished) leaves memory after `--room-idle-eviction` and comes back from the database on
-//! demand (REST, `join`) as it was; a match whose clock runs stays; at start-up waiting rooms
-//! older than the expiry are expired instead of rebuilt.
+//! (finished) leaves memory after `--room-idle-eviction`; reading it (REST: the room, its
+//! replay) shows it from the database as it was without loading it, and a `join` loads it
+//! again; a match whose clock runs stays; at start-up no waiting room is rebuilt (older than the
+//! expiry: expired; younger: loaded when joined, expired once the expiry has passed since the
+//! start if nobody did).
 
 use crate::common;
 
@@ -47,8 +49,15 @@ async fn finished_rooms_leave_memory_and_come_back_on_demand() {
         assert!(over, "the match ends");
         let seq = players[0].seq;
         let outcome = players[0].outcome.clone().unwrap();
-        let (_, shown) = http.get(&format!("/api/rooms/{room}"), None).await;
-        let match_id = shown["match_id"].as_str().unwrap().to_owned();
+        // The room as its task shows it, with nobody's presence (and without the banks of the
+        // clock that ran, which a finished room loaded from the database does not show either).
+        let (_, mut live) = http.get(&format!("/api/rooms/{room}"), None).await;
+        live.as_object_mut().unwrap().remove("clock");
+        live["spectators"] = json!(0);
+        for seat in live["seats"].as_array_mut().unwrap() {
+            seat["connected"] = json!(false);
+        }
+        let match_id = live["match_id"].as_str().unwrap().to_owned();
         spectator.client.close().await;
         for player in players {
             player.client.close().await;
@@ -56,12 +65,18 @@ async fn finished_rooms_leave_memory_and_come_back_on_demand() {
         // Nobody follows it any more: it leaves memory.
         metric_reaches(http, "warroom_room_evictions_total", 1.0).await;
         assert_eq!(http.metric("warroom_rooms_in_memory").await, 0.0);
-        // REST brings it back as it was.
-        let (status, shown) = http.get(&format!("/api/rooms/{room}"), None).await;
-        assert_eq!(status, 200, "{shown}");
-        assert_eq!(shown["state"], "finished");
-        assert_eq!(shown["match_id"], match_id.as_str());
-        assert_eq!(http.metric("warroom_rooms_in_memory").await, 1.0);
+        // REST shows it as it was, from the database: reading it, or its replay, however often,
+        // loads no room (an anonymous reader cannot grow memory).
+        for _ in 0..3 {
+            let (status, shown) = http.get(&format!("/api/rooms/{room}"), None).await;
+            assert_eq!(status, 200, "{shown}");
+            assert_eq!(shown, live, "the stored room shows what its task showed");
+            let (status, _) = http
+                .get(&format!("/api/matches/{match_id}/replay"), None)
+                .await;
+            assert_eq!(status, 200);
+        }
+        assert_eq!(http.metric("warroom_rooms_in_memory").await, 0.0);
         // So does a join: the room, the final snapshot with the seed, the end.
         let mut late = Client::connect(server.addr).await;
         late.hello(None).await;
@@ -73,10 +88,7 @@ async fn finished_rooms_leave_memory_and_come_back_on_demand() {
         assert!(snapshot["seed"].is_string(), "{snapshot}");
         let finished = late.until_type("finished").await;
         assert_eq!(finished["outcome"], outcome);
-        let (status, _) = http
-            .get(&format!("/api/matches/{match_id}/replay"), None)
-            .await;
-        assert_eq!(status, 200);
+        assert_eq!(http.metric("warroom_rooms_in_memory").await, 1.0);
         // And it leaves again once nobody follows it.
         late.close().await;
         metric_reaches(http, "warroom_room_evictions_total", 2.0).await;
@@ -152,7 +164,7 @@ async fn a_match_leaves_memory_only_once_nothing_more_happens_in_it() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn waiting_rooms_older_than_the_expiry_are_not_rebuilt_at_start_up() {
+async fn no_waiting_room_is_rebuilt_at_start_up_and_those_nobody_joins_expire() {
     common::on_sqlite(|db: TestDb| async move {
         let server = TestServer::start(&db).await;
         let http = server.http();
@@ -160,23 +172,41 @@ async fn waiting_rooms_older_than_the_expiry_are_not_rebuilt_at_start_up() {
         let old = http.room(&ada, &json!({"ruleset": "hexdice"})).await;
         tokio::time::sleep(Duration::from_millis(3500)).await;
         let young = http.room(&ada, &json!({"ruleset": "hexdice"})).await;
+        let joined = http.room(&ada, &json!({"ruleset": "hexdice"})).await;
         server.stop().await;
         let mut config = Config::for_tests(db.url.clone());
         config.limits.waiting_room_expiry = Duration::from_secs(3);
         let server = TestServer::start_with(config).await;
+        let started = Instant::now();
         let http = server.http();
+        let state = |room: Value| async move {
+            let path = format!("/api/rooms/{}", room["id"].as_str().unwrap());
+            let (_, shown) = http.get(&path, None).await;
+            shown["state"].as_str().unwrap().to_owned()
+        };
+        assert_eq!(http.metric("warroom_rooms_in_memory").await, 0.0);
+        assert_eq!(state(old.clone()).await, "expired");
+        // Shown from the database, not loaded.
+        assert_eq!(state(young.clone()).await, "waiting");
+        assert_eq!(http.metric("warroom_rooms_in_memory").await, 0.0);
+        // A room someone joins is loaded, and waits as long as they are there.
+        let mut client = Client::connect(server.addr).await;
+        client.hello(Some(&ada)).await;
+        let answer = client.join(joined["id"].as_str().unwrap(), None).await;
+        assert_eq!(answer["room"]["state"], "waiting", "{answer}");
         assert_eq!(http.metric("warroom_rooms_in_memory").await, 1.0);
-        let (_, shown) = http
-            .get(&format!("/api/rooms/{}", old["id"].as_str().unwrap()), None)
-            .await;
-        assert_eq!(shown["state"], "expired", "{shown}");
-        let (_, shown) = http
-            .get(
-                &format!("/api/rooms/{}", young["id"].as_str().unwrap()),
-                None,
-            )
-            .await;
-        assert_eq!(shown["state"], "waiting", "{shown}");
+        // The expiry passes since the start: the room nobody joined is expired.
+        while state(young.clone()).await == "waiting" {
+            assert!(
+                started.elapsed() < Duration::from_secs(10),
+                "the waiting room nobody joined is expired after the expiry"
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        assert!(started.elapsed() >= Duration::from_secs(3));
+        assert_eq!(state(young).await, "expired");
+        assert_eq!(state(joined).await, "waiting");
+        client.close().await;
         server.stop().await;
     })
     .await;

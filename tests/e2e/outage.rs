@@ -6,7 +6,9 @@
 //! or whose statement was lost on the way, is settled by the writer before anyone is answered:
 //! acknowledged once, stored once, and the room plays on. A room that gave an action up while
 //! the database was out of reach, and whose log then took it from a delayed statement, is loaded
-//! again from the log when its memory and log disagree.
+//! again from the log when its memory and log disagree. During an outage what needs no new
+//! write is answered at once: `/readyz` and `/metrics` from what the database watch last saw, a
+//! known token's `hello` and its join of a running room, the lobby from the rooms in memory.
 
 use crate::common;
 use crate::play::verify;
@@ -348,6 +350,80 @@ async fn a_room_whose_log_holds_an_action_it_gave_up_on_is_loaded_again_from_the
     );
     let (_, seqs) = stored_seqs(http, &room).await;
     assert_eq!(seqs, (1..=before + 1).collect::<Vec<_>>());
+    server.stop().await;
+    db.cleanup().await;
+}
+
+/// `request` and how long its answer took.
+async fn timed<T>(request: impl std::future::Future<Output = T>) -> (T, Duration) {
+    let started = Instant::now();
+    let answer = request.await;
+    (answer, started.elapsed())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(not(warroom_test_postgres), ignore = "needs WARROOM_TEST_POSTGRES_URL")]
+async fn a_database_outage_leaves_known_players_the_running_rooms_the_lobby_and_readyz() {
+    let db = common::db::postgres().await;
+    let proxy = Proxy::start(database_addr(&db)).await;
+    // The default database timeout (5 s): what used to hold every answer below that long.
+    let server = TestServer::start_with(Config::for_tests(proxy.url(&db))).await;
+    let http = server.http();
+    let (room, mut players, mut spectator) =
+        seat_everyone(http, server.addr, "hexdice", json!({}), 2).await;
+    let mut chooser = Chooser(0xd0e5);
+    play(&mut players, &mut [&mut spectator], 3, &mut |legal| {
+        chooser.below(legal.len())
+    })
+    .await;
+    let seq = players[0].seq;
+    let token = players[0].token.clone().unwrap();
+
+    proxy.set(Mode::Pause);
+    let noticed = readyz_becomes(http, 503, Duration::from_secs(15)).await;
+    println!("/readyz said the database was out of reach within {noticed:?}");
+    // Everything below needs no new write, so it is answered at once.
+    let quick = Duration::from_millis(1500);
+    let ((status, body), took) = timed(http.get("/readyz", None)).await;
+    assert_eq!(status, 503, "{body}");
+    println!("during the outage: /readyz answered in {took:?}");
+    assert!(took < quick, "/readyz answered in {took:?}");
+    let (up, took) = timed(http.metric("warroom_database_up")).await;
+    assert_eq!(up, 0.0);
+    println!("during the outage: /metrics answered in {took:?}");
+    assert!(took < quick, "/metrics answered in {took:?}");
+    // A player whose socket dropped comes back with their token and follows their match.
+    let mut back = Client::connect(server.addr).await;
+    let (welcome, took) = timed(back.hello(Some(&token))).await;
+    assert_eq!(welcome["type"], "welcome", "{welcome}");
+    println!("during the outage: hello with a known token answered in {took:?}");
+    assert!(took < quick, "hello answered in {took:?}");
+    let (joined, took) = timed(back.join(&room, Some(seq))).await;
+    assert_eq!(joined["type"], "room", "{joined}");
+    println!("during the outage: the join of the running room answered in {took:?}");
+    assert!(took < quick, "join answered in {took:?}");
+    // The lobby still lists the running room, from memory.
+    let ((status, page), took) = timed(http.get("/api/rooms", None)).await;
+    assert_eq!(status, 200, "{page}");
+    println!("during the outage: the lobby answered in {took:?}");
+    assert!(took < quick, "the lobby answered in {took:?}");
+    assert!(
+        page["rooms"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|r| r["id"] == room.as_str()),
+        "{page}"
+    );
+    // The room itself, from its task.
+    let ((status, shown), took) = timed(http.get(&format!("/api/rooms/{room}"), None)).await;
+    assert_eq!((status, shown["state"].as_str()), (200, Some("playing")));
+    assert!(took < quick, "the room answered in {took:?}");
+
+    proxy.set(Mode::Forward);
+    readyz_becomes(http, 200, Duration::from_secs(20)).await;
+    assert_eq!(http.metric("warroom_database_up").await, 1.0);
+    back.close().await;
     server.stop().await;
     db.cleanup().await;
 }

@@ -584,3 +584,44 @@ fn limits_reach_the_concerns_they_set() {
     let refused = join(&mut core, 2, None, None, t0).unwrap_err();
     assert_eq!(refused.code, codes::TOO_MANY_CONNECTIONS);
 }
+
+#[test]
+fn spectators_filling_a_waiting_room_never_keep_a_person_from_its_free_seat() {
+    let t0 = Instant::now();
+    let limits = Limits {
+        max_spectators: 1,
+        ..Limits::default()
+    };
+    let record = waiting_room(t0).record.clone();
+    let mut core = RoomCore::new(
+        record,
+        rules(RulesetId::Hexdice).unwrap(),
+        None,
+        &limits,
+        ENTROPY,
+        (t0, 0),
+    );
+    // An anonymous spectator fills the room's one spectator place; another one is refused.
+    join(&mut core, 1, None, None, t0).unwrap();
+    let refused = join(&mut core, 2, None, None, t0).unwrap_err();
+    assert_eq!(refused.code, codes::TOO_MANY_CONNECTIONS);
+    // Two people who may sit still get in, and take both seats.
+    for (conn, n) in [(3, 0), (4, 1)] {
+        join(&mut core, conn, Some(player(n)), None, t0)
+            .expect("an identity joining a waiting room with a free seat gets in");
+        ask(&mut core, conn, Command::TakeSeat { seat: None }, t0);
+        drain(&mut core);
+        write_done(&mut core, Ok(()), t0);
+        drain(&mut core);
+    }
+    assert!(
+        core.summary()
+            .seats
+            .iter()
+            .all(|seat| seat.player.is_some()),
+        "both seats taken"
+    );
+    // No seat is free any more: the cap holds for the next identity again.
+    let refused = join(&mut core, 5, Some(player(2)), None, t0).unwrap_err();
+    assert_eq!(refused.code, codes::TOO_MANY_CONNECTIONS);
+}

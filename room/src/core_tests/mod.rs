@@ -317,6 +317,11 @@ fn g_resign_1_resigning_in_two_players_ends_the_match_for_the_other_seat() {
     );
     assert_eq!(core.summary().state, RoomState::Finished);
     assert_eq!(resign(&mut core, 1, now).unwrap_err().code, "match_over");
+    assert_eq!(
+        resign(&mut core, 2, now).unwrap_err().code,
+        "already_resigned",
+        "the seat that resigned is told so again, not left without an answer"
+    );
 }
 
 #[test]
@@ -355,9 +360,9 @@ fn g_resign_1_resigning_in_four_players_hands_the_seat_to_a_bot_for_good() {
         matches!(drain(&mut core).first(), Some(Output::Write { write: Write::Append(append), .. }) if append.by == ActedBy::Bot)
     );
     assert_eq!(
-        resign(&mut core, resigning, now),
-        Ok(Submitted::Known(1)),
-        "resigning is done once"
+        resign(&mut core, resigning, now).unwrap_err().code,
+        "already_resigned",
+        "a second resignation is refused with its code, as PROTOCOL.md says"
     );
     assert_eq!(
         back(&mut core, resigning, now).unwrap_err().code,

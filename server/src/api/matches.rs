@@ -70,7 +70,8 @@ async fn visible_match(
     get, path = "/api/matches", tag = "matches", security((), ("bearer" = [])), params(("player" = Option<String>, Query, description = "only matches of this identity id"), ("ruleset" = Option<String>, Query, description = "only this ruleset"), ("state" = Option<String>, Query, description = "`playing` or `finished`")),
     responses(
         (status = 200, description = "matches, newest first", body = Vec<MatchSummary>),
-        (status = 400, description = "`invalid_request` and the other codes of a refused request", body = ErrorBody)
+        (status = 400, description = "`invalid_request` and the other codes of a refused request", body = ErrorBody),
+        (status = 401, description = "`unauthorized`: a bearer token no identity holds", body = ErrorBody)
     )
 )]
 pub async fn list(

@@ -107,6 +107,7 @@ pub struct MatchesQuery {
     responses(
         (status = 200, description = "one page of the player's matches, newest first", body = MatchPage),
         (status = 400, description = "`invalid_request` and the other codes of a refused request", body = ErrorBody),
+        (status = 401, description = "`unauthorized`: a bearer token no identity holds", body = ErrorBody),
         (status = 404, description = "`player_not_found`", body = ErrorBody)
     )
 )]

@@ -235,7 +235,21 @@ pub async fn list(
         before: query.before.map(|c| parse_cursor(&c)).transpose()?,
         limit,
     };
-    let (records, more) = state.store.lobby_rooms(&lobby).await?;
+    // While the database is out of reach the lobby is the rooms in memory (one page).
+    let stored = if state.database.is_down() {
+        None
+    } else {
+        match state.store.lobby_rooms(&lobby).await {
+            Ok(page) => Some(page),
+            Err(error) => {
+                tracing::warn!("the lobby from memory: {error}");
+                None
+            }
+        }
+    };
+    let Some((records, more)) = stored else {
+        return Ok(Json(lobby_in_memory(&state, &lobby)));
+    };
     let next = if more {
         records
             .last()
@@ -256,6 +270,38 @@ pub async fn list(
         .filter(crate::room::played_by_a_person)
         .collect();
     Ok(Json(RoomPage { rooms, next }))
+}
+
+/// The lobby's page from the rooms in memory (the database is out of reach): the public
+/// waiting or playing rooms held here that match the filters, newest first, on one page.
+fn lobby_in_memory(state: &AppState, lobby: &LobbyQuery) -> RoomPage {
+    let before = lobby
+        .before
+        .as_ref()
+        .map(|(ms, id)| (warroom_room::rfc3339(*ms), id.clone()));
+    let rooms = state
+        .rooms
+        .public_rooms()
+        .into_iter()
+        .filter(|room| lobby.state.is_none_or(|state| room.state == state))
+        .filter(|room| lobby.ruleset.is_none_or(|ruleset| room.ruleset == ruleset))
+        .filter(|room| {
+            !lobby.open
+                || (room.state == RoomState::Waiting
+                    && room.seats.iter().any(|seat| seat.player.is_none()))
+        })
+        .filter(|room| {
+            before.as_ref().is_none_or(|(time, id)| {
+                (room.created_at.as_str(), room.id.to_string()) < (time.as_str(), id.clone())
+            })
+        })
+        .take(usize::try_from(lobby.limit).unwrap_or(usize::MAX))
+        .map(|mut room| {
+            room.invite_code = None;
+            room
+        })
+        .collect();
+    RoomPage { rooms, next: None }
 }
 
 /// The opaque cursor of the page after the room created at `created_at` with id `id`.

@@ -6,7 +6,8 @@
 //! Modules: `task` (the loop: a dispatcher between the room's channels, timer, store and
 //! outboxes and its core), `outbox` (a connection's bounded queue as rooms see it, and the
 //! answers queued to it), `registry` (spawning, finding, rebuilding and stopping rooms),
-//! `eviction` (the registry's side of a room leaving memory), `leasing` (this node's room
+//! `eviction` (the registry's side of a room leaving memory), `stored_summary` (rooms not in
+//! memory shown from the database, finished ones cached), `leasing` (this node's room
 //! leases, cluster mode), `remote` (the seam through which a room reaches its followers on other
 //! nodes); tests: `loop_harness` (the real loop driven with tokio's paused time),
 //! `absence_tests`, `answer_tests`, `moved_tests`.
@@ -24,6 +25,7 @@ mod moved_tests;
 mod outbox;
 mod registry;
 mod remote;
+mod stored_summary;
 mod task;
 
 use serde_json::Value;

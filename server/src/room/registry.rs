@@ -1,6 +1,8 @@
 //! The registry of running rooms: spawns room tasks, finds them by id (loading a stored room on
-//! first use, or again after it left memory idle: `eviction.rs`), rebuilds the running matches
-//! and the waiting rooms not yet expired at start-up, and stops them all at shutdown.
+//! first use, or again after it left memory idle: `eviction.rs`), rebuilds the running matches at
+//! start-up (waiting rooms are loaded when first joined, and those nobody joined are expired
+//! once the waiting-room expiry has passed), shows rooms not in memory from the database
+//! (`stored_summary.rs`), and stops them all at shutdown.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -19,6 +21,7 @@ use super::RoomHandle;
 use super::eviction::{self, Eviction, Running};
 use super::leasing::{Ending, Leasing, RoomLease};
 use super::remote::Remotes;
+use super::stored_summary::{STORED_SUMMARIES, StoredSummaries};
 use super::task::RoomTask;
 use crate::config::Limits;
 use crate::error::ApiError;
@@ -54,6 +57,11 @@ pub struct Rooms {
     leasing: Option<Arc<Leasing>>,
     /// Cluster mode: where rooms served here publish for their followers on other nodes.
     relays: Option<Arc<dyn Remotes>>,
+    /// Finished and expired rooms' summaries, shown without loading them.
+    summaries: StoredSummaries,
+    /// Held (shared) while a stored room is read and loaded, and (alone) while the waiting rooms
+    /// nobody loaded since the start are expired, so none is expired as it is being loaded.
+    loading: tokio::sync::RwLock<()>,
 }
 
 /// Where a room is served.
@@ -78,6 +86,8 @@ impl Rooms {
             tasks: TaskTracker::new(),
             leasing: None,
             relays: None,
+            summaries: StoredSummaries::new(STORED_SUMMARIES),
+            loading: tokio::sync::RwLock::new(()),
         }
     }
 
@@ -98,31 +108,87 @@ impl Rooms {
         self.leasing.as_ref()
     }
 
-    /// Rebuilds and starts every room whose match is running, and every waiting room younger
-    /// than the waiting-room expiry; older waiting rooms are expired (nobody is connected to a
-    /// room after a restart, and they would expire anyway). Returns how many were rebuilt.
+    /// Rebuilds and starts every room whose match is running; waiting rooms older than the
+    /// waiting-room expiry are expired, the others stay in the database until someone joins
+    /// them (nobody is connected to a room after a restart), and those still not loaded when the
+    /// expiry has passed again are expired then (`expire_unloaded_waiting_rooms`). So a restart
+    /// costs memory for the running matches only. Returns how many were rebuilt.
     /// In cluster mode nothing is rebuilt here: the nodes take the running matches over
     /// (`cluster/takeover.rs`), and waiting rooms are loaded when someone joins.
-    pub async fn load_unfinished(&self) -> anyhow::Result<usize> {
+    pub async fn load_unfinished(self: &Arc<Self>) -> anyhow::Result<usize> {
         if self.leasing.is_some() {
             return Ok(0);
         }
         let expiry_ms = i64::try_from(self.expiry().as_millis()).unwrap_or(i64::MAX);
+        let started_ms = now_ms();
         let expired = self
             .store
-            .expire_waiting_rooms_before(now_ms().saturating_sub(expiry_ms))
+            .expire_waiting_rooms_before(started_ms.saturating_sub(expiry_ms))
             .await?;
         if expired > 0 {
             tracing::info!("{expired} waiting rooms older than the expiry were expired");
         }
-        let records = self.store.live_rooms().await?;
+        let records = self.store.playing_rooms().await?;
         let count = records.len();
         for record in records {
             let id = record.id;
             let core = self.core_for(record).await?;
             self.insert(id, core);
         }
+        let rooms = self.clone();
+        self.tasks.spawn(async move {
+            tokio::select! {
+                () = rooms.stop.cancelled() => {}
+                () = tokio::time::sleep(rooms.expiry()) => {
+                    if let Err(error) = rooms.expire_unloaded_waiting_rooms(started_ms).await {
+                        tracing::warn!("cannot expire the waiting rooms nobody joined: {error}");
+                    }
+                }
+            }
+        });
         Ok(count)
+    }
+
+    /// Expires the waiting rooms created before `started_ms` (this process's start) that are
+    /// not in memory: nobody joined them for a whole waiting-room expiry since the start, as a
+    /// room in memory expires after that long with nobody in it.
+    async fn expire_unloaded_waiting_rooms(&self, started_ms: i64) -> anyhow::Result<()> {
+        let candidates = self.store.waiting_rooms_before(started_ms).await?;
+        let _alone = self.loading.write().await;
+        let unloaded: Vec<RoomId> = {
+            let running = self.lock();
+            candidates
+                .into_iter()
+                .filter(|id| !running.contains_key(id))
+                .collect()
+        };
+        let expired = self.store.expire_waiting_rooms(&unloaded).await?;
+        if expired > 0 {
+            tracing::info!("{expired} waiting rooms nobody joined since the start were expired");
+        }
+        Ok(())
+    }
+
+    /// The room with this id as anyone may see it (no invite code): a room in memory from its
+    /// task; a finished, expired or waiting room not in memory from the database (and a bounded
+    /// cache), without loading it; a running match not in memory is loaded (its task shows its
+    /// clock and presence).
+    pub async fn summary(&self, id: RoomId) -> Result<Room, ApiError> {
+        if let Some(handle) = self.running_handle(id) {
+            return Ok(handle.summary());
+        }
+        if let Some(room) = self.summaries.cached(id) {
+            return Ok(room);
+        }
+        let record = self
+            .store
+            .room(id)
+            .await?
+            .ok_or_else(ApiError::room_not_found)?;
+        if record.state == RoomState::Playing {
+            return Ok(self.get(id).await?.summary());
+        }
+        self.summaries.summary(&self.store, &record).await
     }
 
     /// Starts the task of a new room (in cluster mode under a new lease).
@@ -165,6 +231,7 @@ impl Rooms {
             return Ok(Located::Here(handle));
         }
         let Some(leasing) = &self.leasing else {
+            let _loading = self.loading.read().await;
             let record = self
                 .store
                 .room(id)
@@ -327,7 +394,7 @@ impl Rooms {
                     .map_err(|error| {
                         anyhow::anyhow!("match {match_id} cannot be rebuilt: {error}")
                     })?;
-                let clock = resumed_clock(&record, &*runner, &actions);
+                let clock = resumed_clock(&record, &*runner, &actions, stored.started_at);
                 timed_out = timed_out_in_log(
                     actions.iter().map(|action| (action.seat, action.by)),
                     runner.to_act(),
@@ -431,28 +498,33 @@ fn wall() -> (std::time::Instant, i64) {
     (Instant::now().into_std(), now_ms())
 }
 
-/// The clock of a rebuilt match, running again from now: as the last action stored it (the
-/// time between that action and the restart is not counted), or fresh when nothing was played.
+/// The clock of a rebuilt match, running again from now with the wall-clock deadline it had:
+/// as the last action stored it, or as the match started (`started_ms`) when nothing was played.
 fn resumed_clock(
     record: &RoomRecord,
     runner: &dyn MatchRunner,
     actions: &[ActionRecord],
+    started_ms: i64,
 ) -> Option<Clock> {
     let settings = record.settings.clock?;
     if runner.outcome().is_some() {
         return None;
     }
-    let now = Instant::now().into_std();
-    let stored = actions
-        .last()
-        .and_then(|action| action.clock.clone())
-        .and_then(|json| serde_json::from_value::<StoredClock>(json).ok());
-    Some(match stored {
-        Some(stored) => Clock::resume(settings, &stored, now),
-        None => {
-            let mut clock = Clock::new(settings, record.seats.len());
-            clock.observe(runner.to_act(), now);
-            clock
+    let (now, now_ms) = wall();
+    let seats = record.seats.len();
+    let stored = match actions.last() {
+        None => StoredClock::at_start(settings, seats, runner.to_act(), started_ms),
+        Some(action) => {
+            match action
+                .clock
+                .clone()
+                .and_then(|json| serde_json::from_value::<StoredClock>(json).ok())
+            {
+                Some(stored) => stored,
+                // No clock stored with it (cannot happen to a clocked room): a fresh one.
+                None => StoredClock::at_start(settings, seats, runner.to_act(), now_ms),
+            }
         }
-    })
+    };
+    Some(Clock::resume(settings, &stored, now, now_ms))
 }

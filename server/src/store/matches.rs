@@ -124,6 +124,36 @@ impl Store {
             .collect()
     }
 
+    /// The seats that resigned in a match (G-RESIGN-1), read from its log without the events:
+    /// what a room not in memory shows of its seats' takeovers (`room/stored_summary.rs`).
+    pub async fn resigned_seats(&self, id: MatchId) -> sqlx::Result<Vec<Seat>> {
+        let d = self.dialect;
+        let rows = sqlx::query(&format!(
+            "SELECT seat, {} FROM match_actions WHERE match_id = {} AND acted_by = $2 \
+             ORDER BY seq",
+            d.text("action", "action"),
+            d.uuid(1)
+        ))
+        .bind(id.to_string())
+        .bind(ActedBy::Player.as_str())
+        .fetch_all(&self.pool)
+        .await?;
+        let mut seats = Vec::new();
+        for row in &rows {
+            let action: String = row.try_get("action")?;
+            // Only a short action can be `{"type": "resign"}`; the others are not parsed.
+            if action.len() < 40
+                && serde_json::from_str(&action)
+                    .is_ok_and(|action| warroom_protocol::played::is_resign(&action))
+            {
+                seats.push(Seat(
+                    u8::try_from(row.try_get::<i64, _>("seat")?).unwrap_or(u8::MAX),
+                ));
+            }
+        }
+        Ok(seats)
+    }
+
     pub(super) async fn match_from(&self, row: &AnyRow) -> sqlx::Result<MatchRecord> {
         let id: MatchId = parse_column("id", &row.try_get::<String, _>("id")?)?;
         let state = match row.try_get::<String, _>("state")?.as_str() {

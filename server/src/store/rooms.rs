@@ -170,13 +170,12 @@ impl Store {
         Ok(write.commit().await?)
     }
 
-    /// Every room waiting for players or playing (to rebuild at start-up).
-    pub async fn live_rooms(&self) -> sqlx::Result<Vec<RoomRecord>> {
+    /// Every room whose match is being played (to rebuild at start-up).
+    pub async fn playing_rooms(&self) -> sqlx::Result<Vec<RoomRecord>> {
         let rows = sqlx::query(&format!(
-            "SELECT {} FROM rooms r WHERE r.state IN ($1, $2) ORDER BY r.created_at",
+            "SELECT {} FROM rooms r WHERE r.state = $1 ORDER BY r.created_at",
             self.room_columns()
         ))
-        .bind(RoomState::Waiting.as_str())
         .bind(RoomState::Playing.as_str())
         .fetch_all(&self.pool)
         .await?;
@@ -355,6 +354,47 @@ impl Store {
         .execute(&self.pool)
         .await?;
         Ok(done.rows_affected())
+    }
+
+    /// The waiting rooms created before `cutoff_ms` (Unix milliseconds).
+    pub async fn waiting_rooms_before(&self, cutoff_ms: i64) -> sqlx::Result<Vec<RoomId>> {
+        let d = self.dialect;
+        let rows = sqlx::query(&format!(
+            "SELECT {} FROM rooms WHERE state = $1 AND created_at < {}",
+            d.text("id", "id"),
+            d.time(2)
+        ))
+        .bind(RoomState::Waiting.as_str())
+        .bind(cutoff_ms)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|row| parse_column("id", &row.try_get::<String, _>("id")?))
+            .collect()
+    }
+
+    /// Closes the waiting rooms among `rooms` (a statement per 200), leaving any other alone.
+    pub async fn expire_waiting_rooms(&self, rooms: &[RoomId]) -> sqlx::Result<u64> {
+        const CHUNK: u8 = 200;
+        let mut expired = 0;
+        for chunk in rooms.chunks(usize::from(CHUNK)) {
+            let ids: Vec<String> = (0..chunk.len())
+                .filter_map(|n| u8::try_from(n + 3).ok())
+                .map(|n| self.dialect.uuid(n))
+                .collect();
+            let sql = format!(
+                "UPDATE rooms SET state = $1 WHERE state = $2 AND id IN ({})",
+                ids.join(", ")
+            );
+            let mut query = sqlx::query(&sql)
+                .bind(RoomState::Expired.as_str())
+                .bind(RoomState::Waiting.as_str());
+            for room in chunk {
+                query = query.bind(room.to_string());
+            }
+            expired += query.execute(&self.pool).await?.rows_affected();
+        }
+        Ok(expired)
     }
 
     /// Closes a waiting room nobody was connected to for too long (a room that started

@@ -442,13 +442,7 @@ impl Connection {
                     tracing::Span::current()
                         .record("identity", tracing::field::display(identity.id));
                     self.identity = Some(identity.clone());
-                    let muted = match self.state.store.mutes(identity.id).await {
-                        Ok(muted) => muted,
-                        Err(error) => {
-                            tracing::error!("cannot load the mutes of {}: {error}", identity.id);
-                            Vec::new()
-                        }
-                    };
+                    let muted = self.state.mutes_of(identity.id).await;
                     let players = self.mutes.replace(muted);
                     self.send(&ServerMsg::Welcome {
                         identity: Some(identity),
