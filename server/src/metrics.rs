@@ -404,10 +404,12 @@ mod tests {
             rooms_in_memory: 3,
             room_evictions: 7,
             rooms_by_state: vec![("playing".into(), 2), ("finished".into(), 5)],
+            database_up: true,
         };
         let text = render(&Metrics::default(), &sampled);
         assert!(text.contains("warroom_rooms_in_memory 3\n"), "{text}");
         assert!(text.contains("warroom_room_evictions_total 7\n"), "{text}");
+        assert!(text.contains("warroom_database_up 1\n"), "{text}");
         assert!(
             text.contains("warroom_rooms{state=\"playing\"} 2\n"),
             "{text}"
