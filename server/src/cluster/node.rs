@@ -96,12 +96,16 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 }
 
 impl ClusterNode {
-    /// Connects to NATS as node `node`.
-    pub async fn connect(url: &str, node: &str) -> anyhow::Result<async_nats::Client> {
-        Ok(async_nats::ConnectOptions::new()
-            .name(format!("warroom {node}"))
-            .connect(url)
-            .await?)
+    /// Connects to NATS at `url` as node `node`, with `auth` (`connect.rs`); `reconnected` is
+    /// called on every reconnect.
+    pub async fn connect(
+        url: &str,
+        node: &str,
+        auth: &crate::config::NatsAuth,
+        reconnected: impl Fn() + Send + Sync + 'static,
+    ) -> anyhow::Result<async_nats::Client> {
+        let options = super::connect::options(node, auth, reconnected).await?;
+        Ok(options.connect(url).await?)
     }
 
     /// Starts answering requests on `nats` as the node `leasing` names (its rooms publish
@@ -327,6 +331,9 @@ impl ClusterNode {
             self.streams.unfollow(room, conn).await;
         }
         let answer = answer?;
+        if joining && answer.result.is_ok() {
+            self.streams.joined(room, conn, owner).await;
+        }
         if answer.result.is_ok()
             && !leaving
             && let Some(after) = answer.after
@@ -347,6 +354,28 @@ impl ClusterNode {
         answer
             .result
             .map_err(|error| Forwarded::Refused(error.into()))
+    }
+
+    /// Connection `conn` (closing) stops following `room` on node `owner`, waiting for
+    /// nothing: the `leave` is published without asking for an answer, so a socket closes at
+    /// once even when that node is frozen or dead (its room stopped, or the room drops the
+    /// follower when this node is seen gone).
+    pub async fn leave_quietly(&self, owner: &str, room: RoomId, conn: ConnId) {
+        self.streams.unfollow(room, conn).await;
+        let ask = Ask::Room {
+            room,
+            from: self.node.to_string(),
+            conn,
+            command: Command::Leave,
+        };
+        match serde_json::to_vec(&ask) {
+            Ok(body) => {
+                if let Err(error) = self.nats.publish(ask_subject(owner), body.into()).await {
+                    tracing::debug!("cannot tell {owner} a follower left: {error}");
+                }
+            }
+            Err(error) => tracing::error!("cannot write a leave: {error}"),
+        }
     }
 
     /// Asks node `owner` about a room for a connection of this node.
