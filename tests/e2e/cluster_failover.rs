@@ -140,6 +140,19 @@ async fn spectator(addr: SocketAddr, room: String, shared: Arc<Shared>, seen: Ar
     }
 }
 
+/// Each of `rooms`: its lease's epoch, its expiry (Unix seconds) and its match's last seq.
+async fn read_rooms(conn: &mut PgConnection, rooms: &[String]) -> Vec<(String, i64, f64, i64)> {
+    sqlx::query_as(
+        "SELECT l.room_id::text, l.epoch, extract(epoch from l.expires_at)::float8, \
+         coalesce((SELECT max(a.seq) FROM match_actions a WHERE a.match_id = r.match_id), 0) \
+         FROM room_leases l JOIN rooms r ON r.id = l.room_id WHERE l.room_id::text = ANY($1)",
+    )
+    .bind(rooms)
+    .fetch_all(conn)
+    .await
+    .unwrap()
+}
+
 /// Reads, every 25 ms until `deadline`, when each of `rooms` got a lease past `epochs` and a
 /// seq past `seqs`.
 async fn watch_moves(
@@ -157,15 +170,7 @@ async fn watch_moves(
     let mut last_read = now();
     while Instant::now() < deadline {
         let read_at = now();
-        let rows: Vec<(String, i64, f64, i64)> = sqlx::query_as(
-            "SELECT l.room_id::text, l.epoch, extract(epoch from l.expires_at)::float8, \
-             coalesce((SELECT max(a.seq) FROM match_actions a WHERE a.match_id = r.match_id), 0) \
-             FROM room_leases l JOIN rooms r ON r.id = l.room_id WHERE l.room_id::text = ANY($1)",
-        )
-        .bind(rooms)
-        .fetch_all(&mut conn)
-        .await
-        .unwrap();
+        let rows = read_rooms(&mut conn, rooms).await;
         for (room, epoch, expires, seq) in rows {
             let entry = moved.get_mut(&room).expect("a watched room");
             if entry.lease_at.is_none() && epoch > epochs[&room] {
@@ -202,7 +207,7 @@ pub async fn failover_run(rooms: usize, fault: Fault) -> Figures {
     for i in 0..rooms {
         let addr = nodes[i % nodes.len()].addr;
         let http = Http { addr };
-        let (_, token) = http.guest(&format!("f{i}")).await;
+        let (_, token) = http.guest(&format!("failover {i}")).await;
         let room = http
             .room(
                 &token,
@@ -258,21 +263,6 @@ pub async fn failover_run(rooms: usize, fault: Fault) -> Figures {
         .cloned()
         .collect();
     let mut conn = PgConnection::connect(&db.url).await.unwrap();
-    let read = |conn: &mut PgConnection| {
-        let rooms = moved_rooms.clone();
-        async move {
-            let rows: Vec<(String, i64, i64)> = sqlx::query_as(
-                "SELECT l.room_id::text, l.epoch, coalesce((SELECT max(a.seq) FROM \
-                 match_actions a WHERE a.match_id = r.match_id), 0) FROM room_leases l \
-                 JOIN rooms r ON r.id = l.room_id WHERE l.room_id::text = ANY($1)",
-            )
-            .bind(&rooms)
-            .fetch_all(conn)
-            .await
-            .unwrap();
-            rows
-        }
-    };
     // The failed node's own spectators are not measured (their node is gone).
     for (n, task) in &tasks {
         if *n == victim {
@@ -290,11 +280,14 @@ pub async fn failover_run(rooms: usize, fault: Fault) -> Figures {
             Some(victim)
         }
     };
-    let at_fault = read(&mut conn).await;
-    let epochs: HashMap<String, i64> = at_fault.iter().map(|(r, e, _)| (r.clone(), *e)).collect();
+    let at_fault = read_rooms(&mut conn, &moved_rooms).await;
+    let epochs: HashMap<String, i64> = at_fault
+        .iter()
+        .map(|(r, e, _, _)| (r.clone(), *e))
+        .collect();
     let seqs: HashMap<String, u64> = at_fault
         .iter()
-        .map(|(r, _, s)| (r.clone(), *s as u64))
+        .map(|(r, _, _, s)| (r.clone(), *s as u64))
         .collect();
     let _ = shared.fault.set(seqs.clone());
     let deadline = Instant::now() + Duration::from_secs(30);
