@@ -102,8 +102,51 @@ impl SetupError {
 /// - [`Ruleset::new`] and [`Ruleset::apply`] draw randomness only from the match's [`Seed`];
 /// - `apply` is atomic: on `Err` neither the state nor `events` has changed;
 /// - `apply` never panics, whatever the action value and whoever sends it;
-/// - every action listed by [`Ruleset::legal_actions`] is accepted by `apply`, and `apply`
-///   accepts nothing else.
+/// - every action listed by [`Ruleset::legal_actions`] is accepted by `apply`; hexdice and
+///   classic list every action `apply` accepts, capitals a selection (every unit count of every
+///   path is too many to list: `capitals/legal.rs` says which), and `apply` accepts the others
+///   by the same rules.
+///
+/// A match from its seed to its end (hexdice here; every ruleset is driven the same way):
+///
+/// ```
+/// use warroom_engine::hexdice::{Hexdice, Options};
+/// use warroom_engine::{Ruleset, Seed, Viewer};
+///
+/// let (mut game, _setup) = Hexdice::new(&Options::default(), 2, Seed::from_u64(7))?;
+/// let mut legal = Vec::new();
+/// while let Some(seat) = game.to_act() {
+///     legal.clear();
+///     game.legal_actions(&mut legal);
+///     // Every listed action is accepted; here the first one is taken.
+///     let events = game.play(seat, &legal[0]).expect("a legal action");
+///     assert!(!events.is_empty());
+/// }
+/// let outcome = game.outcome().expect("a match over has an outcome");
+/// // Anyone may watch: the spectators' view names the winner and nobody is to act.
+/// let view = game.view(Viewer::Spectator);
+/// assert_eq!(view.to_act, None);
+/// assert!(outcome.winner.0 < 2);
+/// # Ok::<(), warroom_engine::SetupError>(())
+/// ```
+///
+/// An action from a seat not to act is refused, and changes nothing:
+///
+/// ```
+/// use warroom_engine::hexdice::{Hexdice, Options};
+/// use warroom_engine::{RuleError, Ruleset, Seat, Seed};
+///
+/// let (mut game, _) = Hexdice::new(&Options::default(), 2, Seed::from_u64(7))?;
+/// let seat = game.to_act().expect("the match runs");
+/// let other = Seat(1 - seat.0);
+/// let mut legal = Vec::new();
+/// game.legal_actions(&mut legal);
+/// let before = game.clone();
+/// let refused = game.play(other, &legal[0]).expect_err("not their turn");
+/// assert_eq!(refused.code(), "not_your_turn");
+/// assert_eq!(game, before);
+/// # Ok::<(), warroom_engine::SetupError>(())
+/// ```
 pub trait Ruleset: Clone + fmt::Debug + PartialEq + Send + Sync + 'static {
     /// Which ruleset this is.
     const ID: RulesetId;

@@ -16,6 +16,8 @@ pub mod core;
 pub mod error;
 mod eviction;
 mod expiry;
+#[doc(hidden)]
+pub mod fixtures;
 mod followers;
 pub mod game;
 pub mod input;

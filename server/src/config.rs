@@ -2,6 +2,7 @@
 //! enforces on clients.
 
 use std::path::PathBuf;
+use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
 
@@ -173,6 +174,18 @@ impl Config {
     }
 }
 
+/// A duration from a flag or a variable, as quinn's `TransportConfig` takes them: humantime's
+/// form (`90s`, `5m`, `1h 30m`, `250ms`), or a plain number of seconds (the form of the
+/// releases before durations had units, still accepted).
+pub fn duration(text: &str) -> Result<Duration, String> {
+    match text.trim().parse::<u64>() {
+        Ok(seconds) => Ok(Duration::from_secs(seconds)),
+        Err(_) => humantime::parse_duration(text.trim()).map_err(|error| {
+            format!("{error}: a duration is a number of seconds or e.g. `90s`, `5m`, `250ms`")
+        }),
+    }
+}
+
 /// What one client may cost the server.
 #[derive(Clone, Debug, Args)]
 pub struct Limits {
@@ -211,33 +224,33 @@ pub struct Limits {
     /// SQLite has one writer at a time and always uses 1).
     #[arg(long, env = "WARROOM_WRITER_LANES", default_value_t = 4)]
     pub writer_lanes: usize,
-    /// Seconds a waiting room may go without any connection before it expires.
-    #[arg(long, env = "WARROOM_WAITING_ROOM_EXPIRY", default_value_t = 30 * 60)]
-    pub waiting_room_expiry: u64,
-    /// Seconds a room stays in memory with nobody following it and nothing to do (no running
+    /// How long a waiting room may go without any connection before it expires.
+    #[arg(long, env = "WARROOM_WAITING_ROOM_EXPIRY", default_value = "30m", value_parser = duration)]
+    pub waiting_room_expiry: Duration,
+    /// How long a room stays in memory with nobody following it and nothing to do (no running
     /// clock, no bot to act); then it leaves memory and is rebuilt from the database on demand.
-    #[arg(long, env = "WARROOM_ROOM_IDLE_EVICTION", default_value_t = 5 * 60)]
-    pub room_idle_eviction: u64,
+    #[arg(long, env = "WARROOM_ROOM_IDLE_EVICTION", default_value = "5m", value_parser = duration)]
+    pub room_idle_eviction: Duration,
     /// Longest accepted HTTP request body, in bytes; longer ones get `413 body_too_large`.
     #[arg(long, env = "WARROOM_MAX_BODY_BYTES", default_value_t = 64 * 1024)]
     pub max_body_bytes: usize,
-    /// Seconds a client has to send a request body once its headers are in (`408 request_timeout`).
-    #[arg(long, env = "WARROOM_BODY_READ_TIMEOUT", default_value_t = 10)]
-    pub body_read_timeout: u64,
-    /// Seconds a client has to send a request's headers; a connection with no request in hand
+    /// How long a client has to send a request body once its headers are in (`408 request_timeout`).
+    #[arg(long, env = "WARROOM_BODY_READ_TIMEOUT", default_value = "10s", value_parser = duration)]
+    pub body_read_timeout: Duration,
+    /// How long a client has to send a request's headers; a connection with no request in hand
     /// for that long is closed.
-    #[arg(long, env = "WARROOM_HEADER_READ_TIMEOUT", default_value_t = 10)]
-    pub header_read_timeout: u64,
-    /// Seconds a new WebSocket has to say `hello` before it is closed (`hello_timeout`).
-    #[arg(long, env = "WARROOM_HELLO_TIMEOUT", default_value_t = 10)]
-    pub hello_timeout: u64,
-    /// Seconds between the pings the server sends on every WebSocket.
-    #[arg(long, env = "WARROOM_PING_INTERVAL", default_value_t = 20)]
-    pub ping_interval: u64,
-    /// Seconds without any frame from a client (a pong included) before its socket counts as
+    #[arg(long, env = "WARROOM_HEADER_READ_TIMEOUT", default_value = "10s", value_parser = duration)]
+    pub header_read_timeout: Duration,
+    /// How long a new WebSocket has to say `hello` before it is closed (`hello_timeout`).
+    #[arg(long, env = "WARROOM_HELLO_TIMEOUT", default_value = "10s", value_parser = duration)]
+    pub hello_timeout: Duration,
+    /// Time between the pings the server sends on every WebSocket.
+    #[arg(long, env = "WARROOM_PING_INTERVAL", default_value = "20s", value_parser = duration)]
+    pub ping_interval: Duration,
+    /// How long without any frame from a client (a pong included) before its socket counts as
     /// dead and is closed (`ping_timeout`).
-    #[arg(long, env = "WARROOM_PING_TIMEOUT", default_value_t = 60)]
-    pub ping_timeout: u64,
+    #[arg(long, env = "WARROOM_PING_TIMEOUT", default_value = "60s", value_parser = duration)]
+    pub ping_timeout: Duration,
     /// WebSockets one client address (IPv6: one /64) may hold open at once.
     #[arg(long, env = "WARROOM_MAX_SOCKETS_PER_IP", default_value_t = 32)]
     pub max_sockets_per_ip: usize,
@@ -256,22 +269,21 @@ pub struct Limits {
     /// `*`: any). Empty: only pages of the host the request names (same host).
     #[arg(long, env = "WARROOM_ALLOWED_ORIGINS", value_delimiter = ',')]
     pub allowed_origins: Vec<String>,
-    /// Seconds the database has to hand out a connection and take an action's rows before the
+    /// How long the database has to hand out a connection and take an action's rows before the
     /// action is refused (`unavailable`); a socket waits at most twice that for any answer.
-    #[arg(long, env = "WARROOM_DATABASE_TIMEOUT", default_value_t = 5)]
-    pub database_timeout: u64,
+    #[arg(long, env = "WARROOM_DATABASE_TIMEOUT", default_value = "5s", value_parser = duration)]
+    pub database_timeout: Duration,
 }
 
 impl Limits {
     /// [`Limits::database_timeout`] as a duration (at least 100 ms).
-    pub fn database_timeout(&self) -> std::time::Duration {
-        std::time::Duration::from_secs(self.database_timeout)
-            .max(std::time::Duration::from_millis(100))
+    pub fn database_timeout(&self) -> Duration {
+        self.database_timeout.max(Duration::from_millis(100))
     }
 
     /// The longest a socket waits for a room's answer before it tells the client
     /// `unavailable`.
-    pub fn answer_timeout(&self) -> std::time::Duration {
+    pub fn answer_timeout(&self) -> Duration {
         self.database_timeout() * 2
     }
 }
@@ -287,20 +299,20 @@ impl Default for Limits {
             spectator_pace_ms: 100,
             max_batch: 256,
             writer_lanes: 4,
-            waiting_room_expiry: 30 * 60,
-            room_idle_eviction: 5 * 60,
+            waiting_room_expiry: Duration::from_secs(30 * 60),
+            room_idle_eviction: Duration::from_secs(5 * 60),
             max_body_bytes: 64 * 1024,
-            body_read_timeout: 10,
-            header_read_timeout: 10,
-            hello_timeout: 10,
-            ping_interval: 20,
-            ping_timeout: 60,
+            body_read_timeout: Duration::from_secs(10),
+            header_read_timeout: Duration::from_secs(10),
+            hello_timeout: Duration::from_secs(10),
+            ping_interval: Duration::from_secs(20),
+            ping_timeout: Duration::from_secs(60),
             max_sockets_per_ip: 32,
             guests_per_ip_per_minute: 10,
             rooms_per_ip_per_minute: 20,
             trust_forwarded_for: false,
             allowed_origins: Vec::new(),
-            database_timeout: 5,
+            database_timeout: Duration::from_secs(5),
         }
     }
 }
@@ -331,5 +343,47 @@ impl Config {
                 ..Limits::default()
             },
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_read_plain_seconds_and_humantime() {
+        assert_eq!(duration("10"), Ok(Duration::from_secs(10)));
+        assert_eq!(duration(" 0 "), Ok(Duration::ZERO));
+        assert_eq!(duration("90s"), Ok(Duration::from_secs(90)));
+        assert_eq!(duration("5m"), Ok(Duration::from_secs(300)));
+        assert_eq!(duration("1h 30m"), Ok(Duration::from_secs(5400)));
+        assert_eq!(duration("250ms"), Ok(Duration::from_millis(250)));
+        for refused in ["", "ten", "-1", "5 parsecs"] {
+            assert!(duration(refused).is_err(), "{refused:?}");
+        }
+    }
+
+    #[test]
+    fn the_flags_default_to_the_limits_defaults() {
+        let cli = Cli::try_parse_from(["warroom"]).expect("no flag is required");
+        let limits = Limits::default();
+        let parsed = &cli.config.limits;
+        assert_eq!(parsed.waiting_room_expiry, limits.waiting_room_expiry);
+        assert_eq!(parsed.room_idle_eviction, limits.room_idle_eviction);
+        assert_eq!(parsed.body_read_timeout, limits.body_read_timeout);
+        assert_eq!(parsed.header_read_timeout, limits.header_read_timeout);
+        assert_eq!(parsed.hello_timeout, limits.hello_timeout);
+        assert_eq!(parsed.ping_interval, limits.ping_interval);
+        assert_eq!(parsed.ping_timeout, limits.ping_timeout);
+        assert_eq!(parsed.database_timeout, limits.database_timeout);
+    }
+
+    #[test]
+    fn a_duration_flag_takes_either_form() {
+        let cli = Cli::try_parse_from(["warroom", "--hello-timeout", "3", "--ping-timeout", "2m"])
+            .expect("both forms");
+        assert_eq!(cli.config.limits.hello_timeout, Duration::from_secs(3));
+        assert_eq!(cli.config.limits.ping_timeout, Duration::from_secs(120));
+        assert!(Cli::try_parse_from(["warroom", "--hello-timeout", "soon"]).is_err());
     }
 }

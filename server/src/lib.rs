@@ -196,7 +196,7 @@ pub async fn run(
     serve::serve(
         listener,
         app(state),
-        std::time::Duration::from_secs(config.limits.header_read_timeout),
+        config.limits.header_read_timeout,
         stop.clone(),
     )
     .await;

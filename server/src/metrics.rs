@@ -1,14 +1,17 @@
-//! The server's own measurements, served by `GET /metrics` in the Prometheus text format
-//! (version 0.0.4). A small registry of atomics, one per server (tests run several servers in
-//! one process): counting costs one relaxed atomic add, so the hot paths (every frame, every
-//! append) can afford it. Counters only grow; gauges are read at scrape time where the truth
-//! lives (rooms from the registry and the database). docs/OPERATIONS.md lists every metric.
+//! The server's own measurements, served by `GET /metrics` in the OpenMetrics text format, kept
+//! by `prometheus-client`. Each server owns its registry (tests run several servers in one
+//! process). Counters and gauges are atomics, so the hot paths (every frame, every append)
+//! afford them; histograms take a short lock. Gauges of what the database and the room registry
+//! know are read at scrape time into a registry of their own ([`Sampled`]). docs/OPERATIONS.md
+//! lists every metric.
 
-use std::collections::BTreeMap;
-use std::fmt::Write as _;
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
-use std::time::Duration;
+use prometheus_client::encoding::EncodeLabelSet;
+use prometheus_client::encoding::text::{encode_eof, encode_registry};
+use prometheus_client::metrics::counter::Counter;
+use prometheus_client::metrics::family::Family;
+use prometheus_client::metrics::gauge::Gauge;
+use prometheus_client::metrics::histogram::Histogram;
+use prometheus_client::registry::Registry;
 
 /// Upper bounds (seconds) of the latency histograms: 0.5 ms to 10 s.
 const SECONDS_BUCKETS: [f64; 14] = [
@@ -18,120 +21,78 @@ const SECONDS_BUCKETS: [f64; 14] = [
 /// Upper bounds of the append batch size histogram (appends per commit).
 const BATCH_BUCKETS: [f64; 10] = [1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 128.0, 256.0, 1024.0];
 
-/// A number that only grows.
-#[derive(Debug, Default)]
-pub struct Counter(AtomicU64);
+/// The label of counters by stable error code.
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct CodeLabel {
+    code: String,
+}
 
-impl Counter {
-    /// Adds `n`.
-    pub fn add(&self, n: u64) {
-        self.0.fetch_add(n, Ordering::Relaxed);
-    }
+/// The label of counters by HTTP status.
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct StatusLabel {
+    status: String,
+}
 
-    /// Adds one.
-    pub fn inc(&self) {
-        self.add(1);
-    }
+/// The label of the stored rooms gauge.
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct StateLabel {
+    state: String,
+}
 
-    /// The current value.
-    pub fn get(&self) -> u64 {
-        self.0.load(Ordering::Relaxed)
+/// The label of `warroom_build_info`.
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct VersionLabel {
+    version: &'static str,
+}
+
+/// A label set of one value (an error code, an HTTP status).
+pub trait OneLabel: Clone + std::hash::Hash + Eq + EncodeLabelSet + std::fmt::Debug {
+    /// The label set whose one value is `value`.
+    fn of(value: &str) -> Self;
+}
+
+impl OneLabel for CodeLabel {
+    fn of(value: &str) -> Self {
+        CodeLabel {
+            code: value.to_owned(),
+        }
     }
 }
 
-/// A number that goes up and down.
-#[derive(Debug, Default)]
-pub struct Gauge(AtomicI64);
-
-impl Gauge {
-    /// The current value.
-    pub fn get(&self) -> i64 {
-        self.0.load(Ordering::Relaxed)
+impl OneLabel for StatusLabel {
+    fn of(value: &str) -> Self {
+        StatusLabel {
+            status: value.to_owned(),
+        }
     }
 }
 
-/// Counters keyed by one label value (an error code, an HTTP status). Labels come from a small
-/// fixed set (the stable codes), so the map stays small; the lock is held for one insert.
-#[derive(Debug, Default)]
-pub struct LabeledCounter(Mutex<BTreeMap<String, u64>>);
+/// Counters keyed by one label value. Labels come from a small fixed set (the stable codes,
+/// the HTTP statuses), so the family stays small.
+#[derive(Debug)]
+pub struct CountedBy<L: OneLabel>(Family<L, Counter>);
 
-impl LabeledCounter {
+impl<L: OneLabel> Default for CountedBy<L> {
+    fn default() -> Self {
+        CountedBy(Family::default())
+    }
+}
+
+impl<L: OneLabel + Send + Sync + 'static> CountedBy<L> {
     /// Adds one to the counter of `label`.
     pub fn inc(&self, label: &str) {
-        let mut counts = self
-            .0
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        match counts.get_mut(label) {
-            Some(count) => *count += 1,
-            None => {
-                counts.insert(label.to_owned(), 1);
-            }
-        }
+        self.0.get_or_create(&L::of(label)).inc();
     }
 
-    /// Every label with its count, in label order.
-    pub fn snapshot(&self) -> Vec<(String, u64)> {
-        let counts = self
-            .0
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        counts
-            .iter()
-            .map(|(label, n)| (label.clone(), *n))
-            .collect()
-    }
-}
-
-/// A distribution over fixed buckets (Prometheus `histogram`). The sum is kept in millionths so
-/// that it stays one atomic add.
-#[derive(Debug)]
-pub struct Histogram {
-    bounds: &'static [f64],
-    /// Observations per bucket (not cumulative; the last one is `+Inf`).
-    counts: Box<[AtomicU64]>,
-    /// Sum of the observations, in millionths.
-    sum_micros: AtomicU64,
-}
-
-impl Histogram {
-    fn new(bounds: &'static [f64]) -> Self {
-        Histogram {
-            bounds,
-            counts: (0..=bounds.len()).map(|_| AtomicU64::new(0)).collect(),
-            sum_micros: AtomicU64::new(0),
-        }
-    }
-
-    /// Records one observation.
-    pub fn observe(&self, value: f64) {
-        let bucket = self
-            .bounds
-            .iter()
-            .position(|bound| value <= *bound)
-            .unwrap_or(self.bounds.len());
-        self.counts[bucket].fetch_add(1, Ordering::Relaxed);
-        // Saturating float-to-int cast: negative or NaN values add nothing.
-        let micros = (value * 1e6).round() as u64;
-        self.sum_micros.fetch_add(micros, Ordering::Relaxed);
-    }
-
-    /// Records a duration in seconds.
-    pub fn observe_duration(&self, elapsed: Duration) {
-        self.observe(elapsed.as_secs_f64());
-    }
-
-    /// How many observations were made.
-    pub fn count(&self) -> u64 {
-        self.counts
-            .iter()
-            .map(|count| count.load(Ordering::Relaxed))
-            .sum()
+    /// The count of `label` (0 when never counted).
+    pub fn get(&self, label: &str) -> u64 {
+        self.0.get(&L::of(label)).map_or(0, |counter| counter.get())
     }
 }
 
 /// Every measurement of one server. Shared as `Arc<Metrics>` by the handlers, the sockets and
-/// the writer.
+/// the writer. Each field is registered once, in [`Metrics::default`], under its name in
+/// docs/OPERATIONS.md (counters without the `_total` the encoder appends).
 #[derive(Debug)]
 pub struct Metrics {
     /// Open WebSocket connections.
@@ -147,18 +108,18 @@ pub struct Metrics {
     /// Bytes of the frames written to clients.
     pub ws_bytes_sent: Counter,
     /// `error` messages sent to clients, by code (refused actions, malformed messages, limits).
-    pub ws_errors_sent: LabeledCounter,
+    pub ws_errors_sent: CountedBy<CodeLabel>,
     /// Connections closed because their outgoing queue overflowed (`slow_consumer`).
     pub slow_consumer_kicks: Counter,
     /// Actions acknowledged (durable and applied).
     pub actions_applied: Counter,
     /// Actions refused, by code.
-    pub actions_refused: LabeledCounter,
-    /// From reading an `action` to having its answer (ack or refusal) ready.
+    pub actions_refused: CountedBy<CodeLabel>,
+    /// From reading an `action` to having its answer (ack or refusal) ready, in seconds.
     pub action_seconds: Histogram,
     /// Appends per writer transaction.
     pub append_batch_size: Histogram,
-    /// Duration of one writer transaction (the commit and its fsync included).
+    /// Duration of one writer transaction (the commit and its fsync included), in seconds.
     pub append_commit_seconds: Histogram,
     /// Appends the database failed to commit.
     pub append_failures: Counter,
@@ -166,32 +127,147 @@ pub struct Metrics {
     /// was sent): each learns from the database which of their appends are stored.
     pub append_settles: Counter,
     /// HTTP answers (REST, web client, `/ws` upgrades), by status code.
-    pub http_responses: LabeledCounter,
+    pub http_responses: CountedBy<StatusLabel>,
     /// Gaps found in the streams of rooms this node follows for another node (each disconnects
     /// the room's members here as slow consumers).
     pub cluster_stream_gaps: Counter,
+    /// This server's registry: every field above, by name.
+    registry: Registry,
 }
 
 impl Default for Metrics {
     fn default() -> Self {
+        let connections = Gauge::default();
+        let connections_opened = Counter::default();
+        let ws_messages_received = Counter::default();
+        let ws_bytes_received = Counter::default();
+        let ws_messages_sent = Counter::default();
+        let ws_bytes_sent = Counter::default();
+        let ws_errors_sent = CountedBy::default();
+        let slow_consumer_kicks = Counter::default();
+        let actions_applied = Counter::default();
+        let actions_refused = CountedBy::default();
+        let action_seconds = Histogram::new(SECONDS_BUCKETS);
+        let append_batch_size = Histogram::new(BATCH_BUCKETS);
+        let append_commit_seconds = Histogram::new(SECONDS_BUCKETS);
+        let append_failures = Counter::default();
+        let append_settles = Counter::default();
+        let http_responses = CountedBy::default();
+        let cluster_stream_gaps = Counter::default();
+
+        let mut registry = Registry::default();
+        let build_info = Family::<VersionLabel, Gauge>::default();
+        build_info
+            .get_or_create(&VersionLabel {
+                version: env!("CARGO_PKG_VERSION"),
+            })
+            .set(1);
+        registry.register("warroom_build_info", "The running version.", build_info);
+        registry.register(
+            "warroom_connections",
+            "Open WebSocket connections.",
+            connections.clone(),
+        );
+        registry.register(
+            "warroom_connections_opened",
+            "WebSocket connections accepted.",
+            connections_opened.clone(),
+        );
+        registry.register(
+            "warroom_ws_messages_received",
+            "Text frames read from clients.",
+            ws_messages_received.clone(),
+        );
+        registry.register(
+            "warroom_ws_received_bytes",
+            "Bytes of text frames read from clients.",
+            ws_bytes_received.clone(),
+        );
+        registry.register(
+            "warroom_ws_messages_sent",
+            "Frames written to clients.",
+            ws_messages_sent.clone(),
+        );
+        registry.register(
+            "warroom_ws_sent_bytes",
+            "Bytes of frames written to clients.",
+            ws_bytes_sent.clone(),
+        );
+        registry.register(
+            "warroom_ws_errors_sent",
+            "Error messages sent to clients, by code.",
+            ws_errors_sent.0.clone(),
+        );
+        registry.register(
+            "warroom_slow_consumer_kicks",
+            "Connections closed because their outgoing queue overflowed.",
+            slow_consumer_kicks.clone(),
+        );
+        registry.register(
+            "warroom_actions_applied",
+            "Actions acknowledged: durable and applied.",
+            actions_applied.clone(),
+        );
+        registry.register(
+            "warroom_actions_refused",
+            "Actions refused, by code.",
+            actions_refused.0.clone(),
+        );
+        registry.register(
+            "warroom_action_seconds",
+            "From reading an action to its answer (ack or refusal), in seconds.",
+            action_seconds.clone(),
+        );
+        registry.register(
+            "warroom_append_batch_size",
+            "Appends committed per writer transaction.",
+            append_batch_size.clone(),
+        );
+        registry.register(
+            "warroom_append_commit_seconds",
+            "Duration of one writer transaction (commit included), in seconds.",
+            append_commit_seconds.clone(),
+        );
+        registry.register(
+            "warroom_append_failures",
+            "Appends the database failed to commit.",
+            append_failures.clone(),
+        );
+        registry.register(
+            "warroom_append_settles",
+            "Settles of append batches whose commit had an unknown outcome.",
+            append_settles.clone(),
+        );
+        registry.register(
+            "warroom_http_responses",
+            "HTTP answers by status code.",
+            http_responses.0.clone(),
+        );
+        registry.register(
+            "warroom_cluster_stream_gaps",
+            "Gaps found in followed rooms' streams from other nodes (their members here rejoin).",
+            cluster_stream_gaps.clone(),
+        );
+
         Metrics {
-            connections: Gauge::default(),
-            connections_opened: Counter::default(),
-            ws_messages_received: Counter::default(),
-            ws_bytes_received: Counter::default(),
-            ws_messages_sent: Counter::default(),
-            ws_bytes_sent: Counter::default(),
-            ws_errors_sent: LabeledCounter::default(),
-            slow_consumer_kicks: Counter::default(),
-            actions_applied: Counter::default(),
-            actions_refused: LabeledCounter::default(),
-            action_seconds: Histogram::new(&SECONDS_BUCKETS),
-            append_batch_size: Histogram::new(&BATCH_BUCKETS),
-            append_commit_seconds: Histogram::new(&SECONDS_BUCKETS),
-            append_failures: Counter::default(),
-            append_settles: Counter::default(),
-            http_responses: LabeledCounter::default(),
-            cluster_stream_gaps: Counter::default(),
+            connections,
+            connections_opened,
+            ws_messages_received,
+            ws_bytes_received,
+            ws_messages_sent,
+            ws_bytes_sent,
+            ws_errors_sent,
+            slow_consumer_kicks,
+            actions_applied,
+            actions_refused,
+            action_seconds,
+            append_batch_size,
+            append_commit_seconds,
+            append_failures,
+            append_settles,
+            http_responses,
+            cluster_stream_gaps,
+            registry,
         }
     }
 }
@@ -202,7 +278,7 @@ pub struct ConnectionGuard<'a>(&'a Metrics);
 
 impl Drop for ConnectionGuard<'_> {
     fn drop(&mut self) {
-        self.0.connections.0.fetch_sub(1, Ordering::Relaxed);
+        self.0.connections.dec();
     }
 }
 
@@ -210,7 +286,7 @@ impl Metrics {
     /// Counts a new connection until the guard is dropped.
     pub fn connection_opened(&self) -> ConnectionGuard<'_> {
         self.connections_opened.inc();
-        self.connections.0.fetch_add(1, Ordering::Relaxed);
+        self.connections.inc();
         ConnectionGuard(self)
     }
 }
@@ -226,186 +302,49 @@ pub struct Sampled {
     pub rooms_by_state: Vec<(String, u64)>,
 }
 
-/// Writes `metrics` and `sampled` in the Prometheus text format.
+impl Sampled {
+    /// A registry of this scrape's samples, encoded beside the server's own.
+    fn registry(&self) -> Registry {
+        let mut registry = Registry::default();
+        let in_memory = Gauge::<i64>::default();
+        in_memory.set(i64::try_from(self.rooms_in_memory).unwrap_or(i64::MAX));
+        registry.register(
+            "warroom_rooms_in_memory",
+            "Rooms held in memory (running tasks).",
+            in_memory,
+        );
+        let evictions = Counter::<u64>::default();
+        evictions.inc_by(self.room_evictions);
+        registry.register(
+            "warroom_room_evictions",
+            "Rooms that left memory idle (rebuilt from the database on demand).",
+            evictions,
+        );
+        let rooms = Family::<StateLabel, Gauge>::default();
+        for (state, count) in &self.rooms_by_state {
+            rooms
+                .get_or_create(&StateLabel {
+                    state: state.clone(),
+                })
+                .set(i64::try_from(*count).unwrap_or(i64::MAX));
+        }
+        registry.register("warroom_rooms", "Stored rooms by state.", rooms);
+        registry
+    }
+}
+
+/// The content type of [`render`]'s text.
+pub const CONTENT_TYPE: &str = "application/openmetrics-text; version=1.0.0; charset=utf-8";
+
+/// Writes `metrics` and `sampled` in the OpenMetrics text format ([`CONTENT_TYPE`]).
 pub fn render(metrics: &Metrics, sampled: &Sampled) -> String {
-    let mut out = Exposition(String::with_capacity(4096));
-    out.header("warroom_build_info", "gauge", "The running version.");
-    out.sample(
-        "warroom_build_info",
-        &[("version", env!("CARGO_PKG_VERSION"))],
-        1,
-    );
-    out.header(
-        "warroom_rooms_in_memory",
-        "gauge",
-        "Rooms held in memory (running tasks).",
-    );
-    out.sample("warroom_rooms_in_memory", &[], sampled.rooms_in_memory);
-    out.header(
-        "warroom_room_evictions_total",
-        "counter",
-        "Rooms that left memory idle (rebuilt from the database on demand).",
-    );
-    out.sample("warroom_room_evictions_total", &[], sampled.room_evictions);
-    out.header("warroom_rooms", "gauge", "Stored rooms by state.");
-    for (state, count) in &sampled.rooms_by_state {
-        out.sample("warroom_rooms", &[("state", state)], count);
-    }
-    out.gauge(
-        "warroom_connections",
-        "Open WebSocket connections.",
-        &metrics.connections,
-    );
-    out.counter(
-        "warroom_connections_opened_total",
-        "WebSocket connections accepted.",
-        &metrics.connections_opened,
-    );
-    out.counter(
-        "warroom_ws_messages_received_total",
-        "Text frames read from clients.",
-        &metrics.ws_messages_received,
-    );
-    out.counter(
-        "warroom_ws_received_bytes_total",
-        "Bytes of text frames read from clients.",
-        &metrics.ws_bytes_received,
-    );
-    out.counter(
-        "warroom_ws_messages_sent_total",
-        "Frames written to clients.",
-        &metrics.ws_messages_sent,
-    );
-    out.counter(
-        "warroom_ws_sent_bytes_total",
-        "Bytes of frames written to clients.",
-        &metrics.ws_bytes_sent,
-    );
-    out.labeled(
-        "warroom_ws_errors_sent_total",
-        "Error messages sent to clients, by code.",
-        "code",
-        &metrics.ws_errors_sent,
-    );
-    out.counter(
-        "warroom_slow_consumer_kicks_total",
-        "Connections closed because their outgoing queue overflowed.",
-        &metrics.slow_consumer_kicks,
-    );
-    out.counter(
-        "warroom_actions_applied_total",
-        "Actions acknowledged: durable and applied.",
-        &metrics.actions_applied,
-    );
-    out.labeled(
-        "warroom_actions_refused_total",
-        "Actions refused, by code.",
-        "code",
-        &metrics.actions_refused,
-    );
-    out.histogram(
-        "warroom_action_seconds",
-        "From reading an action to its answer (ack or refusal), in seconds.",
-        &metrics.action_seconds,
-    );
-    out.histogram(
-        "warroom_append_batch_size",
-        "Appends committed per writer transaction.",
-        &metrics.append_batch_size,
-    );
-    out.histogram(
-        "warroom_append_commit_seconds",
-        "Duration of one writer transaction (commit included), in seconds.",
-        &metrics.append_commit_seconds,
-    );
-    out.counter(
-        "warroom_append_failures_total",
-        "Appends the database failed to commit.",
-        &metrics.append_failures,
-    );
-    out.counter(
-        "warroom_append_settles_total",
-        "Settles of append batches whose commit had an unknown outcome.",
-        &metrics.append_settles,
-    );
-    out.labeled(
-        "warroom_http_responses_total",
-        "HTTP answers by status code.",
-        "status",
-        &metrics.http_responses,
-    );
-    out.counter(
-        "warroom_cluster_stream_gaps_total",
-        "Gaps found in followed rooms' streams from other nodes (their members here rejoin).",
-        &metrics.cluster_stream_gaps,
-    );
-    out.0
-}
-
-/// A Prometheus text exposition being written.
-struct Exposition(String);
-
-impl Exposition {
-    fn header(&mut self, name: &str, kind: &str, help: &str) {
-        let _ = writeln!(self.0, "# HELP {name} {help}\n# TYPE {name} {kind}");
-    }
-
-    fn sample(&mut self, name: &str, labels: &[(&str, &str)], value: impl std::fmt::Display) {
-        self.0.push_str(name);
-        if !labels.is_empty() {
-            self.0.push('{');
-            for (index, (key, label)) in labels.iter().enumerate() {
-                if index > 0 {
-                    self.0.push(',');
-                }
-                let _ = write!(self.0, "{key}=\"{}\"", escape_label(label));
-            }
-            self.0.push('}');
-        }
-        let _ = writeln!(self.0, " {value}");
-    }
-
-    fn counter(&mut self, name: &str, help: &str, counter: &Counter) {
-        self.header(name, "counter", help);
-        self.sample(name, &[], counter.get());
-    }
-
-    fn gauge(&mut self, name: &str, help: &str, gauge: &Gauge) {
-        self.header(name, "gauge", help);
-        self.sample(name, &[], gauge.get());
-    }
-
-    fn labeled(&mut self, name: &str, help: &str, key: &str, counter: &LabeledCounter) {
-        self.header(name, "counter", help);
-        for (label, count) in counter.snapshot() {
-            self.sample(name, &[(key, &label)], count);
-        }
-    }
-
-    fn histogram(&mut self, name: &str, help: &str, histogram: &Histogram) {
-        self.header(name, "histogram", help);
-        let bucket = format!("{name}_bucket");
-        let mut cumulative = 0;
-        for (index, count) in histogram.counts.iter().enumerate() {
-            cumulative += count.load(Ordering::Relaxed);
-            let bound = histogram
-                .bounds
-                .get(index)
-                .map_or_else(|| "+Inf".to_owned(), f64::to_string);
-            self.sample(&bucket, &[("le", &bound)], cumulative);
-        }
-        let sum = histogram.sum_micros.load(Ordering::Relaxed) as f64 / 1e6;
-        self.sample(&format!("{name}_sum"), &[], sum);
-        self.sample(&format!("{name}_count"), &[], cumulative);
-    }
-}
-
-/// Escapes a label value as the text format requires (backslash, quote, newline).
-fn escape_label(value: &str) -> String {
-    value
-        .replace('\\', "\\\\")
-        .replace('"', "\\\"")
-        .replace('\n', "\\n")
+    let mut text = String::with_capacity(8192);
+    // Writing to a String cannot fail; an encoder error would be a bug of ours (a bad name).
+    encode_registry(&mut text, &sampled.registry())
+        .and_then(|()| encode_registry(&mut text, &metrics.registry))
+        .and_then(|()| encode_eof(&mut text))
+        .expect("metrics encode to a String");
+    text
 }
 
 #[cfg(test)]
@@ -419,12 +358,12 @@ mod tests {
         metrics.append_batch_size.observe(3.0);
         metrics.append_batch_size.observe(5000.0);
         let text = render(&metrics, &Sampled::default());
-        assert!(text.contains("warroom_append_batch_size_bucket{le=\"1\"} 1\n"));
-        assert!(text.contains("warroom_append_batch_size_bucket{le=\"2\"} 1\n"));
-        assert!(text.contains("warroom_append_batch_size_bucket{le=\"4\"} 2\n"));
-        assert!(text.contains("warroom_append_batch_size_bucket{le=\"1024\"} 2\n"));
+        assert!(text.contains("warroom_append_batch_size_bucket{le=\"1.0\"} 1\n"));
+        assert!(text.contains("warroom_append_batch_size_bucket{le=\"2.0\"} 1\n"));
+        assert!(text.contains("warroom_append_batch_size_bucket{le=\"4.0\"} 2\n"));
+        assert!(text.contains("warroom_append_batch_size_bucket{le=\"1024.0\"} 2\n"));
         assert!(text.contains("warroom_append_batch_size_bucket{le=\"+Inf\"} 3\n"));
-        assert!(text.contains("warroom_append_batch_size_sum 5004\n"));
+        assert!(text.contains("warroom_append_batch_size_sum 5004.0\n"));
         assert!(text.contains("warroom_append_batch_size_count 3\n"));
     }
 
@@ -434,6 +373,7 @@ mod tests {
         metrics.actions_refused.inc("not_your_turn");
         metrics.actions_refused.inc("not_your_turn");
         metrics.actions_refused.inc("bad\"code");
+        assert_eq!(metrics.actions_refused.get("not_your_turn"), 2);
         let guard = metrics.connection_opened();
         let open = render(&metrics, &Sampled::default());
         assert!(open.contains("warroom_actions_refused_total{code=\"not_your_turn\"} 2\n"));
@@ -446,16 +386,69 @@ mod tests {
     }
 
     #[test]
-    fn every_metric_has_help_and_type() {
-        let text = render(&Metrics::default(), &Sampled::default());
-        let mut typed = 0;
+    fn scrape_time_samples_and_the_build_info() {
+        let sampled = Sampled {
+            rooms_in_memory: 3,
+            room_evictions: 7,
+            rooms_by_state: vec![("playing".into(), 2), ("finished".into(), 5)],
+        };
+        let text = render(&Metrics::default(), &sampled);
+        assert!(text.contains("warroom_rooms_in_memory 3\n"), "{text}");
+        assert!(text.contains("warroom_room_evictions_total 7\n"), "{text}");
+        assert!(
+            text.contains("warroom_rooms{state=\"playing\"} 2\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("warroom_rooms{state=\"finished\"} 5\n"),
+            "{text}"
+        );
+        let version = env!("CARGO_PKG_VERSION");
+        assert!(text.contains(&format!("warroom_build_info{{version=\"{version}\"}} 1\n")));
+        assert!(text.ends_with("# EOF\n"), "one end marker, at the end");
+        assert_eq!(text.matches("# EOF").count(), 1);
+    }
+
+    #[test]
+    fn two_servers_count_apart() {
+        let one = Metrics::default();
+        let two = Metrics::default();
+        one.actions_applied.inc();
+        assert!(render(&one, &Sampled::default()).contains("warroom_actions_applied_total 1\n"));
+        assert!(render(&two, &Sampled::default()).contains("warroom_actions_applied_total 0\n"));
+    }
+
+    #[test]
+    fn every_metric_has_help_and_type_and_is_the_one_the_docs_list() {
+        // A labeled family appears once it has a sample: give each one.
+        let metrics = Metrics::default();
+        metrics.ws_errors_sent.inc("rate_limited");
+        metrics.actions_refused.inc("not_your_turn");
+        metrics.http_responses.inc("200");
+        let sampled = Sampled {
+            rooms_by_state: vec![("waiting".into(), 1)],
+            ..Sampled::default()
+        };
+        let text = render(&metrics, &sampled);
+        let mut exported = std::collections::BTreeSet::new();
         for line in text.lines() {
             if let Some(rest) = line.strip_prefix("# TYPE ") {
-                typed += 1;
-                let name = rest.split(' ').next().unwrap_or_default();
+                let (name, kind) = rest.split_once(' ').expect("a name and a type");
                 assert!(text.contains(&format!("# HELP {name} ")), "{name}");
+                let suffix = if kind == "counter" { "_total" } else { "" };
+                exported.insert(format!("{name}{suffix}"));
             }
         }
-        assert!(typed >= 15, "{typed} metrics");
+        let documented: std::collections::BTreeSet<String> =
+            include_str!("../../docs/OPERATIONS.md")
+                .lines()
+                .filter_map(|line| line.strip_prefix("| `warroom_"))
+                .filter_map(|rest| rest.split('`').next())
+                .map(|name| format!("warroom_{name}"))
+                .collect();
+        assert_eq!(
+            exported, documented,
+            "docs/OPERATIONS.md lists every metric"
+        );
     }
 }

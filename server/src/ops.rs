@@ -1,5 +1,5 @@
 //! The operator's side of the server: `GET /readyz` (the database answers, the writer is not
-//! stuck), `GET /metrics` (Prometheus text), and the middleware that gives every HTTP request a
+//! stuck), `GET /metrics` (OpenMetrics text), and the middleware that gives every HTTP request a
 //! log span and counts its answer. docs/OPERATIONS.md describes them.
 
 use axum::Json;
@@ -14,11 +14,8 @@ use tracing::Instrument;
 use warroom_protocol::{ErrorBody, Health, codes};
 
 use crate::error::ApiError;
-use crate::metrics::{Sampled, render};
+use crate::metrics::{self, Sampled, render};
 use crate::state::AppState;
-
-/// The content type of the Prometheus text format.
-const PROMETHEUS_TEXT: &str = "text/plain; version=0.0.4; charset=utf-8";
 
 /// `GET /readyz`: 200 when the database answers and the writer is not stuck, else
 /// `503 unavailable` saying which (a load balancer stops sending players here meanwhile).
@@ -62,7 +59,7 @@ pub async fn readyz(State(state): State<AppState>) -> Result<Json<Health>, ApiEr
     get,
     path = "/metrics",
     tag = "operations",
-    responses((status = 200, description = "the metrics in the Prometheus text format (docs/OPERATIONS.md)", content_type = "text/plain"))
+    responses((status = 200, description = "the metrics in the OpenMetrics text format (docs/OPERATIONS.md)", content_type = "application/openmetrics-text"))
 )]
 pub async fn metrics(State(state): State<AppState>) -> Response {
     let sampled = Sampled {
@@ -71,7 +68,7 @@ pub async fn metrics(State(state): State<AppState>) -> Response {
         rooms_by_state: stored_rooms_by_state(&state).await,
     };
     (
-        [(CONTENT_TYPE, PROMETHEUS_TEXT)],
+        [(CONTENT_TYPE, metrics::CONTENT_TYPE)],
         render(&state.metrics, &sampled),
     )
         .into_response()

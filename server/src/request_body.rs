@@ -4,8 +4,6 @@
 //! its body slowly or never holds nothing for long (nor the shutdown: a body still arriving
 //! then is answered `503 shutting_down`).
 
-use std::time::Duration;
-
 use axum::body::Body;
 use axum::extract::{Request, State};
 use axum::http::StatusCode;
@@ -25,7 +23,7 @@ pub async fn read_within_limits(
     next: Next,
 ) -> Response {
     let max = state.limits.max_body_bytes;
-    let timeout = Duration::from_secs(state.limits.body_read_timeout);
+    let timeout = state.limits.body_read_timeout;
     let (parts, body) = request.into_parts();
     if http_body::Body::is_end_stream(&body) {
         return next.run(Request::from_parts(parts, body)).await;
@@ -55,8 +53,8 @@ pub async fn read_within_limits(
             StatusCode::REQUEST_TIMEOUT,
             codes::REQUEST_TIMEOUT,
             format!(
-                "the request body was not received within {} s",
-                timeout.as_secs()
+                "the request body was not received within {}",
+                humantime::format_duration(timeout)
             ),
         )
         .into_response(),

@@ -2,30 +2,17 @@
 //! tab, and comes back to find a bot playing her seat ("a bot plays" by her name, a notice and
 //! "I'm back"); pressing "I'm back" gives her the seat again, for everyone to see.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, openClient, enterName, screenshot } from './harness.js';
+import { openClient, enterName, screenshot, serverAndBrowser } from './harness.js';
 
-/** @type {Awaited<ReturnType<typeof startServer>>} */
-let server;
-/** @type {import('playwright-core').Browser} */
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const setup = serverAndBrowser();
 
 /** The names shown around the board. @param {import('playwright-core').Page} page */
 const names = (page) => page.locator('.players .player .name').allTextContents();
 
 test("a seat taken over while its player was away is given back with I'm back", async () => {
-  const ada = await openClient(browser, server.url);
+  const ada = await openClient(setup.browser, setup.server.url);
   await enterName(ada.page, 'Ada');
   // A room the lobby form does not offer: a grace period of one second, and a slow computer so
   // that the match waits for us.
@@ -45,7 +32,7 @@ test("a seat taken over while its player was away is given back with I'm back", 
     });
     return (await response.json()).id;
   });
-  const roomUrl = `${server.url}/#/room/${room}`;
+  const roomUrl = `${setup.server.url}/#/room/${room}`;
   await ada.page.goto(roomUrl);
   await ada.page.waitForSelector('.match .board');
   assert.equal(await ada.page.locator('[data-testid=im-back]').count(), 0, 'nobody plays for Ada yet');
@@ -76,7 +63,7 @@ test("a seat taken over while its player was away is given back with I'm back", 
 });
 
 test('the create form sets how long a player may be away before a bot plays for them', async () => {
-  const bea = await openClient(browser, server.url);
+  const bea = await openClient(setup.browser, setup.server.url);
   await enterName(bea.page, 'Bea');
   await bea.page.waitForSelector('#create-ruleset option', { state: 'attached' });
   assert.equal(await bea.page.inputValue('#create-grace'), '60', 'a minute unless chosen');

@@ -1,31 +1,15 @@
 //! A capitals match for two is created, joined and started from the browser; the player to act
 //! attacks a neutral area from their capital by clicking, and the battle's dice show.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, openClient, enterName, screenshot } from './harness.js';
+import { openClient, enterName, screenshot, serverAndBrowser, namedClients } from './harness.js';
 import { createRoom, joinByInvite, pageToAct, actAndWait, clickRegion } from './play.js';
 
-/** @type {Awaited<ReturnType<typeof startServer>>} */
-let server;
-/** @type {import('playwright-core').Browser} */
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const setup = serverAndBrowser();
 
 test('capitals: two players start a match and the first attacks from the capital by clicking', async () => {
-  const ada = await openClient(browser, server.url);
-  const bob = await openClient(browser, server.url);
-  await enterName(ada.page, 'Ada');
-  await enterName(bob.page, 'Bob');
+  const [ada, bob] = await namedClients(setup, 'Ada', 'Bob');
   const { invite } = await createRoom(ada.page, 'capitals', { seats: 2, options: { map_size: 'small' } });
   await joinByInvite(bob.page, invite);
   await ada.page.waitForSelector('.match .board');
@@ -59,8 +43,8 @@ test('capitals: two players start a match and the first attacks from the capital
 
 test('the lobby and a match fit a phone-sized screen', async () => {
   const phone = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
-  const ada = await openClient(browser, server.url, phone);
-  const bob = await openClient(browser, server.url, phone);
+  const ada = await openClient(setup.browser, setup.server.url, phone);
+  const bob = await openClient(setup.browser, setup.server.url, phone);
   await enterName(ada.page, 'Amy');
   await enterName(bob.page, 'Ben');
   await screenshot(ada.page, 'phone-lobby');

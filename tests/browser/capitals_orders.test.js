@@ -2,27 +2,14 @@
 //! kind of order by clicking for several rounds — transports, attacks, deep attacks, each unit
 //! selection offered — and the server never refuses one. A refused order keeps what was built.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, openClient, enterName, screenshot } from './harness.js';
+import { openClient, enterName, screenshot, serverAndBrowser } from './harness.js';
 import { createRoom, joinByInvite, pageToAct, actAndWait, clickRegion } from './play.js';
 
 /** @typedef {import('playwright-core').Page} Page */
 
-/** @type {Awaited<ReturnType<typeof startServer>>} */
-let server;
-/** @type {import('playwright-core').Browser} */
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const setup = serverAndBrowser();
 
 /** A small deterministic chooser, so a failure can be replayed. */
 let state = 12345;
@@ -42,7 +29,7 @@ async function clickNth(page, selector) {
 }
 
 test('capitals: many orders by clicking, every one accepted; a refusal keeps the built order', async () => {
-  const clients = await Promise.all(['Ada', 'Bob', 'Cyd'].map(() => openClient(browser, server.url)));
+  const clients = await Promise.all(['Ada', 'Bob', 'Cyd'].map(() => openClient(setup.browser, setup.server.url)));
   const pages = clients.map((client) => client.page);
   await Promise.all(pages.map((page, i) => enterName(page, ['Ada', 'Bob', 'Cyd'][i])));
   // A refusal is provoked once, by bending one order on its way out (as a stale client might).
@@ -132,8 +119,8 @@ test('capitals: many orders by clicking, every one accepted; a refusal keeps the
 
 test('capitals on a phone: the board zooms with buttons and the wheel, and the page does not scroll sideways', async () => {
   const phone = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
-  const ada = await openClient(browser, server.url, phone);
-  const bob = await openClient(browser, server.url, phone);
+  const ada = await openClient(setup.browser, setup.server.url, phone);
+  const bob = await openClient(setup.browser, setup.server.url, phone);
   await enterName(ada.page, 'Amy');
   await enterName(bob.page, 'Ben');
   const { invite } = await createRoom(ada.page, 'capitals', { seats: 2, options: { map_size: 'large' } });

@@ -1,25 +1,12 @@
 //! A chat flood (issue 37, point 8), at 1280×800 and 390×844: the refusals show one notice at a
 //! time, never a stack over the board, and a refused line stays in the input to send again.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, openClient, enterName, screenshot, SIZES } from './harness.js';
+import { openClient, enterName, screenshot, SIZES, serverAndBrowser } from './harness.js';
 import { createRoom } from './play.js';
 
-/** @type {Awaited<ReturnType<typeof startServer>>} */
-let server;
-/** @type {import('playwright-core').Browser} */
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const setup = serverAndBrowser();
 
 /** Counts, in `window.mostNotices`, the most notices on screen at once. Runs before the page's scripts. */
 function watchNotices() {
@@ -32,7 +19,7 @@ function watchNotices() {
 
 for (const [size, options] of Object.entries(SIZES)) {
   test(`${size}: a chat flood shows one notice at a time and keeps the refused line`, async () => {
-    const { page, context, errors } = await openClient(browser, server.url, options);
+    const { page, context, errors } = await openClient(setup.browser, setup.server.url, options);
     await context.addInitScript(watchNotices);
     await page.reload();
     await enterName(page, size === 'desktop' ? 'Ada' : 'Ari');

@@ -3,28 +3,15 @@
 //! The map stays readable (names never overlap, continents and bonuses can be shown, a phone can
 //! zoom), a click places one unit unless asked for more, and "place for me" does the claim setup.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, openClient, enterName, screenshot } from './harness.js';
+import { openClient, enterName, screenshot, serverAndBrowser } from './harness.js';
 import { createRoom, joinByInvite, pageToAct, actAndWait, phaseOf, clickRegion } from './play.js';
 
-/** @type {Awaited<ReturnType<typeof startServer>>} */
-let server;
-/** @type {import('playwright-core').Browser} */
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const setup = serverAndBrowser();
 
 test('classic: three players start a match and the first attacks by clicking', async () => {
-  const clients = await Promise.all([0, 1, 2].map(() => openClient(browser, server.url)));
+  const clients = await Promise.all([0, 1, 2].map(() => openClient(setup.browser, setup.server.url)));
   const names = ['Ada', 'Bob', 'Cyd'];
   for (const [index, client] of clients.entries()) await enterName(client.page, names[index]);
   const { invite } = await createRoom(clients[0].page, 'classic', {
@@ -109,7 +96,7 @@ const overlap = (a, b) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.
 
 test('classic: names never overlap, continents show with their bonuses, one click places one unit', async () => {
   const desk = { viewport: { width: 1280, height: 800 } };
-  const clients = await Promise.all([0, 1, 2].map(() => openClient(browser, server.url, desk)));
+  const clients = await Promise.all([0, 1, 2].map(() => openClient(setup.browser, setup.server.url, desk)));
   for (const [index, client] of clients.entries()) await enterName(client.page, ['Amy', 'Ben', 'Cal'][index]);
   const { invite } = await createRoom(clients[0].page, 'classic', { seats: 3 });
   for (const client of clients.slice(1)) await joinByInvite(client.page, invite);
@@ -160,7 +147,7 @@ test('classic: names never overlap, continents show with their bonuses, one clic
 
 test('classic on a phone: zooming shows more names, and "place for me" does the claim setup', async () => {
   const phone = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
-  const clients = await Promise.all([0, 1, 2].map(() => openClient(browser, server.url, phone)));
+  const clients = await Promise.all([0, 1, 2].map(() => openClient(setup.browser, setup.server.url, phone)));
   for (const [index, client] of clients.entries()) await enterName(client.page, ['Dee', 'Eve', 'Fay'][index]);
   const { invite } = await createRoom(clients[0].page, 'classic', { seats: 3, options: { setup: 'claim territories in turn' } });
   for (const client of clients.slice(1)) await joinByInvite(client.page, invite);

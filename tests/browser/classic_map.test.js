@@ -4,25 +4,12 @@
 //! board, true borders are not, and every territory's name is found by pointing at it (desktop)
 //! or tapping it (phone).
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, openClient, enterName, screenshot, SIZES } from './harness.js';
+import { openClient, enterName, screenshot, SIZES, serverAndBrowser } from './harness.js';
 import { createRoomByApi } from './play.js';
 
-/** @type {Awaited<ReturnType<typeof startServer>>} */
-let server;
-/** @type {import('playwright-core').Browser} */
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const setup = serverAndBrowser();
 
 /** Axial neighbours, as engine/src/hex.rs. */
 const NEIGHBOURS = [[1, 0], [1, -1], [0, -1], [-1, 0], [-1, 1], [0, 1]];
@@ -50,7 +37,7 @@ function touchingPairs(regions) {
 
 for (const [size, options] of Object.entries(SIZES)) {
   test(`${size}: only true borders look like borders, and every territory is named where pointed at`, async () => {
-    const player = await openClient(browser, server.url, options);
+    const player = await openClient(setup.browser, setup.server.url, options);
     await enterName(player.page, size === 'desktop' ? 'Ada' : 'Ari');
     const room = await createRoomByApi(player.page, {
       ruleset: 'classic',
@@ -62,9 +49,9 @@ for (const [size, options] of Object.entries(SIZES)) {
       clock: 'none',
     });
     // A spectator points at every territory: nothing they do acts.
-    const { page, context, errors } = await openClient(browser, server.url, options);
+    const { page, context, errors } = await openClient(setup.browser, setup.server.url, options);
     await enterName(page, size === 'desktop' ? 'Sam' : 'Sue');
-    await page.goto(`${server.url}/#/room/${room.id}`);
+    await page.goto(`${setup.server.url}/#/room/${room.id}`);
     await page.waitForSelector('.match .board');
     const matchId = await page.evaluate(async (/** @type {string} */ id) => (await (await fetch(`/api/rooms/${id}`)).json()).match_id, room.id);
     const replay = await page.evaluate(async (/** @type {string} */ id) => (await fetch(`/api/matches/${id}/replay`)).json(), matchId);

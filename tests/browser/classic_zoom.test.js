@@ -3,27 +3,14 @@
 //! covers a count; and on a phone two fingers pinch the board bigger (the page itself does not
 //! zoom).
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, openClient, enterName, screenshot, SIZES } from './harness.js';
+import { openClient, enterName, screenshot, SIZES, serverAndBrowser } from './harness.js';
 import { createRoomByApi } from './play.js';
 
 /** @typedef {import('playwright-core').Page} Page */
 
-/** @type {Awaited<ReturnType<typeof startServer>>} */
-let server;
-/** @type {import('playwright-core').Browser} */
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const setup = serverAndBrowser();
 
 /** Each count drawn on the board: its text, its size on screen (px) and its box. @param {Page} page */
 const counts = (page) =>
@@ -43,7 +30,7 @@ const overlap = (a, b) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.
 
 for (const [size, options] of Object.entries(SIZES)) {
   test(`${size}: the whole classic board shows every count at 10 px or more${size === 'phone' ? ', and pinching zooms it' : ''}`, async () => {
-    const { page, context, errors } = await openClient(browser, server.url, options);
+    const { page, context, errors } = await openClient(setup.browser, setup.server.url, options);
     await enterName(page, size === 'desktop' ? 'Ada' : 'Ari');
     const room = await createRoomByApi(page, {
       ruleset: 'classic',
@@ -55,7 +42,7 @@ for (const [size, options] of Object.entries(SIZES)) {
       clock: 'none',
       private: true,
     });
-    await page.goto(`${server.url}/#/room/${room.id}?invite=${room.invite_code}`);
+    await page.goto(`${setup.server.url}/#/room/${room.id}?invite=${room.invite_code}`);
     await page.waitForSelector('.match .board .labels .badge');
     await page.click('[data-zoom=reset]');
     assert.equal(await page.getAttribute('.board', 'data-zoom'), '1.00');

@@ -3,27 +3,14 @@
 //! reader's language with their values worded; the creator of a room is seated and the invite box
 //! understands what is pasted into it; a hexdice turn can be played with the keyboard alone.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, openClient, enterName, screenshot } from './harness.js';
+import { openClient, enterName, screenshot, serverAndBrowser, namedClients } from './harness.js';
 import { createRoom, joinByInvite, pageToAct, actAndWait, clickRegion, phaseOf } from './play.js';
 
 /** @typedef {import('playwright-core').Page} Page */
 
-/** @type {Awaited<ReturnType<typeof startServer>>} */
-let server;
-/** @type {import('playwright-core').Browser} */
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const setup = serverAndBrowser();
 
 /** The log's lines, oldest first. @param {Page} page */
 const logLines = async (page) => (await page.$$eval('[data-testid=log] li', (items) => items.map((item) => item.textContent ?? ''))).reverse();
@@ -33,10 +20,7 @@ const logReaches = (page, count) =>
   page.waitForFunction((n) => document.querySelectorAll('[data-testid=log] li').length === n, count, { timeout: 10_000 });
 
 test('the log shows the whole match: from the setup, after a reload, for a late spectator and in another language', async () => {
-  const ada = await openClient(browser, server.url);
-  const bob = await openClient(browser, server.url);
-  await enterName(ada.page, 'Ada');
-  await enterName(bob.page, 'Bob');
+  const [ada, bob] = await namedClients(setup, 'Ada', 'Bob');
   const { room, invite } = await createRoom(ada.page, 'hexdice', { options: { board: 'Small (10 cells)' } });
   await joinByInvite(bob.page, invite);
   await ada.page.waitForSelector('.match .board');
@@ -74,9 +58,9 @@ test('the log shows the whole match: from the setup, after a reload, for a late 
   assert.deepEqual(await logLines(bob.page), live);
 
   // A spectator arriving now sees the match from its beginning.
-  const cy = await openClient(browser, server.url);
+  const cy = await openClient(setup.browser, setup.server.url);
   await enterName(cy.page, 'Cyd');
-  await cy.page.goto(`${server.url}/#/room/${room}`);
+  await cy.page.goto(`${setup.server.url}/#/room/${room}`);
   await cy.page.waitForSelector('.match .board');
   await logReaches(cy.page, live.length);
   assert.deepEqual(await logLines(cy.page), live);
@@ -95,10 +79,7 @@ test('the log shows the whole match: from the setup, after a reload, for a late 
 });
 
 test('a refusal is worded in the reader’s language, with the cell it speaks of', async () => {
-  const ada = await openClient(browser, server.url);
-  const bob = await openClient(browser, server.url);
-  await enterName(ada.page, 'Amy');
-  await enterName(bob.page, 'Ben');
+  const [ada, bob] = await namedClients(setup, 'Amy', 'Ben');
   for (const page of [ada.page, bob.page]) {
     await page.selectOption('#language', 'fr');
     await page.waitForSelector('text=Salles publiques');
@@ -136,10 +117,7 @@ test('a refusal is worded in the reader’s language, with the cell it speaks of
 });
 
 test('the creator is seated and the invite box reads links, hashes and ids', async () => {
-  const ada = await openClient(browser, server.url);
-  const bob = await openClient(browser, server.url);
-  await enterName(ada.page, 'Cal');
-  await enterName(bob.page, 'Dee');
+  const [ada, bob] = await namedClients(setup, 'Cal', 'Dee');
   const { room, invite } = await createRoom(ada.page, 'capitals', { seats: 3 });
   // One seat taken by the creator, two to take, nobody only watching.
   assert.equal(await ada.page.locator('.seat-list button[data-seat]').count(), 0, 'the creator is not offered another seat');
@@ -152,7 +130,7 @@ test('the creator is seated and the invite box reads links, hashes and ids', asy
   await bob.page.waitForSelector('[data-testid=invite-problem]:not(:empty)');
   assert.equal(await bob.page.locator('.screen.lobby').count(), 1);
   for (const pasted of [invite, invite.slice(invite.indexOf('#')), room]) {
-    await bob.page.goto(`${server.url}/#/`);
+    await bob.page.goto(`${setup.server.url}/#/`);
     await bob.page.waitForSelector('[data-testid=invite-input]');
     await bob.page.fill('[data-testid=invite-input]', pasted);
     await bob.page.press('[data-testid=invite-input]', 'Enter');
@@ -162,10 +140,7 @@ test('the creator is seated and the invite box reads links, hashes and ids', asy
 });
 
 test('a hexdice turn is played with the keyboard alone', async () => {
-  const ada = await openClient(browser, server.url);
-  const bob = await openClient(browser, server.url);
-  await enterName(ada.page, 'Eve');
-  await enterName(bob.page, 'Fay');
+  const [ada, bob] = await namedClients(setup, 'Eve', 'Fay');
   const { invite } = await createRoom(ada.page, 'hexdice', { options: { board: 'Small (10 cells)' } });
   await joinByInvite(bob.page, invite);
   await ada.page.waitForSelector('.match .board');

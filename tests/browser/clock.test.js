@@ -4,27 +4,14 @@
 //! the lobby; the client's presets being the server's; and the countdown's arithmetic, which
 //! starts from the server's `left_ms` whatever this computer's clock says.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, openClient, enterName, screenshot } from './harness.js';
+import { openClient, enterName, screenshot, serverAndBrowser, namedClients } from './harness.js';
 import { createRoomByApi } from './play.js';
 
 /** @typedef {import('playwright-core').Page} Page */
 
-/** @type {Awaited<ReturnType<typeof startServer>>} */
-let server;
-/** @type {import('playwright-core').Browser} */
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const setup = serverAndBrowser();
 
 /** Where the client's clock module is served. */
 /** The clock module, as the page's own modules import it (under the client's versioned path, so
@@ -68,8 +55,8 @@ const clockOf = (page) =>
   });
 
 test('the countdown runs from the server time left, warns, and the clock plays the turn when nobody moves', async () => {
-  const ada = await openClient(browser, server.url);
-  const bob = await openClient(browser, server.url);
+  const ada = await openClient(setup.browser, setup.server.url);
+  const bob = await openClient(setup.browser, setup.server.url);
   for (const client of [ada, bob]) await client.context.addInitScript(countNotes);
   await bob.context.addInitScript(wrongWallClock);
   await Promise.all([ada.page.reload(), bob.page.reload()]);
@@ -84,8 +71,8 @@ test('the countdown runs from the server time left, warns, and the clock plays t
     clock: { turn_seconds: 4, bank_seconds: 8 },
   });
   assert.deepEqual(room.settings.clock, { turn_seconds: 4, bank_seconds: 8 });
-  await ada.page.goto(`${server.url}/#/room/${room.id}`);
-  await bob.page.goto(`${server.url}/#/room/${room.id}`);
+  await ada.page.goto(`${setup.server.url}/#/room/${room.id}`);
+  await bob.page.goto(`${setup.server.url}/#/room/${room.id}`);
   await bob.page.waitForSelector('.seat-list button[data-seat]');
   await bob.page.click('.seat-list button[data-seat]');
   await ada.page.waitForSelector('.match .board');
@@ -156,7 +143,7 @@ test('the countdown runs from the server time left, warns, and the clock plays t
 });
 
 test('the countdown counts from the server left_ms and the time elapsed since, not the wall clock', async () => {
-  const cy = await openClient(browser, server.url);
+  const cy = await openClient(setup.browser, setup.server.url);
   await enterName(cy.page, 'Cyd');
   const result = await cy.page.evaluate(async (file) => {
     const app = /** @type {HTMLScriptElement} */ (document.querySelector('script[type=module]'));
@@ -196,10 +183,7 @@ test('the countdown counts from the server left_ms and the time elapsed since, n
 });
 
 test('the create form sends its clock preset: the room and the lobby show it; the presets are the server’s', async () => {
-  const dee = await openClient(browser, server.url);
-  const eve = await openClient(browser, server.url);
-  await enterName(dee.page, 'Dee');
-  await enterName(eve.page, 'Eve');
+  const [dee, eve] = await namedClients(setup, 'Dee', 'Eve');
 
   // Each preset the form offers is what the server makes of its name.
   const presets = await dee.page.evaluate(async (file) => {

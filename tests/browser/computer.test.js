@@ -2,25 +2,12 @@
 //! other seat taken by a bot, played by clicking to its end; and resigning, asked twice, which
 //! ends a match at once.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, openClient, enterName, screenshot } from './harness.js';
+import { openClient, enterName, screenshot, serverAndBrowser } from './harness.js';
 import { pageToAct, playHexdiceOnce } from './play.js';
 
-/** @type {Awaited<ReturnType<typeof startServer>>} */
-let server;
-/** @type {import('playwright-core').Browser} */
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const setup = serverAndBrowser();
 
 /**
  * Creates a small hexdice room whose other seat a `normal` bot takes; its match starts at once.
@@ -41,7 +28,7 @@ async function playTheComputer(page) {
 }
 
 test('a person plays hexdice against the computer to the end', async () => {
-  const ada = await openClient(browser, server.url);
+  const ada = await openClient(setup.browser, setup.server.url);
   await enterName(ada.page, 'Ada');
   await playTheComputer(ada.page);
 
@@ -64,7 +51,7 @@ test('a person plays hexdice against the computer to the end', async () => {
 });
 
 test('resigning asks first, then ends the match against the computer at once', async () => {
-  const bea = await openClient(browser, server.url);
+  const bea = await openClient(setup.browser, setup.server.url);
   await enterName(bea.page, 'Bea');
   await playTheComputer(bea.page);
 

@@ -2,34 +2,21 @@
 //! seat has a name of its own with its level, the same in the room, the lobby, the log, the end
 //! screen and the replay; and a computer is never shown as disconnected (point 5).
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { startServer, launchBrowser, openClient, enterName, screenshot, SIZES, repoRoot } from './harness.js';
-import { createRoomByApi } from './play.js';
+import { openClient, enterName, screenshot, SIZES, repoRoot, serverAndBrowser } from './harness.js';
+import { createRoomByApi, openBotMatch } from './play.js';
 
-/** @type {Awaited<ReturnType<typeof startServer>>} */
-let server;
-/** @type {import('playwright-core').Browser} */
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const setup = serverAndBrowser();
 
 /** The names around the board. @param {import('playwright-core').Page} page */
 const playerNames = (page) => page.locator('.players .player .name').allTextContents();
 
 for (const [size, options] of Object.entries(SIZES)) {
   test(`${size}: two computers of one level have names of their own, everywhere`, async () => {
-    const { page, context, errors } = await openClient(browser, server.url, options);
+    const { page, context, errors } = await openClient(setup.browser, setup.server.url, options);
     const me = size === 'desktop' ? 'Ada' : 'Ari';
     await enterName(page, me);
     // A public room (so the lobby lists it) with two computers of the same level, quick ones.
@@ -42,7 +29,7 @@ for (const [size, options] of Object.entries(SIZES)) {
       bot_delay_ms: 0,
       clock: 'none',
     });
-    await page.goto(`${server.url}/#/room/${room.id}`);
+    await page.goto(`${setup.server.url}/#/room/${room.id}`);
     await page.waitForSelector('.match .board');
     const seated = (await playerNames(page)).map((name) => name.replace(' (you)', ''));
     const computers = seated.slice(1);
@@ -50,14 +37,14 @@ for (const [size, options] of Object.entries(SIZES)) {
     for (const name of computers) assert.match(name, /^\w+ \(computer, normal\)$/, `a name and its level: ${name}`);
 
     // The lobby lists the room with the same names.
-    await page.goto(`${server.url}/#/`);
+    await page.goto(`${setup.server.url}/#/`);
     await page.waitForSelector(`.room-row[data-room="${room.id}"] .seat-chip`);
     const chips = await page.locator(`.room-row[data-room="${room.id}"] .seat-chip`).allTextContents();
     assert.deepEqual(chips, seated, 'the lobby names the seats as the room does');
     await screenshot(page, `computer-names-lobby-${size}`);
 
     // Resigning ends my part; the two computers play on to the end.
-    await page.goto(`${server.url}/#/room/${room.id}`);
+    await page.goto(`${setup.server.url}/#/room/${room.id}`);
     await page.click('[data-testid=resign]');
     await page.click('[data-testid=resign-confirm]');
     await page.waitForSelector('.match[data-over=true]', { timeout: 60_000 });
@@ -81,19 +68,9 @@ for (const [size, options] of Object.entries(SIZES)) {
 
 for (const [size, options] of Object.entries(SIZES)) {
   test(`${size}: a computer seat is never marked disconnected`, async () => {
-    const { page, context, errors } = await openClient(browser, server.url, options);
+    const { page, context, errors } = await openClient(setup.browser, setup.server.url, options);
     await enterName(page, size === 'desktop' ? 'Cyd' : 'Cal');
-    const room = await createRoomByApi(page, {
-      ruleset: 'classic',
-      seats: 3,
-      creator_seat: 0,
-      bots: [{ seat: 1, level: 'easy' }, { seat: 2, level: 'hard' }],
-      bot_delay_ms: 5000,
-      clock: 'none',
-      private: true,
-    });
-    await page.goto(`${server.url}/#/room/${room.id}?invite=${room.invite_code}`);
-    await page.waitForSelector('.match .board');
+    await openBotMatch(page, setup.server.url, { ruleset: 'classic', levels: ['easy', 'hard'], botDelayMs: 5000 });
     // Presence is sent as it changes; give it time to settle.
     await page.waitForTimeout(1500);
     for (const seat of [1, 2]) {

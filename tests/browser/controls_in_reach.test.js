@@ -2,27 +2,14 @@
 //! 1280×800 and 390×844: capitals with four seats (the units choice and Attack, once a source
 //! and a target are chosen on the board) and hexdice's choice of roll after a combined attack.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, openClient, enterName, screenshot, SIZES } from './harness.js';
-import { createRoomByApi, pageToAct, playHexdiceOnce, phaseOf, clickRegion } from './play.js';
+import { openClient, enterName, screenshot, SIZES, serverAndBrowser } from './harness.js';
+import { pageToAct, playHexdiceOnce, phaseOf, clickRegion, openBotMatch } from './play.js';
 
 /** @typedef {import('playwright-core').Page} Page */
 
-/** @type {Awaited<ReturnType<typeof startServer>>} */
-let server;
-/** @type {import('playwright-core').Browser} */
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const setup = serverAndBrowser();
 
 /**
  * The controls matching `selector` that are not wholly on screen, or covered where they are (the
@@ -54,19 +41,9 @@ async function outOfReach(page, selector) {
 
 for (const [size, options] of Object.entries(SIZES)) {
   test(`${size}: capitals with four seats, the units choice and Attack are on screen`, async () => {
-    const { page, context, errors } = await openClient(browser, server.url, options);
+    const { page, context, errors } = await openClient(setup.browser, setup.server.url, options);
     await enterName(page, size === 'desktop' ? 'Ada' : 'Ari');
-    const room = await createRoomByApi(page, {
-      ruleset: 'capitals',
-      seats: 4,
-      creator_seat: 0,
-      bots: [1, 2, 3].map((seat) => ({ seat, level: 'easy' })),
-      bot_delay_ms: 0,
-      clock: 'none',
-      private: true,
-    });
-    await page.goto(`${server.url}/#/room/${room.id}?invite=${room.invite_code}`);
-    await page.waitForSelector('.match .board');
+    await openBotMatch(page, setup.server.url, { ruleset: 'capitals', levels: ['easy', 'easy', 'easy'] });
     assert.equal(await pageToAct([page], 30_000), page);
     // The capital, then a neighbour to attack: the order waits for its units and Attack.
     await clickRegion(page, '.region.source');
@@ -80,19 +57,9 @@ for (const [size, options] of Object.entries(SIZES)) {
   });
 
   test(`${size}: hexdice, the choice of roll after a combined attack is on screen`, async () => {
-    const { page, context, errors } = await openClient(browser, server.url, options);
+    const { page, context, errors } = await openClient(setup.browser, setup.server.url, options);
     await enterName(page, size === 'desktop' ? 'Bea' : 'Bob');
-    const room = await createRoomByApi(page, {
-      ruleset: 'hexdice',
-      options: { board: { layout: 'full' } },
-      creator_seat: 0,
-      bots: [{ seat: 1, level: 'easy' }],
-      bot_delay_ms: 0,
-      clock: 'none',
-      private: true,
-    });
-    await page.goto(`${server.url}/#/room/${room.id}?invite=${room.invite_code}`);
-    await page.waitForSelector('.match .board');
+    await openBotMatch(page, setup.server.url, { ruleset: 'hexdice', levels: ['easy'], options: { board: { layout: 'full' } } });
     const tally = { turns: 0, combined: 0, moves: 0, singles: 0 };
     let chosen = false;
     for (let decisions = 0; decisions < 200 && !chosen; decisions++) {

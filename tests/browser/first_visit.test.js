@@ -3,28 +3,15 @@
 //! guest name; a shared rules link shows the rules and the lobby its rooms to a visitor without a
 //! name; "Play now" that finds nobody offers the computer after a few seconds.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, openClient, screenshot, SIZES } from './harness.js';
+import { openClient, screenshot, SIZES, serverAndBrowser } from './harness.js';
 
-/** @type {Awaited<ReturnType<typeof startServer>>} */
-let server;
-/** @type {import('playwright-core').Browser} */
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const setup = serverAndBrowser();
 
 for (const [size, options] of Object.entries(SIZES)) {
   test(`${size}: from a cold first visit, two clicks start a match against the computer`, async () => {
-    const { page, context, errors } = await openClient(browser, server.url, options);
+    const { page, context, errors } = await openClient(setup.browser, setup.server.url, options);
     // The landing page is the lobby: the games, their rules, the rooms; no name asked first.
     await page.waitForSelector('[data-testid=games] [data-play-computer=hexdice]');
     assert.equal(await page.locator('[data-testid=rooms]').count(), 1, 'the rooms are listed');
@@ -53,7 +40,7 @@ for (const [size, options] of Object.entries(SIZES)) {
   });
 
   test(`${size}: a shared rules link shows the rules and the lobby its rooms without a name`, async () => {
-    const { page, context, errors } = await openClient(browser, `${server.url}/#/rules/classic`, options);
+    const { page, context, errors } = await openClient(setup.browser, `${setup.server.url}/#/rules/classic`, options);
     await page.waitForSelector('.screen.rules[data-ruleset=classic]');
     assert.match((await page.textContent('.screen.rules')) ?? '', /Cards/);
     assert.equal(await page.locator('#display-name').count(), 0, 'no name form over the rules');
@@ -65,7 +52,7 @@ for (const [size, options] of Object.entries(SIZES)) {
   });
 
   test(`${size}: "Play now" that finds nobody offers the computer after a few seconds`, async () => {
-    const { page, context, errors } = await openClient(browser, server.url, options);
+    const { page, context, errors } = await openClient(setup.browser, setup.server.url, options);
     await page.click(`[data-testid=play-now] button[data-ruleset=capitals]`);
     await page.waitForSelector('.screen.room .waiting .you');
     const waitingRoom = await page.getAttribute('.screen.room', 'data-room');

@@ -7,6 +7,7 @@ import { mkdtempSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { before, after } from 'node:test';
 import { chromium } from 'playwright-core';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -87,6 +88,24 @@ export function launchBrowser() {
 }
 
 /**
+ * The server and the browser a test file shares: started before its first test, stopped after
+ * its last. Its fields are set once the file's `before` hook ran, so tests read them there.
+ * @returns {{server: Awaited<ReturnType<typeof startServer>>, browser: import('playwright-core').Browser}}
+ */
+export function serverAndBrowser() {
+  const setup = /** @type {{server: Awaited<ReturnType<typeof startServer>>, browser: import('playwright-core').Browser}} */ ({});
+  before(async () => {
+    setup.server = await startServer();
+    setup.browser = await launchBrowser();
+  });
+  after(async () => {
+    await setup.browser?.close();
+    await setup.server?.stop();
+  });
+  return setup;
+}
+
+/**
  * A fresh browser context (its own localStorage: its own guest) with a page on the client,
  * whose console errors fail the test through `errors`.
  * @param {import('playwright-core').Browser} browser
@@ -135,6 +154,18 @@ export async function enterName(page, name) {
   await page.click('.name-picker button[type=submit]');
   await page.waitForFunction((chosen) => document.getElementById('whoami')?.textContent === chosen, name);
   await page.waitForSelector('.lobby');
+}
+
+/**
+ * One client per name on the file's server, opened first, then each named in turn.
+ * @param {{server: {url: string}, browser: import('playwright-core').Browser}} setup
+ * @param {...string} names
+ */
+export async function namedClients(setup, ...names) {
+  const clients = [];
+  for (let opened = 0; opened < names.length; opened++) clients.push(await openClient(setup.browser, setup.server.url));
+  for (const [index, client] of clients.entries()) await enterName(client.page, names[index]);
+  return clients;
 }
 
 /** The two screens every point of the client is checked at. */

@@ -2,33 +2,15 @@
 //! spectates it live from the lobby, then opens its replay and steps through it. Screenshots of
 //! the board land in the test output folder.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, openClient, enterName, screenshot } from './harness.js';
+import { screenshot, serverAndBrowser, namedClients } from './harness.js';
 import { createRoom, joinByInvite, pageToAct, playHexdiceOnce } from './play.js';
 
-/** @type {Awaited<ReturnType<typeof startServer>>} */
-let server;
-/** @type {import('playwright-core').Browser} */
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const setup = serverAndBrowser();
 
 test('two players play hexdice to the end by clicking while a third spectates, then replays it', async () => {
-  const ada = await openClient(browser, server.url);
-  const bob = await openClient(browser, server.url);
-  const cy = await openClient(browser, server.url);
-  await enterName(ada.page, 'Ada');
-  await enterName(bob.page, 'Bob');
-  await enterName(cy.page, 'Cyd');
+  const [ada, bob, cy] = await namedClients(setup, 'Ada', 'Bob', 'Cyd');
 
   const { room, invite } = await createRoom(ada.page, 'hexdice', {
     options: { board: 'Small (10 cells)', conquest: 'the attacker may stay' },

@@ -4,28 +4,15 @@
 //! region with its owner and units) picks a move; and the page's quiet text, links and state
 //! badges contrast at least 4.5:1 with what is behind them (computed from the page).
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, openClient, enterName, screenshot, SIZES } from './harness.js';
+import { openClient, enterName, screenshot, SIZES, serverAndBrowser } from './harness.js';
 import { createRoomByApi, pageToAct, seqOf } from './play.js';
 import { contrast, hexOf } from './colour.js';
 
 /** @typedef {import('playwright-core').Page} Page */
 
-/** @type {Awaited<ReturnType<typeof startServer>>} */
-let server;
-/** @type {import('playwright-core').Browser} */
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const setup = serverAndBrowser();
 
 /** Where focus is: the body, or the element's tag and text. @param {Page} page */
 const focusIs = (page) =>
@@ -47,7 +34,7 @@ async function pressAndWait(page, selector) {
 
 for (const [size, options] of Object.entries(SIZES)) {
   test(`${size}: with the keyboard alone, focus stays in the match and the list under the board picks a move`, async () => {
-    const { page, context, errors } = await openClient(browser, server.url, options);
+    const { page, context, errors } = await openClient(setup.browser, setup.server.url, options);
     // Two presses of Enter from the landing page start the match.
     await page.focus('[data-play-computer=capitals]');
     await page.keyboard.press('Enter');
@@ -80,13 +67,13 @@ for (const [size, options] of Object.entries(SIZES)) {
   });
 
   test(`${size}: quiet text, links and state badges contrast at least 4.5:1`, async () => {
-    const { page, context, errors } = await openClient(browser, server.url, options);
+    const { page, context, errors } = await openClient(setup.browser, setup.server.url, options);
     await enterName(page, size === 'desktop' ? 'Ada' : 'Ari');
     const room = await createRoomByApi(page, { ruleset: 'hexdice', creator_seat: 0, bots: [{ seat: 1, level: 'easy' }], bot_delay_ms: 10_000 });
     /** @type {string[]} */
     const problems = [];
     for (const hash of ['#/', `#/room/${room.id}`, '#/rules/capitals']) {
-      await page.goto(`${server.url}/${hash}`);
+      await page.goto(`${setup.server.url}/${hash}`);
       await page.waitForSelector(hash === '#/' ? '.room-row .state.playing' : hash.startsWith('#/room') ? '.match .board' : '.screen.rules');
       const samples = await page.$$eval('.muted, a, .state, .option-help, .hint, .seat-chip', (elements) =>
         elements.flatMap((element) => {

@@ -4,35 +4,22 @@
 //! first is said in Dutch and Polish; capitals names a factory by its kind and number, not after
 //! a seat that may not hold it, and offers every count of units, not a few of them.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, openClient, enterName, screenshot, SIZES } from './harness.js';
-import { createRoomByApi, pageToAct, clickRegion, refusalsShown } from './play.js';
+import { openClient, enterName, screenshot, SIZES, serverAndBrowser } from './harness.js';
+import { createRoomByApi, pageToAct, clickRegion, refusalsShown, openBotMatch } from './play.js';
 
 /** @typedef {import('playwright-core').Page} Page */
 /** @typedef {import('playwright-core').BrowserContext} BrowserContext */
 
-/** @type {Awaited<ReturnType<typeof startServer>>} */
-let server;
-/** @type {import('playwright-core').Browser} */
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const setup = serverAndBrowser();
 
 /**
  * A client reading `language`, named `name`.
  * @param {string} language @param {string} name @param {object} options
  */
 async function reader(language, name, options) {
-  const client = await openClient(browser, server.url, options);
+  const client = await openClient(setup.browser, setup.server.url, options);
   await client.context.addInitScript((code) => localStorage.setItem('warroom.language', code), language);
   await client.page.reload();
   await enterName(client.page, name);
@@ -51,15 +38,15 @@ for (const [size, options] of Object.entries(SIZES)) {
       bot_delay_ms: 10_000,
       clock: 'fast',
     });
-    await page.goto(`${server.url}/#/`);
+    await page.goto(`${setup.server.url}/#/`);
     await page.waitForSelector(`.room-row[data-room="${room.id}"] .seat-chip`);
     const chips = await page.locator(`.room-row[data-room="${room.id}"] .seat-chip`).allTextContents();
     assert.deepEqual(chips, [`Zoé${tag}`, 'Turing (ordinateur, normal)']);
-    await page.goto(`${server.url}/#/room/${room.id}`);
+    await page.goto(`${setup.server.url}/#/room/${room.id}`);
     await page.waitForSelector('[data-testid=clock]:not([hidden])');
     const clock = (await page.textContent('[data-testid=clock]')) ?? '';
     assert.match(clock, /^Temps de jeu : (Zoé|Turing)/, `the clock's label: ${clock}`);
-    await page.goto(`${server.url}/#/player/b0700000-0000-4000-8000-000000000002`);
+    await page.goto(`${setup.server.url}/#/player/b0700000-0000-4000-8000-000000000002`);
     await page.waitForSelector('[data-testid=player-name]');
     assert.equal(await page.textContent('[data-testid=player-name]'), 'Ordinateur (normal)');
     await page.waitForSelector('[data-testid=player-matches] .player-match');
@@ -77,7 +64,7 @@ for (const [size, options] of Object.entries(SIZES)) {
     for (const cells of [22, 24, 32, 34]) assert.ok(boards.includes(`Losowa, ${cells} pola`), `${cells}: ${boards.filter((label) => label.includes(String(cells)))}`);
     assert.ok(boards.includes('Losowa, 26 pól'), 'and "pól" where Polish says so');
     const room = await createRoomByApi(page, { ruleset: 'hexdice', creator_seat: 0, bots: [{ seat: 1, level: 'easy' }], bot_delay_ms: 10_000, clock: 'none', private: true });
-    await page.goto(`${server.url}/#/room/${room.id}?invite=${room.invite_code}`);
+    await page.goto(`${setup.server.url}/#/room/${room.id}?invite=${room.invite_code}`);
     await page.waitForSelector('.match .board');
     await page.click('[data-testid=resign]');
     await page.click('[data-testid=resign-confirm]');
@@ -101,7 +88,7 @@ for (const [size, options] of Object.entries(SIZES)) {
         clock: 'none',
         private: true,
       });
-      const url = `${server.url}/#/room/${room.id}?invite=${room.invite_code}`;
+      const url = `${setup.server.url}/#/room/${room.id}?invite=${room.invite_code}`;
       await page.goto(url);
       // The same player in a second tab, which hears of the first tab's move late.
       const other = await context.newPage();
@@ -137,17 +124,7 @@ for (const [size, options] of Object.entries(SIZES)) {
 
   test(`${size}: capitals names factories by kind and number, and offers every count of units`, async () => {
     const { page, context, errors } = await reader('en', `Cap${tag}`, options);
-    const room = await createRoomByApi(page, {
-      ruleset: 'capitals',
-      seats: 2,
-      creator_seat: 0,
-      bots: [{ seat: 1, level: 'easy' }],
-      bot_delay_ms: 0,
-      clock: 'none',
-      private: true,
-    });
-    await page.goto(`${server.url}/#/room/${room.id}?invite=${room.invite_code}`);
-    await page.waitForSelector('.match .board');
+    await openBotMatch(page, setup.server.url, { ruleset: 'capitals', levels: ['easy'] });
     assert.equal(await pageToAct([page], 30_000), page);
     const labels = await page.$$eval('.board .region', (regions) => regions.map((region) => region.getAttribute('aria-label') ?? ''));
     const factories = labels.filter((label) => /factory/.test(label));

@@ -5,12 +5,12 @@
 //! at 390×844 in `test-output/browser/long-session/` (kept by CI as artifacts). At the end the log
 //! holds more than a thousand lines, and its numbers are not clipped at either size.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { startServer, launchBrowser, openClient, outputDir, SIZES } from './harness.js';
-import { actAndWait, pageToAct, phaseOf, clickRegion, createRoomByApi } from './play.js';
+import { openClient, outputDir, SIZES, serverAndBrowser } from './harness.js';
+import { actAndWait, pageToAct, phaseOf, clickRegion, openBotMatch } from './play.js';
 
 /** @typedef {import('playwright-core').Page} Page */
 
@@ -18,20 +18,7 @@ import { actAndWait, pageToAct, phaseOf, clickRegion, createRoomByApi } from './
 const shots = path.join(outputDir, 'long-session');
 mkdirSync(shots, { recursive: true });
 
-/** @type {Awaited<ReturnType<typeof startServer>>} */
-let server;
-/** @type {import('playwright-core').Browser} */
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const setup = serverAndBrowser();
 
 /** How many screens were saved, to number them in order. */
 let saved = 0;
@@ -154,13 +141,13 @@ async function attackOnce(page, once) {
 
 test('a classic match of six against the computer, played in the browser to the end, every screen at both sizes', async () => {
   const started = Date.now();
-  const { page, context, errors } = await openClient(browser, server.url, SIZES.desktop);
+  const { page, context, errors } = await openClient(setup.browser, setup.server.url, SIZES.desktop);
   await page.waitForSelector('[data-play-computer=classic]');
   await bothSizes(page, 'landing');
   await page.click('[data-testid=rules-classic]');
   await page.waitForSelector('.screen.rules');
   await bothSizes(page, 'rules');
-  await page.goto(`${server.url}/#/`);
+  await page.goto(`${setup.server.url}/#/`);
   await page.waitForSelector('[data-play-computer=classic]');
   // Two clicks make a guest and the player; the room is then made again with quick computers
   // (the landing page's own waits 0.7 s per computer move, as it should for a person).
@@ -170,18 +157,7 @@ test('a classic match of six against the computer, played in the browser to the 
   await page.click('[data-game=classic] [data-level=normal]');
   await page.waitForSelector('.match .board');
   await bothSizes(page, 'match-start');
-  const room = await createRoomByApi(page, {
-    ruleset: 'classic',
-    seats: 6,
-    options: { setup: 'random' },
-    creator_seat: 0,
-    bots: [1, 2, 3, 4, 5].map((seat) => ({ seat, level: 'normal' })),
-    bot_delay_ms: 0,
-    clock: 'none',
-    private: true,
-  });
-  await page.goto(`${server.url}/#/room/${room.id}?invite=${room.invite_code}`);
-  await page.waitForSelector('.match .board');
+  const room = await openBotMatch(page, setup.server.url, { ruleset: 'classic', levels: ['normal', 'normal', 'normal', 'normal', 'normal'], options: { setup: 'random' } });
 
   /** @type {Set<string>} */
   const seen = new Set();

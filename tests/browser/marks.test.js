@@ -4,29 +4,16 @@
 //! colour and with neutral land, drawn at least 2 px wide, steady (no pulse); and each owned
 //! region carries its owner's symbol.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, openClient, enterName, screenshot, SIZES } from './harness.js';
-import { createRoomByApi, pageToAct, clickRegion } from './play.js';
+import { openClient, enterName, screenshot, SIZES, serverAndBrowser } from './harness.js';
+import { pageToAct, clickRegion, openBotMatch } from './play.js';
 import { contrast, hexOf } from './colour.js';
 import { SEAT_COLORS, SEAT_SYMBOLS, NEUTRAL } from '../../web-client/lib/colors.js';
 
 /** @typedef {import('playwright-core').Page} Page */
 
-/** @type {Awaited<ReturnType<typeof startServer>>} */
-let server;
-/** @type {import('playwright-core').Browser} */
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const setup = serverAndBrowser();
 
 /**
  * The strokes that draw the first mark of `kind` on the board: colour, width on screen (px),
@@ -53,19 +40,9 @@ function strokesOf(page, kind) {
 
 for (const [size, options] of Object.entries(SIZES)) {
   test(`${size}: sources, targets and the selection contrast 3:1 with every seat colour; each seat has a symbol`, async () => {
-    const { page, context, errors } = await openClient(browser, server.url, options);
+    const { page, context, errors } = await openClient(setup.browser, setup.server.url, options);
     await enterName(page, size === 'desktop' ? 'Ada' : 'Ari');
-    const room = await createRoomByApi(page, {
-      ruleset: 'capitals',
-      seats: 4,
-      creator_seat: 0,
-      bots: [1, 2, 3].map((seat) => ({ seat, level: 'easy' })),
-      bot_delay_ms: 0,
-      clock: 'none',
-      private: true,
-    });
-    await page.goto(`${server.url}/#/room/${room.id}?invite=${room.invite_code}`);
-    await page.waitForSelector('.match .board');
+    await openBotMatch(page, setup.server.url, { ruleset: 'capitals', levels: ['easy', 'easy', 'easy'] });
     assert.equal(await pageToAct([page], 30_000), page);
 
     /** @type {Record<string, Awaited<ReturnType<typeof strokesOf>>>} */

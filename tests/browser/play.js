@@ -44,6 +44,31 @@ export async function createRoomByApi(page, body) {
 }
 
 /**
+ * A private match against computers, as most screen checks want it: created through the API by
+ * the page's guest (seat 0; seat N is a computer of `levels[N - 1]`), with no clock, then opened
+ * on the page through its invite, once its board is drawn. Returns the room.
+ * @param {Page} page
+ * @param {string} serverUrl
+ * @param {{ruleset: string, levels: string[], options?: Record<string, unknown>, botDelayMs?: number}} match
+ * @returns {Promise<any>} the room
+ */
+export async function openBotMatch(page, serverUrl, { ruleset, levels, options, botDelayMs = 0 }) {
+  const room = await createRoomByApi(page, {
+    ruleset,
+    seats: levels.length + 1,
+    ...(options === undefined ? {} : { options }),
+    creator_seat: 0,
+    bots: levels.map((level, index) => ({ seat: index + 1, level })),
+    bot_delay_ms: botDelayMs,
+    clock: 'none',
+    private: true,
+  });
+  await page.goto(`${serverUrl}/#/room/${room.id}?invite=${room.invite_code}`);
+  await page.waitForSelector('.match .board');
+  return room;
+}
+
+/**
  * Opens an invite link and takes the first free seat.
  * @param {Page} page
  * @param {string} invite

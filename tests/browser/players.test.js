@@ -2,33 +2,17 @@
 //! player renames themselves (a name taken in another case is refused in words); their page
 //! lists their match; a recovery code made there takes the identity to another browser.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, openClient, enterName, screenshot } from './harness.js';
+import { openClient, screenshot, serverAndBrowser, namedClients } from './harness.js';
 
-/** @type {Awaited<ReturnType<typeof startServer>>} */
-let server;
-/** @type {import('playwright-core').Browser} */
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const setup = serverAndBrowser();
 
 test('play now seats two players together; rename, the player page and a recovery code', async () => {
-  const ada = await openClient(browser, server.url);
-  const bob = await openClient(browser, server.url);
-  await enterName(ada.page, 'Ada');
-  await enterName(bob.page, 'Bob');
+  const [ada, bob] = await namedClients(setup, 'Ada', 'Bob');
 
   // A name already taken, in another case, is refused in words.
-  const cyd = await openClient(browser, server.url);
+  const cyd = await openClient(setup.browser, setup.server.url);
   await cyd.page.fill('#display-name', 'ADA');
   await cyd.page.click('.name-picker button[type=submit]');
   await cyd.page.waitForSelector('.name-picker .problem:not(:empty)');
@@ -78,8 +62,8 @@ test('play now seats two players together; rename, the player page and a recover
   await cyd.page.waitForFunction(() => document.querySelector('#whoami')?.textContent === 'Robert');
 
   // A wrong code is refused in words.
-  const dee = await openClient(browser, server.url);
-  await dee.page.goto(`${server.url}/#/recover?code=ZZZZZ-ZZZZZ-ZZZZZ-ZZZZZ`);
+  const dee = await openClient(setup.browser, setup.server.url);
+  await dee.page.goto(`${setup.server.url}/#/recover?code=ZZZZZ-ZZZZZ-ZZZZZ-ZZZZZ`);
   await dee.page.click('.recover button[type=submit]');
   await dee.page.waitForSelector('.recover .problem:not(:empty)');
   assert.match((await dee.page.textContent('.recover .problem')) ?? '', /not valid/);

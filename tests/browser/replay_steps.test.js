@@ -6,27 +6,14 @@
 //! seats) are watched live to their end by a spectator page, then compared the same way.
 //! (hexdice is compared at the end of a whole match in hexdice.test.js.)
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, openClient, enterName, screenshot } from './harness.js';
+import { openClient, enterName, screenshot, serverAndBrowser, namedClients } from './harness.js';
 import { createRoom, joinByInvite, pageToAct, actAndWait, phaseOf } from './play.js';
 
 /** @typedef {import('playwright-core').Page} Page */
 
-/** @type {Awaited<ReturnType<typeof startServer>>} */
-let server;
-/** @type {import('playwright-core').Browser} */
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const setup = serverAndBrowser();
 
 /** Every region's fill, owner pattern and label text. @param {Page} page */
 const boardState = (page) =>
@@ -63,10 +50,7 @@ async function replayMatches(page, room, live, name) {
 }
 
 test('capitals: the replay’s last step equals the live board', async () => {
-  const ada = await openClient(browser, server.url);
-  const bob = await openClient(browser, server.url);
-  await enterName(ada.page, 'Ada');
-  await enterName(bob.page, 'Bob');
+  const [ada, bob] = await namedClients(setup, 'Ada', 'Bob');
   const { room, invite } = await createRoom(ada.page, 'capitals', { seats: 2, options: { map_size: 'small' } });
   await joinByInvite(bob.page, invite);
   const pages = [ada.page, bob.page];
@@ -94,7 +78,7 @@ test('capitals: the replay’s last step equals the live board', async () => {
 });
 
 test('classic: the replay’s last step equals the live board', async () => {
-  const clients = await Promise.all([0, 1, 2].map(() => openClient(browser, server.url)));
+  const clients = await Promise.all([0, 1, 2].map(() => openClient(setup.browser, setup.server.url)));
   for (const [index, client] of clients.entries()) await enterName(client.page, ['Amy', 'Ben', 'Cal'][index]);
   const pages = clients.map((client) => client.page);
   const { room, invite } = await createRoom(pages[0], 'classic', { seats: 3 });
@@ -143,7 +127,7 @@ test('classic: the replay’s last step equals the live board', async () => {
  * @param {string | null} token @param {any} [body]
  */
 async function call(method, path, token, body) {
-  const response = await fetch(`${server.url}${path}`, {
+  const response = await fetch(`${setup.server.url}${path}`, {
     method,
     headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
     body: body === undefined ? undefined : JSON.stringify(body),
@@ -169,7 +153,7 @@ async function finished(room) {
 
 test('long matches of bots: the replay’s last step equals the end board (capitals losing units to the cap, watched live; classic with 6 seats)', async () => {
   const { token } = await call('POST', '/api/guests', null, { name: 'Keeper' });
-  const watcher = await openClient(browser, server.url);
+  const watcher = await openClient(setup.browser, setup.server.url);
   await enterName(watcher.page, 'Watcher');
   // Capitals matches are watched live from their first moves (a few hundred steps). A 6-seat
   // classic match of bots has one to two thousand, which a page takes tens of seconds to draw
@@ -189,7 +173,7 @@ test('long matches of bots: the replay’s last step equals the end board (capit
     const bots = Array.from({ length: seats }, (_, seat) => ({ seat, level }));
     const { id: room } = await call('POST', '/api/rooms', token, { ruleset, seats, options, bots, bot_delay_ms: 0, clock: 'none' });
     if (!live) await finished(room);
-    await watcher.page.goto(`${server.url}/#/room/${room}`);
+    await watcher.page.goto(`${setup.server.url}/#/room/${room}`);
     await watcher.page.waitForSelector('.match[data-over=true]', { timeout: 120_000 });
     const end = await boardState(watcher.page);
     const { match_id: matchId } = await call('GET', `/api/rooms/${room}`, null);

@@ -1,27 +1,14 @@
 //! The client is served from the binary and its first screen works: a guest identity is created
 //! from a name and survives a reload; the lobby lists rulesets to create rooms with.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, openClient, enterName, screenshot } from './harness.js';
+import { openClient, enterName, screenshot, serverAndBrowser, namedClients } from './harness.js';
 
-/** @type {Awaited<ReturnType<typeof startServer>>} */
-let server;
-/** @type {import('playwright-core').Browser} */
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const setup = serverAndBrowser();
 
 test('a guest name survives a reload and the lobby offers every ruleset', async () => {
-  const { page, errors, context } = await openClient(browser, server.url);
+  const { page, errors, context } = await openClient(setup.browser, setup.server.url);
   await enterName(page, 'Ada');
   await page.reload();
   await page.waitForSelector('.lobby');
@@ -35,7 +22,7 @@ test('a guest name survives a reload and the lobby offers every ruleset', async 
 });
 
 test('a refused name is explained', async () => {
-  const { page, context } = await openClient(browser, server.url);
+  const { page, context } = await openClient(setup.browser, setup.server.url);
   await page.fill('#display-name', '<script>');
   await page.click('.name-picker button[type=submit]');
   await page.waitForSelector('.name-picker .problem:not(:empty)');
@@ -44,7 +31,7 @@ test('a refused name is explained', async () => {
 });
 
 test('the interface switches language and remembers it', async () => {
-  const { page, context } = await openClient(browser, server.url);
+  const { page, context } = await openClient(setup.browser, setup.server.url);
   await enterName(page, 'Zoé');
   await page.selectOption('#language', 'fr');
   await page.waitForSelector('text=Salles publiques');
@@ -56,7 +43,7 @@ test('the interface switches language and remembers it', async () => {
 });
 
 test('a room refused by the rules says why, in words', async () => {
-  const { page, context } = await openClient(browser, server.url);
+  const { page, context } = await openClient(setup.browser, setup.server.url);
   await enterName(page, 'Ann');
   await page.waitForSelector('#create-ruleset option', { state: 'attached' });
   await page.selectOption('#create-ruleset', 'hexdice');
@@ -72,10 +59,7 @@ test('a room refused by the rules says why, in words', async () => {
 });
 
 test('a private room stays out of the lobby and is joined by its invite link', async () => {
-  const ada = await openClient(browser, server.url);
-  const bob = await openClient(browser, server.url);
-  await enterName(ada.page, 'Amy');
-  await enterName(bob.page, 'Ben');
+  const [ada, bob] = await namedClients(setup, 'Amy', 'Ben');
   await ada.page.waitForSelector('#create-ruleset option', { state: 'attached' });
   await ada.page.check('#create-private');
   await ada.page.click('#create-submit');
@@ -96,7 +80,7 @@ test('a private room stays out of the lobby and is joined by its invite link', a
 });
 
 test('the landing shows the three games with a picture each, and each has a rules page in every language', async () => {
-  const { page, context, errors } = await openClient(browser, server.url, { viewport: { width: 1280, height: 800 } });
+  const { page, context, errors } = await openClient(setup.browser, setup.server.url, { viewport: { width: 1280, height: 800 } });
   await enterName(page, 'Lea');
   assert.equal(await page.locator('[data-testid=games] .game-card').count(), 3);
   assert.equal(await page.locator('[data-testid=games] .game-card svg.game-picture').count(), 3);
@@ -107,7 +91,7 @@ test('the landing shows the three games with a picture each, and each has a rule
     await page.selectOption('#language', language);
     await page.waitForFunction((lang) => document.documentElement.lang === lang, language);
     for (const ruleset of ['hexdice', 'capitals', 'classic']) {
-      await page.goto(`${server.url}/#/rules/${ruleset}`);
+      await page.goto(`${setup.server.url}/#/rules/${ruleset}`);
       await page.waitForSelector(`.screen.rules[data-ruleset=${ruleset}] [data-section]`);
       const sections = await page.$$eval('.screen.rules [data-section]', (paragraphs) => paragraphs.map((p) => p.textContent ?? ''));
       assert.equal(sections.length, 5, `${language} ${ruleset}`);
@@ -117,7 +101,7 @@ test('the landing shows the three games with a picture each, and each has a rule
       seen[key] = language;
     }
   }
-  const phone = await openClient(browser, server.url, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  const phone = await openClient(setup.browser, setup.server.url, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
   await enterName(phone.page, 'Bea');
   await screenshot(phone.page, 'landing-390');
   await phone.page.click('[data-testid=rules-capitals]');
@@ -130,7 +114,7 @@ test('the landing shows the three games with a picture each, and each has a rule
 });
 
 test('a reload takes the client from the cache instead of downloading it again, and only one language is loaded', async () => {
-  const { page, context } = await openClient(browser, server.url);
+  const { page, context } = await openClient(setup.browser, setup.server.url);
   await enterName(page, 'Ida');
   /** @type {{url: string, status: number, body: number, cached: boolean}[]} */
   const seen = [];

@@ -3,25 +3,12 @@
 //! screen ("You won" / "You lost", standings, length), both accept a rematch and land in the
 //! new match.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, openClient, enterName, screenshot } from './harness.js';
+import { screenshot, serverAndBrowser, namedClients } from './harness.js';
 import { createRoom, joinByInvite, pageToAct, actAndWait, phaseOf, clickRegion } from './play.js';
 
-/** @type {Awaited<ReturnType<typeof startServer>>} */
-let server;
-/** @type {import('playwright-core').Browser} */
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const setup = serverAndBrowser();
 
 /**
  * The simplest move of the page whose turn it is: place, attack the first target, take the
@@ -60,16 +47,11 @@ async function say(page, text, readers) {
 }
 
 test('two players chat during hexdice, finish, accept a rematch and land in the new match', async () => {
-  const ada = await openClient(browser, server.url);
-  const bob = await openClient(browser, server.url);
-  const sam = await openClient(browser, server.url);
-  await enterName(ada.page, 'Ada');
-  await enterName(bob.page, 'Bob');
-  await enterName(sam.page, 'Sam');
+  const [ada, bob, sam] = await namedClients(setup, 'Ada', 'Bob', 'Sam');
   const { room, invite } = await createRoom(ada.page, 'hexdice', { options: { board: 'Small (10 cells)' } });
   await joinByInvite(bob.page, invite);
   await Promise.all([ada.page.waitForSelector('.match .board'), bob.page.waitForSelector('.match .board')]);
-  await sam.page.goto(`${server.url}/#/room/${room}`);
+  await sam.page.goto(`${setup.server.url}/#/room/${room}`);
   await sam.page.waitForSelector('.match .board');
 
   // Markup in a line is text: no image element, no script run.

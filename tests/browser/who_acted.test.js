@@ -3,42 +3,19 @@
 //! computer's action, but is not its move), a computer's lines say so by its name, and the
 //! player who resigned reads that they resigned.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, openClient, enterName, screenshot, SIZES } from './harness.js';
-import { createRoomByApi, pageToAct, playHexdiceOnce } from './play.js';
+import { openClient, enterName, screenshot, SIZES, serverAndBrowser } from './harness.js';
+import { pageToAct, playHexdiceOnce, openBotMatch } from './play.js';
 
-/** @type {Awaited<ReturnType<typeof startServer>>} */
-let server;
-/** @type {import('playwright-core').Browser} */
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const setup = serverAndBrowser();
 
 for (const [size, options] of Object.entries(SIZES)) {
   test(`${size}: the log marks no person's line as the computer's, and the resigner reads they resigned`, async () => {
-    const { page, context, errors } = await openClient(browser, server.url, options);
+    const { page, context, errors } = await openClient(setup.browser, setup.server.url, options);
     const me = size === 'desktop' ? 'Ada' : 'Ari';
     await enterName(page, me);
-    const room = await createRoomByApi(page, {
-      ruleset: 'hexdice',
-      options: { board: { layout: 'small' } },
-      creator_seat: 0,
-      bots: [{ seat: 1, level: 'easy' }],
-      bot_delay_ms: 0,
-      clock: 'none',
-      private: true,
-    });
-    await page.goto(`${server.url}/#/room/${room.id}?invite=${room.invite_code}`);
-    await page.waitForSelector('.match .board');
+    await openBotMatch(page, setup.server.url, { ruleset: 'hexdice', levels: ['easy'], options: { board: { layout: 'small' } } });
     // Play until each side has had a turn after the occupation.
     const tally = { turns: 0, combined: 0, moves: 0, singles: 0 };
     while (tally.turns < 2) {

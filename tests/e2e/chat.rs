@@ -6,7 +6,7 @@ use crate::common;
 
 use serde_json::{Value, json};
 
-use common::play::{Chooser, Participant, participant, play, seat_players};
+use common::play::{Participant, participant, play_at_random, seat_players};
 use common::{Client, TestDb, TestServer};
 
 on_both_databases! {
@@ -42,13 +42,11 @@ fn texts(lines: &Value) -> Vec<String> {
 async fn chat_channels_limits_mutes_and_replay(db: TestDb) {
     let server = TestServer::start(&db).await;
     let http = server.http();
-    let (ada_id, ada_token) = http.guest("Ada").await;
-    let (bob_id, bob_token) = http.guest("Bob").await;
-    let (_, sam_token) = http.guest("Sam").await;
+    let [(ada_id, ada_token), (bob_id, bob_token), (_, sam_token)] =
+        http.guests(["Ada", "Bob", "Sam"]).await;
     let room = http
-        .room(&ada_token, &json!({"ruleset": "hexdice", "seats": 2}))
+        .room_id(&ada_token, &json!({"ruleset": "hexdice", "seats": 2}))
         .await;
-    let room = room["id"].as_str().unwrap().to_owned();
     let mut seated = seat_players(
         server.addr,
         &room,
@@ -184,11 +182,7 @@ async fn chat_channels_limits_mutes_and_replay(db: TestDb) {
     assert!(texts(&replay["chat"]).contains(&tip.to_owned()));
 
     // Play to the end, then say "gg".
-    let mut chooser = Chooser(0xc4a7);
-    let over = play(&mut seated, &mut [], 5_000, &mut |legal| {
-        chooser.below(legal.len())
-    })
-    .await;
+    let over = play_at_random(&mut seated, &mut [], 5_000, 0xc4a7).await;
     assert!(over, "hexdice ends");
     let final_seq = seated[0].seq;
     let gg = say(&mut seated[1], "gg").await;

@@ -340,13 +340,12 @@ impl Game {
             .map(|seat| json!({"seat": seat, "level": "easy"}))
             .collect();
         let room = http
-            .room(
+            .room_id(
                 &tokens[0],
                 &json!({"ruleset": ruleset, "seats": people + bots, "bots": bot_seats,
                         "bot_delay_ms": 0}),
             )
             .await;
-        let room = room["id"].as_str().expect("room id").to_owned();
         let mut players = Vec::new();
         for (seat, token) in tokens.iter().enumerate() {
             // Rooms are placed round robin from node 0, so seat 0 mostly plays through the
@@ -1142,8 +1141,9 @@ async fn a_node_frozen_past_its_lease_cannot_store_a_chat_line_or_a_seat_in_a_ro
     // A waiting room opened while the frozen node is alone, so it serves it: Ada seated in
     // it, Bob watching, both connected to that node.
     let (_, ada_token, mut ada) = guest_on(&http, frozen.addr, "Ada").await;
-    let room = http.room(&ada_token, &json!({"ruleset": "hexdice"})).await;
-    let room = room["id"].as_str().unwrap().to_owned();
+    let room = http
+        .room_id(&ada_token, &json!({"ruleset": "hexdice"}))
+        .await;
     ada.join(&room, None).await;
     ada.send(&json!({"type": "take_seat", "room": room, "seat": 0}))
         .await;

@@ -113,16 +113,14 @@ async fn a_room_reaches_another_node_once_per_viewer_class_with_hidden_cards_kep
     let a = Node::start(&db, &nats, &format!("r{prefix}a"), 5);
     cluster_up(&db, std::slice::from_ref(&a)).await;
     let http = Http { addr: a.addr };
-    let (_, token0) = http.guest("relay p0").await;
-    let (_, token1) = http.guest("relay p1").await;
+    let [(_, token0), (_, token1)] = http.guests(["relay p0", "relay p1"]).await;
     let room = http
-        .room(
+        .room_id(
             &token0,
             &json!({"ruleset": "classic", "options": {"setup": "random"}, "seats": 3,
                     "bots": [{"seat": 2, "level": "easy"}], "bot_delay_ms": 0}),
         )
         .await;
-    let room = room["id"].as_str().expect("room id").to_owned();
     let b = Node::start(&db, &nats, &format!("r{prefix}b"), 5);
     let nodes = vec![a, b];
     cluster_up(&db, &nodes).await;

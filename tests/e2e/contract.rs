@@ -170,7 +170,7 @@ async fn oversized_and_slow_bodies_are_refused_in_the_contract() {
     let db = common::db::sqlite();
     let mut config = Config::for_tests(db.url.clone());
     config.limits.max_body_bytes = 1024;
-    config.limits.body_read_timeout = 1;
+    config.limits.body_read_timeout = Duration::from_secs(1);
     let server = TestServer::start_with(config).await;
     let http = server.http();
     // Declared too large: refused before reading.
@@ -260,12 +260,10 @@ on_both_databases! {
 async fn unknown_fields_in_an_action_are_refused(db: TestDb) {
     let server = TestServer::start(&db).await;
     let http = server.http();
-    let (_, ada) = http.guest("Ada").await;
-    let (_, bob) = http.guest("Bob").await;
-    let room = http
-        .room(&ada, &json!({"ruleset": "hexdice", "seats": 2}))
+    let [(_, ada), (_, bob)] = http.guests(["Ada", "Bob"]).await;
+    let room_id = http
+        .room_id(&ada, &json!({"ruleset": "hexdice", "seats": 2}))
         .await;
-    let room_id = room["id"].as_str().unwrap().to_owned();
     let mut players = seat_players(server.addr, &room_id, None, &[ada, bob]).await;
     let to_act = players[0].to_act.expect("someone acts");
     let actor = players.iter_mut().find(|p| p.seat == Some(to_act)).unwrap();

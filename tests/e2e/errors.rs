@@ -6,7 +6,7 @@ use crate::common;
 use serde_json::{Value, json};
 use tokio_tungstenite::tungstenite::Message;
 
-use common::play::{Chooser, play, seat_everyone};
+use common::play::{play_at_random, seat_everyone};
 use common::{Client, TestDb, TestServer};
 use warroom_server::config::Config;
 
@@ -30,11 +30,7 @@ async fn g_turn_1_refused_messages_get_their_code_and_change_nothing(db: TestDb)
     let (room, mut players, mut spectator) =
         seat_everyone(http, server.addr, "hexdice", json!({}), 2).await;
     // A few real moves first, so "unchanged" is not the trivial opening state.
-    let mut chooser = Chooser(7);
-    play(&mut players, &mut [&mut spectator], 3, &mut |legal| {
-        chooser.below(legal.len())
-    })
-    .await;
+    play_at_random(&mut players, &mut [&mut spectator], 3, 7).await;
     let before = state_seen_by_newcomer(&server, &room).await;
     let to_act = players[0].to_act.unwrap();
     let (acting, waiting) = if to_act == 0 { (0, 1) } else { (1, 0) };
@@ -122,9 +118,7 @@ async fn g_turn_1_refused_messages_get_their_code_and_change_nothing(db: TestDb)
 async fn seats_and_private_rooms_are_guarded(db: TestDb) {
     let server = TestServer::start(&db).await;
     let http = server.http();
-    let (_, ada) = http.guest("Ada").await;
-    let (_, bob) = http.guest("Bob").await;
-    let (_, cy) = http.guest("Cyd").await;
+    let [(_, ada), (_, bob), (_, cy)] = http.guests(["Ada", "Bob", "Cyd"]).await;
     let room = http
         .room(&ada, &json!({"ruleset": "hexdice", "private": true}))
         .await;

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use common::play::{Chooser, play, seat_everyone};
+use common::play::{play_at_random, seat_everyone};
 use common::{Client, Http, TestDb, TestServer};
 use warroom_server::config::Config;
 
@@ -32,7 +32,7 @@ async fn metric_reaches(http: Http, name: &str, value: f64) {
 /// A server whose idle rooms leave memory after a second.
 async fn evicting_server(db: &TestDb) -> TestServer {
     let mut config = Config::for_tests(db.url.clone());
-    config.limits.room_idle_eviction = 1;
+    config.limits.room_idle_eviction = Duration::from_secs(1);
     TestServer::start_with(config).await
 }
 
@@ -43,11 +43,7 @@ async fn finished_rooms_leave_memory_and_come_back_on_demand() {
         let http = server.http();
         let (room, mut players, mut spectator) =
             seat_everyone(http, server.addr, "hexdice", Value::Null, 2).await;
-        let mut chooser = Chooser(0xe71c);
-        let over = play(&mut players, &mut [&mut spectator], 10_000, &mut |legal| {
-            chooser.below(legal.len())
-        })
-        .await;
+        let over = play_at_random(&mut players, &mut [&mut spectator], 10_000, 0xe71c).await;
         assert!(over, "the match ends");
         let seq = players[0].seq;
         let outcome = players[0].outcome.clone().unwrap();
@@ -102,21 +98,19 @@ async fn a_match_leaves_memory_only_once_nothing_more_happens_in_it() {
             tokens.push(http.guest(&format!("idle {n}")).await.1);
         }
         let clocked = http
-            .room(
+            .room_id(
                 &tokens[0],
                 &json!({"ruleset": "hexdice", "creator_seat": 0, "grace_seconds": 3600,
                         "clock": {"turn_seconds": 600, "bank_seconds": 600}}),
             )
             .await;
-        let clocked = clocked["id"].as_str().unwrap().to_owned();
         let left = http
-            .room(
+            .room_id(
                 &tokens[2],
                 &json!({"ruleset": "hexdice", "creator_seat": 0, "grace_seconds": 1,
                         "clock": "none", "bot_delay_ms": 0}),
             )
             .await;
-        let left = left["id"].as_str().unwrap().to_owned();
         let mut sockets = Vec::new();
         for (room, pair) in [(&clocked, &tokens[0..2]), (&left, &tokens[2..4])] {
             for (seat, token) in pair.iter().enumerate() {
@@ -168,7 +162,7 @@ async fn waiting_rooms_older_than_the_expiry_are_not_rebuilt_at_start_up() {
         let young = http.room(&ada, &json!({"ruleset": "hexdice"})).await;
         server.stop().await;
         let mut config = Config::for_tests(db.url.clone());
-        config.limits.waiting_room_expiry = 3;
+        config.limits.waiting_room_expiry = Duration::from_secs(3);
         let server = TestServer::start_with(config).await;
         let http = server.http();
         assert_eq!(http.metric("warroom_rooms_in_memory").await, 1.0);

@@ -21,16 +21,13 @@ async fn room_state(http: &Http, room: &str) -> Value {
 
 async fn abandoned_waiting_rooms_expire_and_say_so(db: TestDb) {
     let mut config = Config::for_tests(db.url.clone());
-    config.limits.waiting_room_expiry = 1;
+    config.limits.waiting_room_expiry = Duration::from_secs(1);
     let server = TestServer::start_with(config).await;
     let http = server.http();
-    let (_, ada) = http.guest("Ada").await;
-    let (_, bob) = http.guest("Bob").await;
-    let (_, cyd) = http.guest("Cyd").await;
+    let [(_, ada), (_, bob), (_, cyd)] = http.guests(["Ada", "Bob", "Cyd"]).await;
 
     // Ada opens a room, takes a seat, and goes away.
-    let left = http.room(&ada, &json!({"ruleset": "hexdice"})).await;
-    let left = left["id"].as_str().unwrap().to_owned();
+    let left = http.room_id(&ada, &json!({"ruleset": "hexdice"})).await;
     let mut socket = server.client(Some(&ada)).await;
     socket.join(&left, None).await;
     socket
@@ -39,12 +36,10 @@ async fn abandoned_waiting_rooms_expire_and_say_so(db: TestDb) {
     socket.sync().await;
     socket.close().await;
     // Bob waits in his room; Cyd and Ada play in a third.
-    let kept = http.room(&bob, &json!({"ruleset": "hexdice"})).await;
-    let kept = kept["id"].as_str().unwrap().to_owned();
+    let kept = http.room_id(&bob, &json!({"ruleset": "hexdice"})).await;
     let mut bob_socket = server.client(Some(&bob)).await;
     bob_socket.join(&kept, None).await;
-    let played = http.room(&cyd, &json!({"ruleset": "hexdice"})).await;
-    let played = played["id"].as_str().unwrap().to_owned();
+    let played = http.room_id(&cyd, &json!({"ruleset": "hexdice"})).await;
     let players = seat_players(server.addr, &played, None, &[cyd.clone(), ada.clone()]).await;
     drop(players);
 

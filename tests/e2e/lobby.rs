@@ -116,12 +116,8 @@ async fn lobby_rooms_are_paginated_and_filtered(db: TestDb) {
         "before=nonsense",
         "before=12.not-a-uuid",
     ] {
-        let (status, body) = http.get(&format!("/api/rooms?{bad}"), None).await;
-        assert_eq!(
-            (status, body["code"].as_str()),
-            (400, Some("invalid_request")),
-            "{bad}: {body}"
-        );
+        http.get_refused(&format!("/api/rooms?{bad}"), None, 400, "invalid_request")
+            .await;
     }
     server.stop().await;
 }
@@ -154,17 +150,19 @@ async fn health_and_guest_identity(db: TestDb) {
         );
         assert!(!body["message"].as_str().unwrap().is_empty());
     }
-    let (status, body) = http.post("/api/guests", None, &json!({"nom": "x"})).await;
-    assert_eq!(
-        (status, body["code"].as_str()),
-        (400, Some("invalid_request"))
-    );
-    let (status, body) = http.get("/api/me", Some("not-a-token")).await;
-    assert_eq!((status, body["code"].as_str()), (401, Some("unauthorized")));
-    let (status, body) = http.get("/api/me", None).await;
-    assert_eq!((status, body["code"].as_str()), (401, Some("unauthorized")));
-    let (status, body) = http.get("/api/nothing-here", None).await;
-    assert_eq!((status, body["code"].as_str()), (404, Some("not_found")));
+    http.post_refused(
+        "/api/guests",
+        None,
+        &json!({"nom": "x"}),
+        400,
+        "invalid_request",
+    )
+    .await;
+    http.get_refused("/api/me", Some("not-a-token"), 401, "unauthorized")
+        .await;
+    http.get_refused("/api/me", None, 401, "unauthorized").await;
+    http.get_refused("/api/nothing-here", None, 404, "not_found")
+        .await;
     server.stop().await;
 }
 
@@ -178,8 +176,7 @@ async fn rooms_are_created_listed_and_shown(db: TestDb) {
         .iter()
         .map(|r| r["id"].as_str().unwrap().to_owned())
         .collect();
-    let (creator_id, creator) = http.guest("Creator").await;
-    let (_, other) = http.guest("Other").await;
+    let [(creator_id, creator), (_, other)] = http.guests(["Creator", "Other"]).await;
     let Some(ruleset) = offered.first() else {
         // No ruleset is built in yet: creating a room must say so.
         let (status, body) = http
@@ -254,44 +251,33 @@ async fn rooms_are_created_listed_and_shown(db: TestDb) {
     let path = format!("/api/rooms/{}", seated["id"].as_str().unwrap());
     let (_, shown) = http.get(&path, None).await;
     assert_eq!(shown["seats"][0]["player"]["id"], creator_id, "{shown}");
-    let (status, body) = http
-        .post(
-            "/api/rooms",
-            Some(&creator),
-            &json!({"ruleset": ruleset, "seats": seats, "creator_seat": seats}),
-        )
-        .await;
-    assert_eq!(
-        (status, body["code"].as_str()),
-        (400, Some("invalid_seat")),
-        "{body}"
-    );
+    http.post_refused(
+        "/api/rooms",
+        Some(&creator),
+        &json!({"ruleset": ruleset, "seats": seats, "creator_seat": seats}),
+        400,
+        "invalid_seat",
+    )
+    .await;
 
-    let (status, body) = http
-        .get(&format!("/api/rooms/{}", uuid::Uuid::new_v4()), None)
+    http.get_refused(
+        &format!("/api/rooms/{}", uuid::Uuid::new_v4()),
+        None,
+        404,
+        "room_not_found",
+    )
+    .await;
+    http.get_refused("/api/rooms/garbage", None, 404, "room_not_found")
         .await;
-    assert_eq!(
-        (status, body["code"].as_str()),
-        (404, Some("room_not_found"))
-    );
-    let (status, body) = http.get("/api/rooms/garbage", None).await;
-    assert_eq!(
-        (status, body["code"].as_str()),
-        (404, Some("room_not_found"))
-    );
 
-    let (status, body) = http
-        .post(
-            "/api/rooms",
-            Some(&creator),
-            &json!({"ruleset": ruleset, "options": {"no_such_option": 1}}),
-        )
-        .await;
-    assert_eq!(
-        (status, body["code"].as_str()),
-        (400, Some("invalid_options")),
-        "{body}"
-    );
+    http.post_refused(
+        "/api/rooms",
+        Some(&creator),
+        &json!({"ruleset": ruleset, "options": {"no_such_option": 1}}),
+        400,
+        "invalid_options",
+    )
+    .await;
     let (status, body) = http
         .post(
             "/api/rooms",
@@ -300,10 +286,14 @@ async fn rooms_are_created_listed_and_shown(db: TestDb) {
         )
         .await;
     assert_eq!(status, 400, "{body}");
-    let (status, body) = http
-        .post("/api/rooms", None, &json!({"ruleset": ruleset}))
-        .await;
-    assert_eq!((status, body["code"].as_str()), (401, Some("unauthorized")));
+    http.post_refused(
+        "/api/rooms",
+        None,
+        &json!({"ruleset": ruleset}),
+        401,
+        "unauthorized",
+    )
+    .await;
     let (status, body) = http
         .post("/api/rooms", Some(&creator), &json!({"ruleset": "chess"}))
         .await;

@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use common::play::{Chooser, play, seat_everyone};
+use common::play::{play_at_random, seat_everyone};
 use common::{Http, TestDb, TestServer};
 
 on_both_databases! {
@@ -43,11 +43,7 @@ async fn metrics_count_real_play_exactly(db: TestDb) {
     let http = server.http();
     let (_room, mut players, mut spectator) =
         seat_everyone(http, server.addr, "hexdice", json!({}), 2).await;
-    let mut chooser = Chooser(99);
-    play(&mut players, &mut [&mut spectator], 8, &mut |legal| {
-        chooser.below(legal.len())
-    })
-    .await;
+    play_at_random(&mut players, &mut [&mut spectator], 8, 99).await;
     let applied = players[0].seq;
     assert!(applied > 0);
     // One refused action: the seat not to act ends its turn.

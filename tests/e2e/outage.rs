@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use common::play::{Chooser, Participant, play, seat_everyone};
+use common::play::{Chooser, Participant, play, play_at_random, seat_everyone};
 use common::proxy::{Mode, Proxy};
 use common::{Client, Http, TestDb, TestServer};
 use warroom_server::config::Config;
@@ -77,7 +77,7 @@ async fn database_outage_answers_unavailable_then_play_resumes() {
     let db = common::db::postgres().await;
     let proxy = Proxy::start(database_addr(&db)).await;
     let mut config = Config::for_tests(proxy.url(&db));
-    config.limits.database_timeout = 1;
+    config.limits.database_timeout = Duration::from_secs(1);
     let server = TestServer::start_with(config).await;
     let http = server.http();
     let (room, mut players, mut spectator) =
@@ -168,15 +168,11 @@ async fn room_over_a_proxy(
 ) -> (Proxy, TestServer, String, Vec<Participant>, Participant) {
     let proxy = Proxy::start(database_addr(db)).await;
     let mut config = Config::for_tests(proxy.url(db));
-    config.limits.database_timeout = 1;
+    config.limits.database_timeout = Duration::from_secs(1);
     let server = TestServer::start_with(config).await;
     let (room, mut players, mut spectator) =
         seat_everyone(server.http(), server.addr, "hexdice", json!({}), 2).await;
-    let mut chooser = Chooser(0x5e77);
-    play(&mut players, &mut [&mut spectator], 4, &mut |legal| {
-        chooser.below(legal.len())
-    })
-    .await;
+    play_at_random(&mut players, &mut [&mut spectator], 4, 0x5e77).await;
     (proxy, server, room, players, spectator)
 }
 

@@ -7,7 +7,7 @@ use std::process::Command;
 
 use serde_json::{Value, json};
 
-use common::play::{Chooser, play, seat_everyone};
+use common::play::{Chooser, play, play_at_random, seat_everyone};
 use common::{TestDb, TestServer};
 use warroom_server::config::Config;
 
@@ -307,11 +307,7 @@ async fn g_rng_2_hexdice_match_is_played_to_the_end_and_verified(db: TestDb) {
         "the seed stays secret while the match runs"
     );
 
-    let mut chooser = Chooser(0x5eed);
-    let over = play(&mut players, &mut [&mut spectator], 5_000, &mut |legal| {
-        chooser.below(legal.len())
-    })
-    .await;
+    let over = play_at_random(&mut players, &mut [&mut spectator], 5_000, 0x5eed).await;
     assert!(over, "hexdice ends within 5000 actions");
     let last_seq = players[0].seq;
     for participant in players.iter_mut().chain([&mut spectator]) {

@@ -20,29 +20,30 @@ on_both_databases! {
 async fn rename_conflict_is_refused_whatever_the_case(db: TestDb) {
     let server = TestServer::start(&db).await;
     let http = server.http();
-    let (ada_id, ada) = http.guest("Ada").await;
-    let (_, bob) = http.guest("Bob").await;
+    let [(ada_id, ada), (_, bob)] = http.guests(["Ada", "Bob"]).await;
 
-    let (status, body) = http
-        .post("/api/guests", None, &json!({"name": "aDA"}))
-        .await;
-    assert_eq!(
-        (status, body["code"].as_str()),
-        (409, Some("name_taken")),
-        "{body}"
-    );
+    http.post_refused(
+        "/api/guests",
+        None,
+        &json!({"name": "aDA"}),
+        409,
+        "name_taken",
+    )
+    .await;
     for bad in [
         "Al",
         "  x ",
         "<img src=x onerror=alert(1)>",
         &"y".repeat(25),
     ] {
-        let (status, body) = http.post("/api/guests", None, &json!({"name": bad})).await;
-        assert_eq!(
-            (status, body["code"].as_str()),
-            (400, Some("invalid_name")),
-            "{bad:?}"
-        );
+        http.post_refused(
+            "/api/guests",
+            None,
+            &json!({"name": bad}),
+            400,
+            "invalid_name",
+        )
+        .await;
     }
 
     let (status, body) = rename(http, Some(&bob), "ADA").await;
@@ -80,11 +81,8 @@ async fn rename_conflict_is_refused_whatever_the_case(db: TestDb) {
     let (status, found) = http.get(&format!("/api/players/{ada_id}"), None).await;
     assert_eq!((status, found["name"].as_str()), (200, Some("ADA")));
     assert_eq!(found["records"], json!([]));
-    let (status, body) = http.get("/api/players?name=nobody", None).await;
-    assert_eq!(
-        (status, body["code"].as_str()),
-        (404, Some("player_not_found"))
-    );
+    http.get_refused("/api/players?name=nobody", None, 404, "player_not_found")
+        .await;
 
     let (status, body) = rename(http, Some(&ada), "no").await;
     assert_eq!((status, body["code"].as_str()), (400, Some("invalid_name")));
@@ -150,30 +148,31 @@ async fn recovery_code_takes_the_identity_to_another_device(db: TestDb) {
         .post("/api/me/recovery", Some(&second_device), &json!({}))
         .await;
     assert_ne!(newer["code"], recovery["code"]);
-    let (status, body) = http
-        .post("/api/recover", None, &json!({"code": code}))
-        .await;
-    assert_eq!(
-        (status, body["code"].as_str()),
-        (401, Some("invalid_recovery_code"))
-    );
+    http.post_refused(
+        "/api/recover",
+        None,
+        &json!({"code": code}),
+        401,
+        "invalid_recovery_code",
+    )
+    .await;
     for garbage in [
         "",
         "AAAAA",
         "not a code at all, really not",
         "ZZZZZ-ZZZZZ-ZZZZZ-ZZZZZ",
     ] {
-        let (status, body) = http
-            .post("/api/recover", None, &json!({"code": garbage}))
-            .await;
-        assert_eq!(
-            (status, body["code"].as_str()),
-            (401, Some("invalid_recovery_code")),
-            "{garbage:?}"
-        );
+        http.post_refused(
+            "/api/recover",
+            None,
+            &json!({"code": garbage}),
+            401,
+            "invalid_recovery_code",
+        )
+        .await;
     }
-    let (status, body) = http.post("/api/me/recovery", None, &json!({})).await;
-    assert_eq!((status, body["code"].as_str()), (401, Some("unauthorized")));
+    http.post_refused("/api/me/recovery", None, &json!({}), 401, "unauthorized")
+        .await;
     server.stop().await;
 }
 
@@ -198,9 +197,7 @@ async fn hexdice_room(server: &TestServer, tokens: &[String], private: bool) -> 
 async fn player_match_list_is_paginated_and_filtered(db: TestDb) {
     let server = TestServer::start(&db).await;
     let http = server.http();
-    let (ada_id, ada) = http.guest("Ada").await;
-    let (_, bob) = http.guest("Bob").await;
-    let (_, cyd) = http.guest("Cyd").await;
+    let [(ada_id, ada), (_, bob), (_, cyd)] = http.guests(["Ada", "Bob", "Cyd"]).await;
 
     // Three finished public matches (seats swapped each time), one public match still playing,
     // one private match still playing.
@@ -331,22 +328,15 @@ async fn player_match_list_is_paginated_and_filtered(db: TestDb) {
         "before=garbage",
         "ruleset=chess",
     ] {
-        let (status, body) = http.get(&format!("{base}?{bad}"), None).await;
-        assert_eq!(
-            (status, body["code"].as_str()),
-            (400, Some("invalid_request")),
-            "{bad}"
-        );
+        http.get_refused(&format!("{base}?{bad}"), None, 400, "invalid_request")
+            .await;
     }
-    let (status, body) = http
-        .get(
-            &format!("/api/players/{}/matches", uuid::Uuid::new_v4()),
-            None,
-        )
-        .await;
-    assert_eq!(
-        (status, body["code"].as_str()),
-        (404, Some("player_not_found"))
-    );
+    http.get_refused(
+        &format!("/api/players/{}/matches", uuid::Uuid::new_v4()),
+        None,
+        404,
+        "player_not_found",
+    )
+    .await;
     server.stop().await;
 }

@@ -13,7 +13,7 @@ use sqlx::postgres::PgConnection;
 use sqlx::{Connection, Row};
 
 use common::TestServer;
-use common::play::{Chooser, play, seat_everyone};
+use common::play::{play_at_random, seat_everyone};
 use warroom_engine::{RulesetId, Seat};
 use warroom_protocol::{
     ChatChannel, IdentityId, MatchId, MatchState, RoomId, RoomSettings, RoomState,
@@ -456,11 +456,7 @@ async fn operators_query_a_played_match_as_jsonb() {
     let http = server.http();
     let (room, mut players, mut spectator) =
         seat_everyone(http, server.addr, "hexdice", json!({}), 2).await;
-    let mut chooser = Chooser(0x0b5);
-    let over = play(&mut players, &mut [&mut spectator], 5_000, &mut |legal| {
-        chooser.below(legal.len())
-    })
-    .await;
+    let over = play_at_random(&mut players, &mut [&mut spectator], 5_000, 0x0b5).await;
     assert!(over, "hexdice ends within 5000 actions");
     let (_, shown) = http.get(&format!("/api/rooms/{room}"), None).await;
     let match_id = shown["match_id"].as_str().unwrap().to_owned();

@@ -34,8 +34,7 @@ async fn spectators_cannot_lock_out_a_player() {
     config.limits.max_spectators_per_room = 3;
     let server = TestServer::start_with(config).await;
     let http = server.http();
-    let (_, ada) = http.guest("Ada").await;
-    let (_, bob) = http.guest("Bob").await;
+    let [(_, ada), (_, bob)] = http.guests(["Ada", "Bob"]).await;
     let room = http
         .room(&ada, &json!({"ruleset": "hexdice", "seats": 2}))
         .await;

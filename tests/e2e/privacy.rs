@@ -88,9 +88,7 @@ async fn check_visibility(
 async fn private_match_is_hidden_from_strangers(db: TestDb) {
     let server = TestServer::start(&db).await;
     let http = server.http();
-    let (ada_id, ada) = http.guest("Ada").await;
-    let (_, bob) = http.guest("Bob").await;
-    let (_, cy) = http.guest("Cyd").await;
+    let [(ada_id, ada), (_, bob), (_, cy)] = http.guests(["Ada", "Bob", "Cyd"]).await;
     let room = http
         .room(
             &ada,
@@ -114,8 +112,7 @@ async fn private_match_is_hidden_from_strangers(db: TestDb) {
     let (_, shown) = http.get(&format!("/api/rooms/{room_id}"), Some(&ada)).await;
     let match_id = shown["match_id"].as_str().expect("started").to_owned();
     // A public match beside it, to show the listings do list.
-    let (_, dee) = http.guest("Dee").await;
-    let (_, eve) = http.guest("Eve").await;
+    let [(_, dee), (_, eve)] = http.guests(["Dee", "Eve"]).await;
     let public = http
         .room(&dee, &json!({"ruleset": "hexdice", "seats": 2}))
         .await;

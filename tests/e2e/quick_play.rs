@@ -14,10 +14,7 @@ on_both_databases! {
 async fn quick_play_joins_the_oldest_waiting_room(db: TestDb) {
     let server = TestServer::start(&db).await;
     let http = server.http();
-    let (_, ada) = http.guest("Ada").await;
-    let (_, bob) = http.guest("Bob").await;
-    let (_, cyd) = http.guest("Cyd").await;
-    let (_, dee) = http.guest("Dee").await;
+    let [(_, ada), (_, bob), (_, cyd), (_, dee)] = http.guests(["Ada", "Bob", "Cyd", "Dee"]).await;
     let hexdice = json!({"ruleset": "hexdice"});
 
     // Nothing waits: a room is opened.
@@ -56,8 +53,7 @@ async fn quick_play_joins_the_oldest_waiting_room(db: TestDb) {
         Some(room.as_str()),
         "Dee is sent to Ada's room too"
     );
-    let gone_room = http.room(&dee, &json!({"ruleset": "hexdice"})).await;
-    let gone_id = gone_room["id"].as_str().unwrap().to_owned();
+    let gone_id = http.room_id(&dee, &json!({"ruleset": "hexdice"})).await;
     let mut dee_socket = server.client(Some(&dee)).await;
     dee_socket.join(&gone_id, None).await;
     dee_socket
@@ -97,15 +93,16 @@ async fn quick_play_joins_the_oldest_waiting_room(db: TestDb) {
     assert_ne!(fresh["room"]["id"].as_str(), Some(room.as_str()));
     assert_ne!(fresh["room"]["id"].as_str(), Some(gone_id.as_str()));
 
-    let (status, body) = http.post("/api/quick-play", None, &hexdice).await;
-    assert_eq!((status, body["code"].as_str()), (401, Some("unauthorized")));
-    let (status, body) = http
-        .post("/api/quick-play", Some(&cyd), &json!({"ruleset": "chess"}))
+    http.post_refused("/api/quick-play", None, &hexdice, 401, "unauthorized")
         .await;
-    assert_eq!(
-        (status, body["code"].as_str()),
-        (400, Some("unknown_ruleset"))
-    );
+    http.post_refused(
+        "/api/quick-play",
+        Some(&cyd),
+        &json!({"ruleset": "chess"}),
+        400,
+        "unknown_ruleset",
+    )
+    .await;
     let (status, body) = http
         .post(
             "/api/quick-play",

@@ -247,13 +247,12 @@ async fn a_seats_and_a_spectators_classic_replay_are_what_they_saw_and_no_more(d
     let (_, token) = http.guest("Ada").await;
     let bots: Vec<Value> = (1..6).map(|seat| json!({"seat": seat})).collect();
     let room = http
-        .room(
+        .room_id(
             &token,
             &json!({"ruleset": "classic", "seats": 6, "creator_seat": 0, "bots": bots,
                     "bot_delay_ms": 0, "clock": "none"}),
         )
         .await;
-    let room = room["id"].as_str().expect("room id").to_owned();
     let mut spectator = server.client(None).await;
     spectator.join(&room, None).await;
     let mut ada = server.client(Some(&token)).await;

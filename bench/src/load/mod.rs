@@ -2,10 +2,11 @@
 //! server (or the echo baseline) as a child process, sets up rooms and clients through the real
 //! REST and WebSocket API, measures a window, and reports a readable table and a JSON line.
 //!
-//! Modules: `args` (command line), `spawn` (child processes and fresh databases), `http` and
-//! `ws` (the client side), `plan` (rooms and random choices), `play` (rooms playing), `echo`
-//! (the baseline's clients), `idle` (idle connections), `stats` (histograms, counters),
-//! `procstat` (`/proc` readings), `report` (JSON, table, Markdown).
+//! Modules: `args` (command line), `spawn` (child processes and fresh databases), `ws` (the
+//! client side; REST goes through warroom-testkit), `plan` (rooms and random choices), `play`
+//! (rooms playing), `echo` (the baseline's clients), `idle` (idle connections), `stats`
+//! (histograms, counters), `procstat` (`/proc` readings), `dbstat` (what the database did in a
+//! window), `report` (JSON, table, Markdown).
 
 pub mod args;
 pub mod dbstat;

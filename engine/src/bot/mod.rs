@@ -66,9 +66,34 @@ impl BotRng {
 }
 
 /// A ruleset that bots can play.
+///
+/// Four computers play a capitals match to its end; each seat has its own [`BotRng`], so a
+/// bot's choices never touch the match's dice:
+///
+/// ```
+/// use warroom_engine::capitals::{Capitals, Options};
+/// use warroom_engine::{Bot, BotLevel, BotRng, Ruleset, Seed, Viewer};
+///
+/// let (mut game, _) = Capitals::new(&Options::default(), 4, Seed::from_u64(11))?;
+/// let mut rngs: Vec<BotRng> = (0..4).map(BotRng::new).collect();
+/// let mut actions = 0;
+/// while let Some(seat) = game.to_act() {
+///     let action = game
+///         .bot_action(BotLevel::Normal, &mut rngs[usize::from(seat.0)])
+///         .expect("a bot always has an action while the match runs");
+///     game.play(seat, &action).expect("a bot's action is accepted");
+///     actions += 1;
+///     assert!(actions < 100_000, "the match ends");
+/// }
+/// assert!(game.outcome().is_some());
+/// assert_eq!(game.view(Viewer::Spectator).to_act, None);
+/// # Ok::<(), warroom_engine::SetupError>(())
+/// ```
 pub trait Bot: Ruleset {
     /// The action a bot of `level` takes for the seat to act, or `None` once the match is over.
-    /// It is always one of [`Ruleset::legal_actions`].
+    /// It is always accepted by [`Ruleset::apply`]: one of [`Ruleset::legal_actions`], except
+    /// that the capitals bot also weighs unit counts out of its capital that the list leaves out
+    /// (it lists everything, all but one, or one unit: `bot/capitals/mod.rs`).
     fn bot_action(&self, level: BotLevel, rng: &mut BotRng) -> Option<Self::Action>;
 }
 
@@ -83,6 +108,36 @@ pub(crate) fn pick_best(scores: &[i64], rng: &mut BotRng) -> Option<usize> {
         .filter(|&(_, &s)| s == best)
         .nth(pick)
         .map(|(i, _)| i)
+}
+
+/// The start every ruleset's bot shares: the legal actions to think over, or the action taken
+/// without thinking (`Err`): the only legal one (`None` once the match is over), or, for `easy`
+/// one time in three, a uniformly random one among those `random_among` keeps (when it keeps
+/// none, the bot thinks after all).
+pub(crate) fn think_or_take<R: Ruleset>(
+    state: &R,
+    level: BotLevel,
+    rng: &mut BotRng,
+    random_among: impl Fn(&R::Action) -> bool,
+) -> Result<Vec<R::Action>, Option<R::Action>> {
+    let mut legal = Vec::new();
+    state.legal_actions(&mut legal);
+    if legal.len() <= 1 {
+        return Err(legal.pop());
+    }
+    if level == BotLevel::Easy && rng.below(3) == 0 {
+        let mut kept: Vec<R::Action> = legal.iter().filter(|a| random_among(a)).cloned().collect();
+        if !kept.is_empty() {
+            let pick = rng.below(kept.len());
+            return Err(Some(kept.swap_remove(pick)));
+        }
+    }
+    Ok(legal)
+}
+
+/// The legal action of the best score (`scores[i]` is `legal[i]`'s), ties broken with `rng`.
+pub(crate) fn best_scored<A: Clone>(legal: &[A], scores: &[i64], rng: &mut BotRng) -> Option<A> {
+    legal.get(pick_best(scores, rng)?).cloned()
 }
 
 /// A uniformly random legal action for the seat to act (`None` once the match is over).

@@ -4,8 +4,9 @@
 //! Shape (the same in every ruleset): [`state`] holds the match, [`action`] / [`event`] /
 //! [`error`] are what goes in and out, `check` validates an action without mutating and
 //! `execute` carries it out (it cannot fail), `turn` runs production and rounds, `battle` rolls
-//! the dice, [`view`] is what a viewer sees, `setup` starts a match, [`map`] generates the
-//! board, `legal` lists actions.
+//! the dice, [`units`] counts the dice in an area, [`view`] is what a viewer sees, `setup`
+//! starts a match, [`map`] generates the board, `legal` lists actions; `tests` holds the rule
+//! tests.
 
 pub mod action;
 mod battle;

@@ -14,28 +14,15 @@ use crate::core::{InFlight, Limits, RoomCore};
 use crate::error::RoomError;
 use crate::input::{Answer, Command, Input, WriteFailed};
 use crate::output::{Output, Write};
-use crate::records::{Append, RoomRecord};
+use crate::records::Append;
 use crate::runner::rules;
 
 const SECOND: Duration = Duration::from_secs(1);
 
 /// A waiting hexdice room of two free seats, created by player 0.
 fn waiting_room(now: Instant) -> RoomCore {
-    let ruleset = RulesetId::Hexdice;
-    let record = RoomRecord {
-        id: warroom_protocol::RoomId::random(),
-        ruleset,
-        options: rules(ruleset).unwrap().check_options(None, 2).unwrap(),
-        settings: Default::default(),
-        seat_count: 2,
-        private: false,
-        invite_code: "code".into(),
-        creator: player(0).id,
-        state: RoomState::Waiting,
-        match_id: None,
-        created_at: 0,
-        seats: vec![None, None],
-    };
+    let record =
+        crate::fixtures::waiting_room(RulesetId::Hexdice, vec![None, None], Default::default());
     new_core(record, now)
 }
 

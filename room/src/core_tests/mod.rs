@@ -8,8 +8,7 @@ use serde_json::{Value, json};
 use std::time::Instant;
 use warroom_engine::{RulesetId, Seat};
 use warroom_protocol::{
-    ActedBy, ClockSettings, Identity, IdentityId, RoomId, RoomSettings, RoomState, ServerMsg,
-    Takeover,
+    ActedBy, ClockSettings, Identity, RoomSettings, RoomState, ServerMsg, Takeover,
 };
 
 use self::driver::*;
@@ -17,15 +16,8 @@ use super::{RoomCore, Submitted};
 use crate::ConnId;
 use crate::input::Input;
 use crate::output::{Output, Write};
-use crate::records::RoomRecord;
-use crate::runner::rules;
 
-fn player(n: u8) -> Identity {
-    Identity {
-        id: IdentityId(uuid::Uuid::from_u128(u128::from(n) + 1)),
-        name: format!("p{n}"),
-    }
-}
+use crate::fixtures::{player, waiting_room};
 
 /// A hexdice room with both seats taken and its match started; conns 1 and 2 are the seats,
 /// 3 a spectator.
@@ -48,25 +40,12 @@ fn started_with(
     clock: Option<ClockSettings>,
     now: Instant,
 ) -> RoomCore {
-    let count = u8::try_from(seats.len()).unwrap();
-    let record = RoomRecord {
-        id: RoomId::random(),
-        ruleset,
-        options: rules(ruleset).unwrap().check_options(None, count).unwrap(),
-        settings: RoomSettings {
-            clock,
-            bot_delay_ms: 0,
-            ..RoomSettings::default()
-        },
-        seat_count: count,
-        private: false,
-        invite_code: "code".into(),
-        creator: player(0).id,
-        state: RoomState::Waiting,
-        match_id: None,
-        created_at: 0,
-        seats: seats.clone(),
+    let settings = RoomSettings {
+        clock,
+        bot_delay_ms: 0,
+        ..RoomSettings::default()
     };
+    let record = waiting_room(ruleset, seats.clone(), settings);
     let mut core = new_core(record, now);
     for (n, holder) in seats.iter().enumerate() {
         if let Some(holder) = holder
@@ -75,7 +54,8 @@ fn started_with(
             join(&mut core, n as ConnId + 1, Some(holder.clone()), None, now).unwrap();
         }
     }
-    join(&mut core, if count == 2 { 3 } else { 100 }, None, None, now).unwrap();
+    let spectator = if seats.len() == 2 { 3 } else { 100 };
+    join(&mut core, spectator, None, None, now).unwrap();
     let start = in_flight_write(&core).expect("a full room starts");
     core.handle(
         now,

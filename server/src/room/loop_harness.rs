@@ -10,9 +10,7 @@ use tokio::sync::{mpsc, oneshot, watch};
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 use warroom_engine::{RulesetId, Seed};
-use warroom_protocol::{
-    ClockSettings, Identity, IdentityId, MatchId, Room, RoomId, RoomSettings, RoomState,
-};
+use warroom_protocol::{ClockSettings, MatchId, Room, RoomSettings};
 
 use warroom_room::{Answer, Command, Limits, RoomCore};
 
@@ -28,12 +26,8 @@ pub(super) const GRACE: Duration = Duration::from_secs(60);
 /// Longest a test waits for a message (paused time: this passes in no time when stuck).
 pub(super) const PATIENCE: Duration = Duration::from_secs(3600);
 
-pub(super) fn player(n: u8) -> Identity {
-    Identity {
-        id: IdentityId(uuid::Uuid::from_u128(u128::from(n) + 1)),
-        name: format!("p{n}"),
-    }
-}
+pub(super) use warroom_room::fixtures::player;
+use warroom_room::fixtures::waiting_room;
 
 /// A started 2-seat hexdice room, grace period 60 s, run by its real loop.
 pub(super) struct Table {
@@ -53,25 +47,34 @@ pub(super) struct Person {
 }
 
 pub(super) fn record(bot_delay_ms: u32, clock: Option<ClockSettings>) -> RoomRecord {
-    let ruleset = RulesetId::Hexdice;
-    RoomRecord {
-        id: RoomId::random(),
-        ruleset,
-        options: rules(ruleset).unwrap().check_options(None, 2).unwrap(),
-        settings: RoomSettings {
-            clock,
-            bot_delay_ms,
-            grace_seconds: u32::try_from(GRACE.as_secs()).unwrap(),
-        },
-        seat_count: 2,
-        private: false,
-        invite_code: "code".into(),
-        creator: player(0).id,
-        state: RoomState::Waiting,
-        match_id: None,
-        created_at: 0,
-        seats: vec![Some(player(0)), Some(player(1))],
-    }
+    let settings = RoomSettings {
+        clock,
+        bot_delay_ms,
+        grace_seconds: u32::try_from(GRACE.as_secs()).unwrap(),
+    };
+    waiting_room(
+        RulesetId::Hexdice,
+        vec![Some(player(0)), Some(player(1))],
+        settings,
+    )
+}
+
+/// Sends `conn`'s command to a room loop and waits for its answer.
+pub(super) async fn ask(
+    commands: &mpsc::Sender<RoomCmd>,
+    conn: ConnId,
+    command: Command,
+    via: Option<Via>,
+) -> Result<Answer, ApiError> {
+    let (reply, answer) = oneshot::channel();
+    let command = RoomCmd {
+        conn,
+        command,
+        via,
+        reply: Reply::Wait(reply),
+    };
+    commands.send(command).await.unwrap();
+    answer.await.unwrap()
 }
 
 impl Table {
@@ -121,15 +124,7 @@ impl Table {
         command: Command,
         via: Option<Via>,
     ) -> Result<Answer, ApiError> {
-        let (reply, answer) = oneshot::channel();
-        let command = RoomCmd {
-            conn,
-            command,
-            via,
-            reply: Reply::Wait(reply),
-        };
-        self.commands.send(command).await.unwrap();
-        answer.await.unwrap()
+        ask(&self.commands, conn, command, via).await
     }
 
     /// `conn` follows the room as `who` (the seat's player, or a spectator with `None`).

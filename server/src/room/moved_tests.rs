@@ -8,46 +8,25 @@ use std::time::Duration;
 
 use axum::extract::ws::Utf8Bytes;
 use serde_json::Value;
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::mpsc;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 use warroom_engine::{RulesetId, Seed};
-use warroom_protocol::{Identity, IdentityId, MatchId, RoomId, RoomSettings, RoomState, codes};
+use warroom_protocol::{MatchId, RoomSettings, codes};
 
-use warroom_room::{Answer, Command, Limits, RoomCore};
+use warroom_room::{Command, Limits, RoomCore};
 
 use super::task::RoomTask;
-use super::{ConnId, Kick, Outbox, Reply, RoomCmd, Via};
-use crate::error::ApiError;
+use super::{ConnId, Kick, Outbox, RoomCmd, Via};
 use crate::room::leasing::{Leasing, RoomLease};
 use crate::runner::rules;
+use crate::store::Store;
 use crate::store::leases::Fence;
 use crate::store::writer::{AppendError, Writer};
-use crate::store::{RoomRecord, Store};
 
-fn player(n: u8) -> Identity {
-    Identity {
-        id: IdentityId(uuid::Uuid::from_u128(u128::from(n) + 1)),
-        name: format!("p{n}"),
-    }
-}
+use warroom_room::fixtures::{player, waiting_room};
 
-async fn ask(
-    commands: &mpsc::Sender<RoomCmd>,
-    conn: ConnId,
-    command: Command,
-    via: Option<Via>,
-) -> Result<Answer, ApiError> {
-    let (reply, answer) = oneshot::channel();
-    let command = RoomCmd {
-        conn,
-        command,
-        via,
-        reply: Reply::Wait(reply),
-    };
-    commands.send(command).await.unwrap();
-    answer.await.unwrap()
-}
+use super::loop_harness::ask;
 
 /// Follows the room as seat `conn`'s player: its inbox, and the outbox's kick.
 async fn join(
@@ -96,21 +75,11 @@ struct Leased {
 }
 
 async fn leased_room() -> Leased {
-    let ruleset = RulesetId::Hexdice;
-    let record = RoomRecord {
-        id: RoomId::random(),
-        ruleset,
-        options: rules(ruleset).unwrap().check_options(None, 2).unwrap(),
-        settings: RoomSettings::default(),
-        seat_count: 2,
-        private: false,
-        invite_code: "code".into(),
-        creator: player(0).id,
-        state: RoomState::Waiting,
-        match_id: None,
-        created_at: 0,
-        seats: vec![Some(player(0)), Some(player(1))],
-    };
+    let record = waiting_room(
+        RulesetId::Hexdice,
+        vec![Some(player(0)), Some(player(1))],
+        RoomSettings::default(),
+    );
     let now = Instant::now().into_std();
     let limits = Limits {
         max_spectators: 10,
@@ -118,7 +87,7 @@ async fn leased_room() -> Leased {
     };
     let core = RoomCore::new(
         record,
-        rules(ruleset).unwrap(),
+        rules(RulesetId::Hexdice).unwrap(),
         None,
         &limits,
         [3; 32],

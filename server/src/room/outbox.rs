@@ -232,7 +232,7 @@ impl QueuedAnswer {
         let metrics = &self.metrics;
         metrics
             .action_seconds
-            .observe_duration(self.read_at.elapsed());
+            .observe(self.read_at.elapsed().as_secs_f64());
         let id = std::mem::take(&mut self.id);
         let message = match answer {
             Ok(seq) => {

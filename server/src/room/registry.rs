@@ -361,13 +361,13 @@ impl Rooms {
             outgoing_queue: self.limits.outgoing_queue,
             answer_timeout: self.writer.answer_timeout(),
             waiting_expiry: self.expiry(),
-            idle_eviction: Some(Duration::from_secs(self.limits.room_idle_eviction)),
+            idle_eviction: Some(self.limits.room_idle_eviction),
         }
     }
 
     /// How long a waiting room may stay empty.
     fn expiry(&self) -> Duration {
-        Duration::from_secs(self.limits.waiting_room_expiry)
+        self.limits.waiting_room_expiry
     }
 
     /// The task around a room core, leaving memory once idle; in cluster mode under `lease`.

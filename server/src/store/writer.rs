@@ -365,7 +365,7 @@ impl Task {
         drop(appends);
         metrics
             .append_commit_seconds
-            .observe_duration(started.elapsed());
+            .observe(started.elapsed().as_secs_f64());
         metrics.append_batch_size.observe(batch.len() as f64);
         let mut failed = false;
         for ((_, reply), result) in batch.drain(..).zip(results) {

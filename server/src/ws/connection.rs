@@ -40,9 +40,9 @@ async fn serve_connection(socket: WebSocket, state: AppState, id: ConnId) {
     let _open = metrics.connection_opened();
     let limits = &state.limits;
     let timers = Timers {
-        hello: Duration::from_secs(limits.hello_timeout),
-        ping_every: Duration::from_secs(limits.ping_interval.max(1)),
-        dead_after: Duration::from_secs(limits.ping_timeout.max(1)),
+        hello: limits.hello_timeout,
+        ping_every: limits.ping_interval.max(Duration::from_secs(1)),
+        dead_after: limits.ping_timeout.max(Duration::from_secs(1)),
     };
     // The server's shutdown as this connection's two halves watch it: a token of its own, so
     // that waiting on it locks nothing the other connections share.
@@ -108,7 +108,7 @@ async fn serve_connection(socket: WebSocket, state: AppState, id: ConnId) {
         match frame {
             Some(Ok(Message::Text(text))) => {
                 metrics.ws_messages_received.inc();
-                metrics.ws_bytes_received.add(text.len() as u64);
+                metrics.ws_bytes_received.inc_by(text.len() as u64);
                 // Boxed: handling a message awaits rooms, the store and the registry, and that
                 // future is large (7 KB); inline it would be part of every idle connection's
                 // task, boxed it exists only while a message is being handled.
@@ -228,12 +228,10 @@ impl Connection {
                 }
             }
             ClientMsg::TakeSeat { room, seat } => {
-                let result = self.ask(room, Command::TakeSeat { seat }).await;
-                self.report(room, None, result.map(|_| ()));
+                self.ask_or_report(room, Command::TakeSeat { seat }).await;
             }
             ClientMsg::LeaveSeat { room } => {
-                let result = self.ask(room, Command::LeaveSeat).await;
-                self.report(room, None, result.map(|_| ()));
+                self.ask_or_report(room, Command::LeaveSeat).await;
             }
             ClientMsg::Action { room, id, action } => {
                 let started = Instant::now();
@@ -260,7 +258,9 @@ impl Connection {
                         other => Err(ApiError::internal(format!("an action answered {other:?}"))),
                     });
                 let metrics = &self.state.metrics;
-                metrics.action_seconds.observe_duration(started.elapsed());
+                metrics
+                    .action_seconds
+                    .observe(started.elapsed().as_secs_f64());
                 match result {
                     Ok(seq) => {
                         metrics.actions_applied.inc();
@@ -278,20 +278,16 @@ impl Connection {
                 }
             }
             ClientMsg::Chat { room, text } => {
-                let result = self.ask(room, Command::Chat { text }).await;
-                self.report(room, None, result.map(|_| ()));
+                self.ask_or_report(room, Command::Chat { text }).await;
             }
             ClientMsg::Resign { room } => {
-                let result = self.ask(room, Command::Resign).await;
-                self.report(room, None, result.map(|_| ()));
+                self.ask_or_report(room, Command::Resign).await;
             }
             ClientMsg::Back { room } => {
-                let result = self.ask(room, Command::Back).await;
-                self.report(room, None, result.map(|_| ()));
+                self.ask_or_report(room, Command::Back).await;
             }
             ClientMsg::Rematch { room, accept } => {
-                let result = self.ask(room, Command::Rematch { accept }).await;
-                self.report(room, None, result.map(|_| ()));
+                self.ask_or_report(room, Command::Rematch { accept }).await;
             }
             ClientMsg::Mute { player, muted } => match self.mute(player, muted).await {
                 Ok(players) => self.send(&ServerMsg::Muted { players }),
@@ -418,6 +414,12 @@ impl Connection {
             }
         }
         span
+    }
+
+    /// Asks `room` to carry out `command`; a refusal goes back to the client as an `error`.
+    async fn ask_or_report(&self, room: RoomId, command: Command) {
+        let result = self.ask(room, command).await;
+        self.report(room, None, result.map(|_| ()));
     }
 
     fn report(&self, room: RoomId, id: Option<String>, result: Result<(), ApiError>) {

@@ -214,7 +214,7 @@ pub(super) async fn write_loop<S>(
             while let Some(message) = next.take() {
                 if let Message::Text(text) = &message {
                     metrics.ws_messages_sent.inc();
-                    metrics.ws_bytes_sent.add(text.len() as u64);
+                    metrics.ws_bytes_sent.inc_by(text.len() as u64);
                 }
                 sink.feed(message).await?;
                 written += 1;

@@ -50,9 +50,49 @@ impl Http {
         self.request("POST", path, token, Some(body)).await
     }
 
+    /// GET that must be refused with `status` and the error `code`; returns the error's body.
+    pub async fn get_refused(
+        &self,
+        path: &str,
+        token: Option<&str>,
+        status: u16,
+        code: &str,
+    ) -> Value {
+        let answer = self.get(path, token).await;
+        refused(("GET", path), answer, status, code)
+    }
+
+    /// POST that must be refused with `status` and the error `code`; returns the error's body.
+    pub async fn post_refused(
+        &self,
+        path: &str,
+        token: Option<&str>,
+        body: &Value,
+        status: u16,
+        code: &str,
+    ) -> Value {
+        let answer = self.post(path, token, body).await;
+        refused(("POST", path), answer, status, code)
+    }
+
     /// Creates a guest; returns (id, token).
     pub async fn guest(&self, name: &str) -> (String, String) {
         self.kit().guest(name).await.expect("a guest")
+    }
+
+    /// Creates one guest per name, in order; returns their (id, token).
+    pub async fn guests<const N: usize>(&self, names: [&str; N]) -> [(String, String); N] {
+        let mut made = Vec::with_capacity(N);
+        for name in names {
+            made.push(self.guest(name).await);
+        }
+        made.try_into().expect("one guest per name")
+    }
+
+    /// Opens a room; returns its id.
+    pub async fn room_id(&self, token: &str, request: &Value) -> String {
+        let room = self.room(token, request).await;
+        room["id"].as_str().expect("a room id").to_owned()
     }
 
     /// Opens a room; returns its JSON.
@@ -95,4 +135,26 @@ impl Http {
             .find(|(sample, _)| *sample == name)
             .map_or(0.0, |(_, value)| value.parse().expect("a number"))
     }
+}
+
+/// Checks that `request` was refused with `status` and `code`, in the `{"code","message"}`
+/// shape with a message; returns the body.
+fn refused(
+    (method, path): (&str, &str),
+    (got, body): (u16, Value),
+    status: u16,
+    code: &str,
+) -> Value {
+    assert_eq!(
+        (got, body["code"].as_str()),
+        (status, Some(code)),
+        "{method} {path}: {body}"
+    );
+    assert!(
+        body["message"]
+            .as_str()
+            .is_some_and(|message| !message.is_empty()),
+        "{method} {path}: an error has a message: {body}"
+    );
+    body
 }

@@ -207,6 +207,21 @@ impl Chooser {
     }
 }
 
+/// Plays `steps` uniformly random legal actions (or to the end), chosen by `Chooser(seed)`;
+/// see [`play`].
+pub async fn play_at_random(
+    players: &mut [Participant],
+    watchers: &mut [&mut Participant],
+    steps: usize,
+    seed: u64,
+) -> bool {
+    let mut chooser = Chooser(seed);
+    play(players, watchers, steps, &mut |legal| {
+        chooser.below(legal.len())
+    })
+    .await
+}
+
 /// Plays `steps` actions (or to the end): the seat to act picks a legal action with `choose`,
 /// and every other participant is brought up to date. Returns true once the match is over.
 pub async fn play(

@@ -72,7 +72,7 @@ mod round;
 
 use std::cell::RefCell;
 
-use crate::bot::{BotLevel, BotRng, pick_best, random_legal};
+use crate::bot::{BotLevel, BotRng, best_scored, think_or_take};
 use crate::capitals::AreaState;
 use crate::capitals::map::AreaId;
 use crate::capitals::{Action, AreaKind, Capitals, Selection, Units, production};
@@ -147,14 +147,10 @@ const D8_HOME: f64 = 10.0;
 
 /// The order (or end of turn) the bot of `level` gives for the seat to act.
 pub(crate) fn choose(state: &Capitals, level: BotLevel, rng: &mut BotRng) -> Option<Action> {
-    let mut legal = Vec::new();
-    state.legal_actions(&mut legal);
-    if legal.len() <= 1 {
-        return legal.pop();
-    }
-    if level == BotLevel::Easy && rng.below(3) == 0 {
-        return random_legal(state, rng);
-    }
+    let mut legal = match think_or_take(state, level, rng, |_| true) {
+        Ok(legal) => legal,
+        Err(taken) => return taken,
+    };
     let seat = state.to_act()?;
     let planner = Planner::new(state, seat, level, rng);
     if let Some(capital) = planner.capital {
@@ -164,8 +160,7 @@ pub(crate) fn choose(state: &Capitals, level: BotLevel, rng: &mut BotRng) -> Opt
         .iter()
         .map(|action| (planner.score(action) * 1000.0).round() as i64)
         .collect();
-    let best = pick_best(&scores, rng)?;
-    legal.get(best).copied()
+    best_scored(&legal, &scores, rng)
 }
 
 /// The listed orders send everything, all but one, or one unit. Out of our capital the bot also

@@ -20,10 +20,9 @@
 
 mod odds;
 
-use crate::bot::{BotLevel, BotRng, pick_best};
+use crate::bot::{BotLevel, BotRng, best_scored, think_or_take};
 use crate::classic::map::{self, ADJACENCY, Continent, TERRITORIES, TerritoryId};
 use crate::classic::{Action, Classic, Phase, max_attack_dice};
-use crate::core::Ruleset;
 
 use self::odds::conquest_chance;
 
@@ -37,31 +36,20 @@ const THRESHOLD_STEP: f64 = 0.01;
 
 /// The action the bot of `level` takes for the seat to act.
 pub(crate) fn choose(state: &Classic, level: BotLevel, rng: &mut BotRng) -> Option<Action> {
-    let mut legal = Vec::new();
-    state.legal_actions(&mut legal);
-    if legal.len() <= 1 {
-        return legal.pop();
-    }
-    if level == BotLevel::Easy && rng.below(3) == 0 {
-        // A random move never ends the turn: easy bots ending turns at random in the middle of
-        // an assault never finish off the stacks that card trades grow in a long match, so a
-        // match of easy bots only went on for ever.
-        let going_on: Vec<Action> = legal
-            .iter()
-            .filter(|a| !matches!(a, Action::EndTurn | Action::Fortify { .. }))
-            .copied()
-            .collect();
-        if !going_on.is_empty() {
-            return going_on.get(rng.below(going_on.len())).copied();
-        }
-    }
+    // An easy bot's random move never ends the turn: easy bots ending turns at random in the
+    // middle of an assault never finish off the stacks that card trades grow in a long match, so
+    // a match of easy bots only went on for ever.
+    let going_on = |a: &Action| !matches!(a, Action::EndTurn | Action::Fortify { .. });
+    let legal = match think_or_take(state, level, rng, going_on) {
+        Ok(legal) => legal,
+        Err(taken) => return taken,
+    };
     let planner = Planner::new(state, level);
     let scores: Vec<i64> = legal
         .iter()
         .map(|action| (planner.score(action) * 1e6).round() as i64)
         .collect();
-    let best = pick_best(&scores, rng)?;
-    legal.get(best).copied()
+    best_scored(&legal, &scores, rng)
 }
 
 /// Per continent: what the bot's seat and its rivals hold of it.

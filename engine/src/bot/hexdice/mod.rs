@@ -24,8 +24,7 @@ mod model;
 mod occupation;
 mod reply;
 
-use crate::bot::{BotLevel, BotRng, pick_best, random_legal};
-use crate::core::Ruleset;
+use crate::bot::{BotLevel, BotRng, best_scored, think_or_take};
 use crate::hexdice::board::cells_of;
 use crate::hexdice::state::Phase;
 use crate::hexdice::{Action, CombinedAttackSources, Conquest, Hexdice, LastTiebreak};
@@ -35,14 +34,10 @@ use self::model::{Position, side_of};
 
 /// The action the bot of `level` takes for the seat to act (`None` once the game is over).
 pub(crate) fn choose(state: &Hexdice, level: BotLevel, rng: &mut BotRng) -> Option<Action> {
-    let mut legal = Vec::new();
-    state.legal_actions(&mut legal);
-    if legal.len() <= 1 {
-        return legal.pop();
-    }
-    if level == BotLevel::Easy && rng.below(3) == 0 {
-        return random_legal(state, rng);
-    }
+    let legal = match think_or_take(state, level, rng, |_| true) {
+        Ok(legal) => legal,
+        Err(taken) => return taken,
+    };
     let seat = state.seat_to_act()?;
     let tiebreak = match state.options.last_tiebreak {
         LastTiebreak::FirstTurn => state.first_turn.unwrap_or(state.occupation_starter),
@@ -68,8 +63,7 @@ pub(crate) fn choose(state: &Hexdice, level: BotLevel, rng: &mut BotRng) -> Opti
             .map(|action| planner.score(state, &pos, action, &mut outcomes))
             .collect()
     };
-    let best = pick_best(&scores, rng)?;
-    legal.get(best).copied()
+    best_scored(&legal, &scores, rng)
 }
 
 /// How many of `normal`'s best attack scores `hard` looks at with the reply turn (mirrored

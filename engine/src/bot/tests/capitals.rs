@@ -10,18 +10,47 @@ use crate::rng::Seed;
 /// A two-player match with every area neutral (1 d6) but the two capitals (4 d6 each); seat 0
 /// is to act with no order given yet.
 fn quiet_match() -> Capitals {
-    let (mut game, _) = Capitals::new(&Options::default(), 2, Seed::from_u64(3)).expect("starts");
+    quiet_match_of(2, 4)
+}
+
+/// A match of `players` with every area neutral (1 d6) but the capitals (`capital_d6` d6 each);
+/// seat 0 is to act with no order given yet.
+fn quiet_match_of(players: u8, capital_d6: u8) -> Capitals {
+    let (mut game, _) =
+        Capitals::new(&Options::default(), players, Seed::from_u64(3)).expect("starts");
     for area in &mut game.areas {
         area.owner = None;
         area.units = Units::d6(1);
     }
-    for seat in 0..2u8 {
+    for seat in 0..players {
         let capital = game.map.capitals[usize::from(seat)];
-        set(&mut game, capital, Some(seat), Units::d6(4));
+        set(&mut game, capital, Some(seat), Units::d6(capital_d6));
     }
     game.current = Seat(0);
     game.orders = 0;
     game
+}
+
+/// How many units stand on `area`.
+fn units_on(game: &Capitals, area: AreaId) -> u8 {
+    game.areas[usize::from(area)].units.total()
+}
+
+/// For `normal` and `hard`, on seeds 0 to 3: seat 0's whole turn on a copy of `base` that
+/// `arrange` sets up; `check` sees the level, the game after the turn and the orders given.
+fn each_strong_turn(
+    base: &Capitals,
+    arrange: impl Fn(&mut Capitals),
+    check: impl Fn(BotLevel, &Capitals, &[Action]),
+) {
+    for level in [BotLevel::Normal, BotLevel::Hard] {
+        for seed in 0..4 {
+            let mut game = base.clone();
+            arrange(&mut game);
+            let orders = bot_turn(&mut game, level, seed);
+            check(level, &game, &orders);
+        }
+    }
 }
 
 fn set(game: &mut Capitals, area: AreaId, owner: Option<u8>, units: Units) {
@@ -58,6 +87,32 @@ fn bot_turn(game: &mut Capitals, level: BotLevel, seed: u64) -> Vec<Action> {
     orders
 }
 
+/// Our capital (10 d6) borders its three neutral factories; an enemy stack of `enemy_d6` d6
+/// stands on the first area (not a capital) `steps` away. For `normal` and `hard`, the bot
+/// sends at least four units out of the capital over its turn instead of sitting in it.
+fn expands_out_of_its_capital_with_an_enemy(steps: u16, enemy_d6: u8) {
+    let base = quiet_match();
+    let capital = base.map.capitals[0];
+    let distance = base.map.distances_from(capital);
+    let enemy = (0..base.map.len() as AreaId)
+        .find(|&a| {
+            distance[usize::from(a)] == steps
+                && base.map.areas[usize::from(a)].kind != AreaKind::Capital
+        })
+        .expect("an area that far");
+    let arrange = |game: &mut Capitals| {
+        set(game, capital, Some(0), Units::d6(10));
+        set(game, enemy, Some(1), Units::d6(enemy_d6));
+    };
+    each_strong_turn(&base, arrange, |level, game, orders| {
+        let left = units_on(game, capital);
+        assert!(
+            left <= 6,
+            "{level:?} kept {left} units in the capital: {orders:?}"
+        );
+    });
+}
+
 #[test]
 fn c_end_2_the_bot_takes_a_weakly_held_enemy_capital() {
     let mut game = quiet_match();
@@ -81,24 +136,23 @@ fn c_end_1_the_bot_keeps_its_capital_defended_against_a_massed_neighbour() {
     // An enemy stack of 10 d6 sits on our fast factory, next to our capital (6 d6). Our strong
     // factories could send units off to neutral land, and the capital could feed them; the
     // bot keeps the capital at least as strong as it was.
-    for level in [BotLevel::Normal, BotLevel::Hard] {
-        for seed in 0..4 {
-            let mut game = quiet_match();
-            let capital = game.map.capitals[0];
-            let ours = factories(&game, 0);
-            set(&mut game, ours[0], Some(1), Units::d6(10));
-            set(&mut game, capital, Some(0), Units::d6(6));
-            for &factory in &ours[1..] {
-                set(&mut game, factory, Some(0), Units::d6(5));
-            }
-            let orders = bot_turn(&mut game, level, seed);
-            let left = game.areas[usize::from(capital)].units.total();
-            assert!(
-                left >= 6,
-                "{level:?} left {left} units in the capital: {orders:?}"
-            );
+    let base = quiet_match();
+    let capital = base.map.capitals[0];
+    let ours = factories(&base, 0);
+    let arrange = |game: &mut Capitals| {
+        set(game, ours[0], Some(1), Units::d6(10));
+        set(game, capital, Some(0), Units::d6(6));
+        for &factory in &ours[1..] {
+            set(game, factory, Some(0), Units::d6(5));
         }
-    }
+    };
+    each_strong_turn(&base, arrange, |level, game, orders| {
+        let left = units_on(game, capital);
+        assert!(
+            left >= 6,
+            "{level:?} left {left} units in the capital: {orders:?}"
+        );
+    });
 }
 
 #[test]
@@ -132,24 +186,7 @@ fn the_bot_expands_out_of_a_capital_that_is_safe_enough() {
     // Our capital (10 d6) borders its three neutral factories; the only enemy near is 4 d6 two
     // steps away. Sending units out leaves some danger, but less than the bot accepts: it sends
     // at least four units out of the capital over its turn instead of sitting in it.
-    for level in [BotLevel::Normal, BotLevel::Hard] {
-        for seed in 0..4 {
-            let mut game = quiet_match();
-            let capital = game.map.capitals[0];
-            set(&mut game, capital, Some(0), Units::d6(10));
-            let distance = game.map.distances_from(capital);
-            let near = (0..game.map.len() as AreaId)
-                .find(|&a| distance[usize::from(a)] == 2)
-                .expect("an area two steps away");
-            set(&mut game, near, Some(1), Units::d6(4));
-            let orders = bot_turn(&mut game, level, seed);
-            let left = game.areas[usize::from(capital)].units.total();
-            assert!(
-                left <= 6,
-                "{level:?} kept {left} units in the capital: {orders:?}"
-            );
-        }
-    }
+    expands_out_of_its_capital_with_an_enemy(2, 4);
 }
 
 #[test]
@@ -159,27 +196,7 @@ fn c_deep_1_the_bot_expands_past_a_strong_area_that_cannot_attack_deep() {
     // the source must border another player's area) and none of our factories borders it, so it
     // is no threat next turn. The bot sends at least four units out over its turn instead of
     // sitting at home.
-    for level in [BotLevel::Normal, BotLevel::Hard] {
-        for seed in 0..4 {
-            let mut game = quiet_match();
-            let capital = game.map.capitals[0];
-            set(&mut game, capital, Some(0), Units::d6(10));
-            let distance = game.map.distances_from(capital);
-            let far = (0..game.map.len() as AreaId)
-                .find(|&a| {
-                    distance[usize::from(a)] == 3
-                        && game.map.areas[usize::from(a)].kind != AreaKind::Capital
-                })
-                .expect("an area three steps away");
-            set(&mut game, far, Some(1), Units::d6(10));
-            let orders = bot_turn(&mut game, level, seed);
-            let left = game.areas[usize::from(capital)].units.total();
-            assert!(
-                left <= 6,
-                "{level:?} kept {left} units in the capital: {orders:?}"
-            );
-        }
-    }
+    expands_out_of_its_capital_with_an_enemy(3, 10);
 }
 
 #[test]
@@ -212,31 +229,29 @@ fn c_deep_1_the_bot_does_not_take_land_that_opens_a_deep_path_to_its_thin_capita
     });
     let (factory, opening, enemy) =
         setup.expect("a factory, an area beyond it, an area beyond that");
-    for level in [BotLevel::Normal, BotLevel::Hard] {
-        for seed in 0..4 {
-            let mut game = base.clone();
-            // Every other area our land borders is a strong neutral: the opening is the one
-            // good capture.
-            for area in [capital, factory] {
-                for b in borders(area) {
-                    if b != opening && b != capital && b != factory {
-                        set(&mut game, b, None, Units::d6(10));
-                    }
+    let arrange = |game: &mut Capitals| {
+        // Every other area our land borders is a strong neutral: the opening is the one good
+        // capture.
+        for area in [capital, factory] {
+            for b in borders(area) {
+                if b != opening && b != capital && b != factory {
+                    set(game, b, None, Units::d6(10));
                 }
             }
-            set(&mut game, capital, Some(0), Units::d6(2));
-            set(&mut game, factory, Some(0), Units::d6(6));
-            set(&mut game, enemy, Some(1), Units::d6(10));
-            let orders = bot_turn(&mut game, level, seed);
-            let owner = game.areas[usize::from(opening)].owner;
-            let left = game.areas[usize::from(capital)].units.total();
-            assert!(
-                owner != Some(Seat(0)) || left >= 8,
-                "{level:?} took area {opening} next to the enemy stack and left {left} units \
-                 in the capital: {orders:?}"
-            );
         }
-    }
+        set(game, capital, Some(0), Units::d6(2));
+        set(game, factory, Some(0), Units::d6(6));
+        set(game, enemy, Some(1), Units::d6(10));
+    };
+    each_strong_turn(&base, arrange, |level, game, orders| {
+        let owner = game.areas[usize::from(opening)].owner;
+        let left = units_on(game, capital);
+        assert!(
+            owner != Some(Seat(0)) || left >= 8,
+            "{level:?} took area {opening} next to the enemy stack and left {left} units \
+             in the capital: {orders:?}"
+        );
+    });
 }
 
 #[test]
@@ -244,23 +259,23 @@ fn c_map_2_once_it_holds_its_factories_the_bot_keeps_a_garrison_in_its_capital()
     // The capital (7 d6) and its three factories (4 d6 each, C-MAP-2) are ours, and the only
     // enemy is far away. Before, with no threat in sight, the bot sent the capital's units out
     // to the front; now the factories expand and the capital keeps at least 5 units.
-    for level in [BotLevel::Normal, BotLevel::Hard] {
-        for seed in 0..4 {
-            let mut game = quiet_match();
-            let capital = game.map.capitals[0];
-            set(&mut game, capital, Some(0), Units::d6(7));
-            for factory in factories(&game, 0) {
-                set(&mut game, factory, Some(0), Units::d6(4));
-            }
-            let orders = bot_turn(&mut game, level, seed);
-            let left = game.areas[usize::from(capital)].units.total();
-            assert!(
-                left >= 5,
-                "{level:?} left {left} units in the capital: {orders:?}"
-            );
-            assert!(!orders.is_empty(), "{level:?} did nothing");
+    let base = quiet_match();
+    let capital = base.map.capitals[0];
+    let ours = factories(&base, 0);
+    let arrange = |game: &mut Capitals| {
+        set(game, capital, Some(0), Units::d6(7));
+        for &factory in &ours {
+            set(game, factory, Some(0), Units::d6(4));
         }
-    }
+    };
+    each_strong_turn(&base, arrange, |level, game, orders| {
+        let left = units_on(game, capital);
+        assert!(
+            left >= 5,
+            "{level:?} left {left} units in the capital: {orders:?}"
+        );
+        assert!(!orders.is_empty(), "{level:?} did nothing");
+    });
 }
 
 #[test]
@@ -268,23 +283,22 @@ fn c_battle_2_the_bot_does_not_attack_when_more_likely_to_lose() {
     // Our capital holds 4 d6; its fast factory is neutral with 3 d6, its strong factories with
     // 10 d6. Three d6 against three d6 win less than half the time (a tie goes to the
     // defender): the bot waits for its capital to grow instead of throwing the units away.
-    for level in [BotLevel::Normal, BotLevel::Hard] {
-        for seed in 0..4 {
-            let mut game = quiet_match();
-            let capital = game.map.capitals[0];
-            let ours = factories(&game, 0);
-            set(&mut game, capital, Some(0), Units::d6(4));
-            set(&mut game, ours[0], None, Units::d6(3));
-            for &factory in &ours[1..] {
-                set(&mut game, factory, None, Units::d6(10));
-            }
-            let orders = bot_turn(&mut game, level, seed);
-            assert!(
-                orders.is_empty(),
-                "{level:?} attacked at poor odds: {orders:?}"
-            );
+    let base = quiet_match();
+    let capital = base.map.capitals[0];
+    let ours = factories(&base, 0);
+    let arrange = |game: &mut Capitals| {
+        set(game, capital, Some(0), Units::d6(4));
+        set(game, ours[0], None, Units::d6(3));
+        for &factory in &ours[1..] {
+            set(game, factory, None, Units::d6(10));
         }
-    }
+    };
+    each_strong_turn(&base, arrange, |level, _, orders| {
+        assert!(
+            orders.is_empty(),
+            "{level:?} attacked at poor odds: {orders:?}"
+        );
+    });
 }
 
 #[test]
@@ -295,17 +309,7 @@ fn c_atk_1_the_bot_does_not_strip_a_factory_next_to_an_enemy_stack() {
     // against 1-2 d6 nearly always), and the won area borders the stack too. The bot keeps the
     // factory: it gives no order that leaves it with fewer than 3 units. Three players, so
     // that no enemy capital is the last one (taking it would win at any odds).
-    let (mut base, _) = Capitals::new(&Options::default(), 3, Seed::from_u64(3)).expect("starts");
-    for area in &mut base.areas {
-        area.owner = None;
-        area.units = Units::d6(1);
-    }
-    for seat in 0..3u8 {
-        let capital = base.map.capitals[usize::from(seat)];
-        set(&mut base, capital, Some(seat), Units::d6(10));
-    }
-    base.current = Seat(0);
-    base.orders = 0;
+    let base = quiet_match_of(3, 10);
     let capital = base.map.capitals[0];
     let gates = base.map.areas[usize::from(capital)].borders.clone();
     let fast = factories(&base, 0)[0];
@@ -323,27 +327,22 @@ fn c_atk_1_the_bot_does_not_strip_a_factory_next_to_an_enemy_stack() {
                 .map(|&n| (e, n))
         })
         .expect("two bordering areas next to the fast factory");
-    for level in [BotLevel::Normal, BotLevel::Hard] {
-        for seed in 0..4 {
-            let mut game = base.clone();
-            for &a in &outside {
-                set(&mut game, a, None, Units::d6(10));
-            }
-            for &gate in &gates {
-                set(&mut game, gate, None, Units::d6(10));
-            }
-            set(&mut game, capital, Some(0), Units::d6(10));
-            set(&mut game, fast, Some(0), Units::d6(6));
-            set(&mut game, enemy, Some(1), Units::d6(6));
-            set(&mut game, neutral, None, Units::d6(1));
-            let orders = bot_turn(&mut game, level, seed);
-            let left = game.areas[usize::from(fast)].units.total();
-            assert!(
-                game.areas[usize::from(fast)].owner == Some(Seat(0)) && left >= 3,
-                "{level:?} left {left} units in the factory next to the stack: {orders:?}"
-            );
+    let arrange = |game: &mut Capitals| {
+        for &a in outside.iter().chain(&gates) {
+            set(game, a, None, Units::d6(10));
         }
-    }
+        set(game, capital, Some(0), Units::d6(10));
+        set(game, fast, Some(0), Units::d6(6));
+        set(game, enemy, Some(1), Units::d6(6));
+        set(game, neutral, None, Units::d6(1));
+    };
+    each_strong_turn(&base, arrange, |level, game, orders| {
+        let left = units_on(game, fast);
+        assert!(
+            game.areas[usize::from(fast)].owner == Some(Seat(0)) && left >= 3,
+            "{level:?} left {left} units in the factory next to the stack: {orders:?}"
+        );
+    });
 }
 
 #[test]
@@ -401,44 +400,42 @@ fn c_map_2_once_it_holds_its_factories_the_bot_sends_d6_and_keeps_the_d8_home() 
     // sends units out of its capital, and every one of them is a d6: the capital keeps its
     // five d8 (a d8 defends better). Before, the shares it weighed out of the capital were the
     // strongest dice first, and the d8 went out.
-    for level in [BotLevel::Normal, BotLevel::Hard] {
-        for seed in 0..4 {
-            let mut game = quiet_match();
-            let capital = game.map.capitals[0];
-            let ours = factories(&game, 0);
-            let mut units = Units::d6(5);
-            units.d8 = 5;
-            set(&mut game, capital, Some(0), units);
-            for &factory in &ours[..2] {
-                set(&mut game, factory, Some(0), Units::d6(4));
-            }
-            set(&mut game, ours[2], None, Units::d6(1));
-            let orders = bot_turn(&mut game, level, seed);
-            let out_of_capital: Vec<&Action> = orders
-                .iter()
-                .filter(|order| match order {
-                    Action::Transport { from, .. } => *from == capital,
-                    Action::Attack { path, .. } => path.areas().first() == Some(&capital),
-                    Action::EndTurn => false,
-                })
-                .collect();
-            assert!(
-                !out_of_capital.is_empty(),
-                "{level:?} sent nothing out of its capital: {orders:?}"
-            );
-            for order in out_of_capital {
-                let (Action::Transport { units, .. } | Action::Attack { units, .. }) = *order
-                else {
-                    unreachable!("filtered");
-                };
-                assert_eq!(units.d8, 0, "{level:?} sent a d8 out: {orders:?}");
-            }
-            let left = game.areas[usize::from(capital)].units;
-            assert_eq!(
-                left.d8 + left.d8_used,
-                5,
-                "{level:?} capital: {left:?}: {orders:?}"
-            );
+    let base = quiet_match();
+    let capital = base.map.capitals[0];
+    let ours = factories(&base, 0);
+    let arrange = |game: &mut Capitals| {
+        let mut units = Units::d6(5);
+        units.d8 = 5;
+        set(game, capital, Some(0), units);
+        for &factory in &ours[..2] {
+            set(game, factory, Some(0), Units::d6(4));
         }
-    }
+        set(game, ours[2], None, Units::d6(1));
+    };
+    each_strong_turn(&base, arrange, |level, game, orders| {
+        let out_of_capital: Vec<&Action> = orders
+            .iter()
+            .filter(|order| match order {
+                Action::Transport { from, .. } => *from == capital,
+                Action::Attack { path, .. } => path.areas().first() == Some(&capital),
+                Action::EndTurn => false,
+            })
+            .collect();
+        assert!(
+            !out_of_capital.is_empty(),
+            "{level:?} sent nothing out of its capital: {orders:?}"
+        );
+        for order in out_of_capital {
+            let (Action::Transport { units, .. } | Action::Attack { units, .. }) = *order else {
+                unreachable!("filtered");
+            };
+            assert_eq!(units.d8, 0, "{level:?} sent a d8 out: {orders:?}");
+        }
+        let left = game.areas[usize::from(capital)].units;
+        assert_eq!(
+            left.d8 + left.d8_used,
+            5,
+            "{level:?} capital: {left:?}: {orders:?}"
+        );
+    });
 }

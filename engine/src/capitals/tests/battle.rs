@@ -1,7 +1,7 @@
 //! Battles and their consequences: C-BATTLE-1 to C-BATTLE-4, C-END-1, C-END-2.
 
 use super::super::{Event, Side, Units, units_kept};
-use super::{attack, dice, plain_path, set, start, turn_of, units};
+use super::{attack, dice, partly_used_d6, plain_path, set, start, turn_of, two_areas, units};
 use crate::core::{Ruleset, Seat};
 
 /// The `BattleResolved` event of an attack.
@@ -27,13 +27,10 @@ fn battle(
     attackers: Units,
     defenders: Units,
 ) -> (super::super::Capitals, Vec<u16>, Vec<Event>) {
-    let mut game = start(2, seed);
-    let path = plain_path(&game, 1);
     let mut source = attackers;
     source.d6 += 1; // the unit that stays
-    set(&mut game, path[0], Some(0), source);
-    set(&mut game, path[1], Some(1), defenders);
-    turn_of(&mut game, 0);
+    let (mut game, from, to) = two_areas(seed, source, Some(1), defenders);
+    let path = vec![from, to];
     let events = game
         .play(Seat(0), &attack(&path, attackers.d6, attackers.d8))
         .expect("attack");
@@ -166,16 +163,7 @@ fn c_end_1_losing_the_capital_eliminates_and_frees_the_land() {
     let elsewhere = plain_path(&game, 1)[0];
     set(&mut game, factory, Some(0), units(0, 10));
     set(&mut game, capital, Some(1), units(1, 0));
-    set(
-        &mut game,
-        other,
-        Some(1),
-        Units {
-            d6: 1,
-            d6_used: 2,
-            ..Units::default()
-        },
-    );
+    set(&mut game, other, Some(1), partly_used_d6(1, 2));
     set(&mut game, elsewhere, Some(1), units(0, 3));
     turn_of(&mut game, 0);
     let events = game

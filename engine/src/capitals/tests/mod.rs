@@ -1,6 +1,7 @@
-//! Tests of the capitals ruleset: one or more per rule id of RULES.md (`rules`, `battle`,
-//! `turns`), the map generator's fairness (`maps`) and property tests over random games
-//! (`props`). Scenario tests start a real match and then set owners and units directly, so each
+//! Tests of the capitals ruleset: one or more per rule id of RULES.md (`orders`, `battle`,
+//! `turns`), the outside of the ruleset (`api`: options, seat counts, JSON, the view), the map
+//! generator's fairness (`maps`), replay pins of fixed seeds (`pinned`) and property tests over
+//! random games (`props`). Scenario tests start a real match and then set owners and units directly, so each
 //! test shows one rule in isolation.
 
 mod api;
@@ -48,6 +49,32 @@ pub(super) fn units(d6: u8, d8: u8) -> Units {
 }
 
 /// An attack along `path` with `d6` d6 and `d8` d8.
+/// `d6` fresh d6 and `d6_used` d6 that acted this round.
+pub(super) fn partly_used_d6(d6: u8, d6_used: u8) -> Units {
+    Units {
+        d6,
+        d6_used,
+        ..Units::default()
+    }
+}
+
+/// Seat 0 to act in a two-player game of `seed` whose first plain path of one step runs from
+/// `from` (seat 0's, with `from_units`) to `to` (`to_owner`'s, with `to_units`).
+pub(super) fn two_areas(
+    seed: u64,
+    from_units: Units,
+    to_owner: Option<u8>,
+    to_units: Units,
+) -> (Capitals, AreaId, AreaId) {
+    let mut game = start(2, seed);
+    let path = plain_path(&game, 1);
+    let (from, to) = (path[0], path[1]);
+    set(&mut game, from, Some(0), from_units);
+    set(&mut game, to, to_owner, to_units);
+    turn_of(&mut game, 0);
+    (game, from, to)
+}
+
 pub(super) fn attack(path: &[AreaId], d6: u8, d8: u8) -> Action {
     Action::Attack {
         path: Path::new(path).expect("short path"),

@@ -1,18 +1,16 @@
 //! Orders: C-ORD-1, C-ORD-2, C-TRANS-1, C-ATK-1, C-DEEP-1 and out-of-turn refusals (G-TURN-1).
 
 use super::super::check::die_caps;
-use super::super::{Action, Event, ORDERS_PER_TURN, Path, Selection, Side, Units};
-use super::{attack, dice, plain_path, refused, set, start, transport, turn_of, units};
+use super::super::{Action, Event, ORDERS_PER_TURN, Path, Selection, Side};
+use super::{
+    attack, dice, partly_used_d6, plain_path, refused, set, start, transport, turn_of, two_areas,
+    units,
+};
 use crate::core::{Ruleset, Seat};
 
 #[test]
 fn c_ord_1_at_most_five_orders_then_only_end_turn() {
-    let mut game = start(2, 5);
-    let path = plain_path(&game, 1);
-    let (a, b) = (path[0], path[1]);
-    set(&mut game, a, Some(0), units(10, 0));
-    set(&mut game, b, Some(0), units(1, 0));
-    turn_of(&mut game, 0);
+    let (mut game, a, b) = two_areas(5, units(10, 0), Some(0), units(1, 0));
     for _ in 0..ORDERS_PER_TURN {
         game.play(Seat(0), &transport(a, b, 1, 0))
             .expect("an order");
@@ -38,12 +36,7 @@ fn c_ord_1_a_turn_may_end_after_no_order() {
 
 #[test]
 fn c_ord_2_used_units_cannot_act_again_until_the_round_ends() {
-    let mut game = start(2, 6);
-    let path = plain_path(&game, 1);
-    let (a, b) = (path[0], path[1]);
-    set(&mut game, a, Some(0), units(5, 0));
-    set(&mut game, b, Some(0), units(1, 0));
-    turn_of(&mut game, 0);
+    let (mut game, a, b) = two_areas(6, units(5, 0), Some(0), units(1, 0));
     game.play(Seat(0), &transport(a, b, 2, 0))
         .expect("transport");
     let moved = game.areas[usize::from(b)].units;
@@ -68,16 +61,7 @@ fn c_trans_1_one_unit_of_any_kind_stays_and_the_target_holds_ten() {
     let mut game = start(2, 7);
     let path = plain_path(&game, 2);
     let (a, b, c) = (path[0], path[1], path[2]);
-    set(
-        &mut game,
-        a,
-        Some(0),
-        Units {
-            d6: 1,
-            d6_used: 1,
-            ..Units::default()
-        },
-    );
+    set(&mut game, a, Some(0), partly_used_d6(1, 1));
     set(&mut game, b, Some(0), units(8, 1));
     set(&mut game, c, None, units(1, 0));
     turn_of(&mut game, 0);
@@ -109,12 +93,7 @@ fn c_trans_1_one_unit_of_any_kind_stays_and_the_target_holds_ten() {
 
 #[test]
 fn c_atk_1_attack_a_bordering_neutral_or_enemy_area_leaving_one_unit() {
-    let mut game = start(2, 8);
-    let path = plain_path(&game, 1);
-    let (a, b) = (path[0], path[1]);
-    set(&mut game, a, Some(0), units(0, 10));
-    set(&mut game, b, None, units(1, 0));
-    turn_of(&mut game, 0);
+    let (mut game, a, b) = two_areas(8, units(0, 10), None, units(1, 0));
     assert_eq!(
         refused(&game, 0, &attack(&[a, b], 0, 10)),
         "must_leave_one_unit"
@@ -156,6 +135,14 @@ fn deep_game(seed: u64) -> (super::super::Capitals, Vec<u16>) {
     (game, path)
 }
 
+/// The d6 and d8 caps of the attack that `events` start with.
+fn launched_caps(events: &[Event]) -> (u8, u8) {
+    match events.first() {
+        Some(Event::AttackLaunched { d6_cap, d8_cap, .. }) => (*d6_cap, *d8_cap),
+        other => panic!("not an attack: {other:?}"),
+    }
+}
+
 #[test]
 fn c_deep_1_three_hostile_areas_cap_d8_at_5_and_d6_at_3() {
     let mut seen_above_cap = false;
@@ -164,14 +151,7 @@ fn c_deep_1_three_hostile_areas_cap_d8_at_5_and_d6_at_3() {
         let events = game
             .play(Seat(0), &attack(&path, 0, 9))
             .expect("deep attack");
-        assert!(matches!(
-            events[0],
-            Event::AttackLaunched {
-                d6_cap: 3,
-                d8_cap: 5,
-                ..
-            }
-        ));
+        assert_eq!(launched_caps(&events), (3, 5));
         let rolls = dice(&events, Side::Attacker);
         assert_eq!(rolls.len(), 9);
         for (_, rolled, counted) in rolls {
@@ -213,14 +193,7 @@ fn c_deep_1_neutral_and_own_areas_do_not_lower_the_cap() {
     let events = game
         .play(Seat(0), &attack(&path, 0, 9))
         .expect("deep attack");
-    assert!(matches!(
-        events[0],
-        Event::AttackLaunched {
-            d6_cap: 5,
-            d8_cap: 7,
-            ..
-        }
-    ));
+    assert_eq!(launched_caps(&events), (5, 7));
 }
 
 #[test]
@@ -229,14 +202,7 @@ fn c_deep_1_an_ordinary_attack_has_no_cap() {
     let events = game
         .play(Seat(0), &attack(&path[..2], 0, 9))
         .expect("attack");
-    assert!(matches!(
-        events[0],
-        Event::AttackLaunched {
-            d6_cap: 6,
-            d8_cap: 8,
-            ..
-        }
-    ));
+    assert_eq!(launched_caps(&events), (6, 8));
     for (_, rolled, counted) in dice(&events, Side::Attacker) {
         assert_eq!(rolled, counted);
     }
@@ -248,14 +214,7 @@ fn c_deep_1_two_step_paths_work_too() {
     let events = game
         .play(Seat(0), &attack(&path[..3], 0, 9))
         .expect("2-step attack");
-    assert!(matches!(
-        events[0],
-        Event::AttackLaunched {
-            d6_cap: 4,
-            d8_cap: 6,
-            ..
-        }
-    ));
+    assert_eq!(launched_caps(&events), (4, 6));
 }
 
 #[test]

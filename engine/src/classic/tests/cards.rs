@@ -78,14 +78,7 @@ fn w_card_2_a_turn_with_a_conquest_draws_one_card() {
     assert_eq!(s.deck.len(), deck - 1);
     // Seat 1 conquers nothing and draws nothing.
     let r = s.reserve;
-    ok(
-        &mut s,
-        1,
-        Action::Place {
-            territory: 4,
-            units: r,
-        },
-    );
+    ok(&mut s, 1, place(4, r));
     let events = ok(&mut s, 1, Action::EndTurn);
     assert!(!events.iter().any(|e| matches!(e, Event::CardDrawn { .. })));
     assert!(s.hands[1].is_empty());
@@ -106,68 +99,18 @@ fn w_card_3_sets_and_their_escalating_worth() {
     // Seat 0 holds Alaska and Alberta (ids divisible by 3), Western US too: give it away so
     // only the first two qualify.
     give(&mut s, 1, &[WESTERN_US], 3);
+    refused(&mut s, 0, trade([0, 3, 1], None), "not_a_set");
+    refused(&mut s, 0, trade([0, 0, 3], None), "duplicate_card");
+    refused(&mut s, 0, trade([0, 3, 12], None), "card_not_held");
+    refused(&mut s, 0, trade([0, 3, 99], None), "unknown_card");
     refused(
         &mut s,
         0,
-        Action::Trade {
-            cards: [Card(0), Card(3), Card(1)],
-            bonus: None,
-        },
-        "not_a_set",
-    );
-    refused(
-        &mut s,
-        0,
-        Action::Trade {
-            cards: [Card(0), Card(0), Card(3)],
-            bonus: None,
-        },
-        "duplicate_card",
-    );
-    refused(
-        &mut s,
-        0,
-        Action::Trade {
-            cards: [Card(0), Card(3), Card(12)],
-            bonus: None,
-        },
-        "card_not_held",
-    );
-    refused(
-        &mut s,
-        0,
-        Action::Trade {
-            cards: [Card(0), Card(3), Card(99)],
-            bonus: None,
-        },
-        "unknown_card",
-    );
-    refused(
-        &mut s,
-        0,
-        Action::Trade {
-            cards: [Card(0), Card(3), Card(6)],
-            bonus: Some(WESTERN_US),
-        },
+        trade([0, 3, 6], Some(WESTERN_US)),
         "invalid_bonus",
     );
-    refused(
-        &mut s,
-        0,
-        Action::Trade {
-            cards: [Card(0), Card(3), Card(6)],
-            bonus: Some(9),
-        },
-        "invalid_bonus",
-    );
-    let events = ok(
-        &mut s,
-        0,
-        Action::Trade {
-            cards: [Card(0), Card(3), Card(6)],
-            bonus: Some(ALBERTA),
-        },
-    );
+    refused(&mut s, 0, trade([0, 3, 6], Some(9)), "invalid_bonus");
+    let events = ok(&mut s, 0, trade([0, 3, 6], Some(ALBERTA)));
     assert_eq!(
         events,
         vec![
@@ -193,32 +136,15 @@ fn w_card_3_sets_and_their_escalating_worth() {
     refused(
         &mut s,
         0,
-        Action::Trade {
-            cards: [Card(1), Card(2), Card(9)],
-            bonus: Some(ALBERTA),
-        },
+        trade([1, 2, 9], Some(ALBERTA)),
         "bonus_already_used",
     );
-    let events = ok(
-        &mut s,
-        0,
-        Action::Trade {
-            cards: [Card(1), Card(2), Card(9)],
-            bonus: None,
-        },
-    );
+    let events = ok(&mut s, 0, trade([1, 2, 9], None));
     assert_eq!(events.len(), 1);
     assert_eq!(s.reserve, 48);
     // Without a named territory, the first traded card showing a held one gets the bonus.
     let mut s = reinforcing(&[1, 0, 2]);
-    let events = ok(
-        &mut s,
-        0,
-        Action::Trade {
-            cards: [Card(1), Card(0), Card(2)],
-            bonus: None,
-        },
-    );
+    let events = ok(&mut s, 0, trade([1, 0, 2], None));
     assert_eq!(
         events[1],
         Event::TerritoryBonus {
@@ -239,20 +165,10 @@ fn w_card_3_sets_and_their_escalating_worth() {
 
 #[test]
 fn w_card_3_a_set_may_be_traded_after_the_reserve_is_placed_until_the_first_attack() {
-    let set = Action::Trade {
-        cards: [Card(1), Card(0), Card(2)],
-        bonus: None,
-    };
+    let set = trade([1, 0, 2], None);
     // The whole reserve is placed: the attack step has begun, and no attack was made yet.
     let mut s = reinforcing(&[1, 0, 2]);
-    ok(
-        &mut s,
-        0,
-        Action::Place {
-            territory: ALASKA,
-            units: 3,
-        },
-    );
+    ok(&mut s, 0, place(ALASKA, 3));
     assert_eq!(s.phase, Phase::Attack);
     assert!(s.view(Viewer::Seat(Seat(0))).can_trade);
     let mut legal = Vec::new();
@@ -265,46 +181,19 @@ fn w_card_3_a_set_may_be_traded_after_the_reserve_is_placed_until_the_first_atta
     refused(
         &mut s,
         0,
-        Action::Attack {
-            from: ALASKA,
-            to: NW_TERRITORY,
-            dice: 1,
-        },
+        attack(ALASKA, NW_TERRITORY, 1),
         "reinforcements_pending",
     );
     refused(&mut s, 0, Action::EndTurn, "reinforcements_pending");
-    ok(
-        &mut s,
-        0,
-        Action::Place {
-            territory: ALASKA,
-            units: 4,
-        },
-    );
+    ok(&mut s, 0, place(ALASKA, 4));
     assert_eq!(s.phase, Phase::Attack);
-    ok(
-        &mut s,
-        0,
-        Action::Attack {
-            from: ALASKA,
-            to: NW_TERRITORY,
-            dice: 3,
-        },
-    );
+    ok(&mut s, 0, attack(ALASKA, NW_TERRITORY, 3));
 
     // After the turn's first attack, trading is closed until the next turn.
     let mut s = staged(3);
     give(&mut s, 0, &[ALASKA], 10);
     s.hands[0] = cards(&[1, 0, 2]);
-    ok(
-        &mut s,
-        0,
-        Action::Attack {
-            from: ALASKA,
-            to: NW_TERRITORY,
-            dice: 1,
-        },
-    );
+    ok(&mut s, 0, attack(ALASKA, NW_TERRITORY, 1));
     if let Phase::MoveIn { min, .. } = s.phase {
         ok(&mut s, 0, Action::MoveIn { units: min });
     }
@@ -321,14 +210,7 @@ fn w_card_3_a_set_may_be_traded_after_the_reserve_is_placed_until_the_first_atta
         let own = (0..42u8)
             .find(|&t| s.owner[usize::from(t)] == seat)
             .unwrap();
-        ok(
-            &mut s,
-            seat,
-            Action::Place {
-                territory: own,
-                units: r,
-            },
-        );
+        ok(&mut s, seat, place(own, r));
         ok(&mut s, seat, Action::EndTurn);
     }
     assert!(s.view(Viewer::Seat(Seat(0))).can_trade);
@@ -338,15 +220,7 @@ fn w_card_3_a_set_may_be_traded_after_the_reserve_is_placed_until_the_first_atta
 #[test]
 fn w_card_4_five_cards_force_a_trade_and_set_aside_cards_are_reshuffled() {
     let mut s = reinforcing(&[0, 1, 5, 8, 11]);
-    refused(
-        &mut s,
-        0,
-        Action::Place {
-            territory: ALASKA,
-            units: 1,
-        },
-        "must_trade",
-    );
+    refused(&mut s, 0, place(ALASKA, 1), "must_trade");
     refused(&mut s, 0, Action::EndTurn, "must_trade");
     assert!(s.view(Viewer::Spectator).must_trade);
     assert!(!format!("{s:?}").contains("Card("), "Debug hides the cards");
@@ -361,14 +235,7 @@ fn w_card_4_five_cards_force_a_trade_and_set_aside_cards_are_reshuffled() {
     assert!(matches!(timeout, Action::Trade { .. }));
     ok(&mut s, 0, timeout);
     assert_eq!(s.hands[0].len(), 2);
-    ok(
-        &mut s,
-        0,
-        Action::Place {
-            territory: ALASKA,
-            units: 1,
-        },
-    );
+    ok(&mut s, 0, place(ALASKA, 1));
 
     // Five cards always hold a set.
     let symbols = [0u8, 1, 2, 42];
@@ -435,79 +302,29 @@ fn w_card_5_defeating_a_player_takes_their_cards_and_forces_trades_at_six() {
     assert_eq!(s.hands[0].len(), 7);
     ok(&mut s, 0, Action::MoveIn { units: 3 });
     assert_eq!(s.phase, Phase::EliminationTrade);
-    refused(
-        &mut s,
-        0,
-        Action::Attack {
-            from: ALASKA,
-            to: 4,
-            dice: 1,
-        },
-        "must_trade",
-    );
-    refused(
-        &mut s,
-        0,
-        Action::Place {
-            territory: ALASKA,
-            units: 1,
-        },
-        "must_trade",
-    );
-    let events = ok(
-        &mut s,
-        0,
-        Action::Trade {
-            cards: [Card(0), Card(1), Card(2)],
-            bonus: None,
-        },
-    );
+    refused(&mut s, 0, attack(ALASKA, 4, 1), "must_trade");
+    refused(&mut s, 0, place(ALASKA, 1), "must_trade");
+    let events = ok(&mut s, 0, trade([0, 1, 2], None));
     assert_eq!(s.hands[0].len(), 4);
     let Event::SetTraded { units, .. } = events[0] else {
         panic!()
     };
     assert_eq!(s.reserve, units);
     // Down to 4: no more trading, the units are placed before attacking on.
+    refused(&mut s, 0, trade([3, 4, 5], None), "trade_not_allowed");
     refused(
         &mut s,
         0,
-        Action::Trade {
-            cards: [Card(3), Card(4), Card(5)],
-            bonus: None,
-        },
-        "trade_not_allowed",
-    );
-    refused(
-        &mut s,
-        0,
-        Action::Attack {
-            from: NW_TERRITORY,
-            to: 4,
-            dice: 1,
-        },
+        attack(NW_TERRITORY, 4, 1),
         "reinforcements_pending",
     );
-    ok(
-        &mut s,
-        0,
-        Action::Place {
-            territory: ALASKA,
-            units,
-        },
-    );
+    ok(&mut s, 0, place(ALASKA, units));
     assert_eq!(s.phase, Phase::Attack);
     // The defeated seat is skipped from now on.
     ok(&mut s, 0, Action::EndTurn);
     assert_eq!(s.current, 1);
     let r = s.reserve;
-    ok(
-        &mut s,
-        1,
-        Action::Place {
-            territory: 4,
-            units: r,
-        },
-    );
+    ok(&mut s, 1, place(4, r));
     ok(&mut s, 1, Action::EndTurn);
     assert_eq!(s.current, 0);
 }

@@ -2,7 +2,7 @@
 //! distribution, computed here by enumerating every roll (W-ATK-2, W-ATK-3).
 
 use super::support::*;
-use crate::classic::{Action, Dice, Event, Phase, battle_losses};
+use crate::classic::{Dice, Phase, battle_losses};
 
 /// Exact probabilities of the attacker losing 0, 1 or 2 units, for `a` dice against `d`.
 fn exact(a: usize, d: usize) -> [f64; 3] {
@@ -35,25 +35,9 @@ fn w_atk_3_engine_battles_match_the_exact_distribution() {
             give(&mut s, 0, &[from], 10);
             give(&mut s, 1, &[to], d as u32);
             s.phase = Phase::Attack;
-            let events = ok(
-                &mut s,
-                0,
-                Action::Attack {
-                    from,
-                    to,
-                    dice: a as u8,
-                },
-            );
-            let Event::Battle {
-                attacker_dice,
-                defender_dice,
-                attacker_losses,
-                defender_losses,
-                ..
-            } = events[0]
-            else {
-                panic!("{events:?}")
-            };
+            let events = ok(&mut s, 0, attack(from, to, a as u8));
+            let (attacker_dice, defender_dice, attacker_losses, defender_losses) =
+                first_battle(&events);
             assert_eq!(
                 (attacker_dice.faces().len(), defender_dice.faces().len()),
                 (a, d)

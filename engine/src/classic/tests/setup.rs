@@ -91,14 +91,7 @@ fn w_setup_2_opening_roll_picks_the_first_player() {
     while s.phase == Phase::Deploy {
         let seat = s.current;
         let t = s.owner.iter().position(|&o| o == seat).unwrap() as u8;
-        ok(
-            &mut s,
-            seat,
-            Action::Place {
-                territory: t,
-                units: 1,
-            },
-        );
+        ok(&mut s, seat, place(t, 1));
     }
     assert_eq!(s.phase, Phase::Reinforce);
     assert_eq!(s.current, first);
@@ -110,15 +103,7 @@ fn w_setup_3_claim_empty_territories_one_at_a_time() {
     let (mut s, _) = claim_match(3, 9);
     let a = s.current;
     let b = (a + 1) % 3;
-    refused(
-        &mut s,
-        a,
-        Action::Place {
-            territory: 0,
-            units: 1,
-        },
-        "wrong_phase",
-    );
+    refused(&mut s, a, place(0, 1), "wrong_phase");
     refused(
         &mut s,
         a,
@@ -167,43 +152,11 @@ fn w_setup_4_remaining_units_placed_one_at_a_time() {
     let seat = s.current;
     let mine = s.owner.iter().position(|&o| o == seat).unwrap() as u8;
     let theirs = s.owner.iter().position(|&o| o != seat).unwrap() as u8;
-    refused(
-        &mut s,
-        seat,
-        Action::Place {
-            territory: mine,
-            units: 2,
-        },
-        "units_out_of_range",
-    );
-    refused(
-        &mut s,
-        seat,
-        Action::Place {
-            territory: theirs,
-            units: 1,
-        },
-        "not_your_territory",
-    );
-    refused(
-        &mut s,
-        seat,
-        Action::Attack {
-            from: mine,
-            to: theirs,
-            dice: 1,
-        },
-        "wrong_phase",
-    );
+    refused(&mut s, seat, place(mine, 2), "units_out_of_range");
+    refused(&mut s, seat, place(theirs, 1), "not_your_territory");
+    refused(&mut s, seat, attack(mine, theirs, 1), "wrong_phase");
     let before = s.units[usize::from(mine)];
-    ok(
-        &mut s,
-        seat,
-        Action::Place {
-            territory: mine,
-            units: 1,
-        },
-    );
+    ok(&mut s, seat, place(mine, 1));
     assert_eq!(s.units[usize::from(mine)], before + 1);
     // 42 territories among 4: two seats claimed 11, two 10, so the latter place one more unit.
     let mut placed = 1;

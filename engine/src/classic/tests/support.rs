@@ -2,7 +2,7 @@
 //! policy.
 
 use crate::classic::policy;
-use crate::classic::{Action, Classic, ClassicOptions, Event, Phase, SetupMode};
+use crate::classic::{Action, Card, Classic, ClassicOptions, Dice, Event, Phase, SetupMode};
 use crate::core::{Ruleset, Seat};
 use crate::rng::{MatchRng, Seed};
 
@@ -33,6 +33,49 @@ pub fn give(s: &mut Classic, seat: u8, territories: &[u8], units: u32) {
     for &t in territories {
         s.owner[usize::from(t)] = seat;
         s.units[usize::from(t)] = units;
+    }
+}
+
+/// `Action::Attack` from `from` to `to` with `dice` dice.
+pub fn attack(from: u8, to: u8, dice: u8) -> Action {
+    Action::Attack { from, to, dice }
+}
+
+/// `Action::Place` of `units` on `territory`.
+pub fn place(territory: u8, units: u32) -> Action {
+    Action::Place { territory, units }
+}
+
+/// `Action::Trade` of the cards numbered `cards`, with the bonus on `bonus` if any.
+pub fn trade(cards: [u8; 3], bonus: Option<u8>) -> Action {
+    Action::Trade {
+        cards: cards.map(Card),
+        bonus,
+    }
+}
+
+/// `Action::Fortify` of `units` from `from` to `to`.
+pub fn fortify(from: u8, to: u8, units: u32) -> Action {
+    Action::Fortify { from, to, units }
+}
+
+/// The battle that `events` start with: the attacker's and the defender's dice, then their
+/// losses.
+pub fn first_battle(events: &[Event]) -> (Dice, Dice, u32, u32) {
+    match events.first() {
+        Some(Event::Battle {
+            attacker_dice,
+            defender_dice,
+            attacker_losses,
+            defender_losses,
+            ..
+        }) => (
+            *attacker_dice,
+            *defender_dice,
+            *attacker_losses,
+            *defender_losses,
+        ),
+        other => panic!("not a battle: {other:?}"),
     }
 }
 

@@ -86,24 +86,10 @@ fn w_reinf_1_all_reinforcements_placed_before_attacking() {
             .any(|e| matches!(e, Event::TurnStarted { seat: Seat(1), .. }))
     );
     let r = s.reserve;
-    ok(
-        &mut s,
-        1,
-        Action::Place {
-            territory: NW_TERRITORY,
-            units: r,
-        },
-    );
+    ok(&mut s, 1, place(NW_TERRITORY, r));
     ok(&mut s, 1, Action::EndTurn);
     let r = s.reserve;
-    ok(
-        &mut s,
-        2,
-        Action::Place {
-            territory: 2,
-            units: r,
-        },
-    );
+    ok(&mut s, 2, place(2, r));
     let events = ok(&mut s, 2, Action::EndTurn);
     let held = s.owner.iter().filter(|&&o| o == 0).count() as u32;
     let expected = s.reinforcements(0);
@@ -117,93 +103,31 @@ fn w_reinf_1_all_reinforcements_placed_before_attacking() {
     refused(
         &mut s,
         0,
-        Action::Attack {
-            from: ALASKA,
-            to: NW_TERRITORY,
-            dice: 3,
-        },
+        attack(ALASKA, NW_TERRITORY, 3),
         "reinforcements_pending",
     );
     refused(&mut s, 0, Action::EndTurn, "reinforcements_pending");
     refused(
         &mut s,
         0,
-        Action::Fortify {
-            from: ALASKA,
-            to: ALBERTA,
-            units: 1,
-        },
+        fortify(ALASKA, ALBERTA, 1),
         "reinforcements_pending",
     );
-    refused(
-        &mut s,
-        0,
-        Action::Place {
-            territory: ALASKA,
-            units: expected + 1,
-        },
-        "units_out_of_range",
-    );
-    refused(
-        &mut s,
-        0,
-        Action::Place {
-            territory: ALASKA,
-            units: 0,
-        },
-        "units_out_of_range",
-    );
-    refused(
-        &mut s,
-        0,
-        Action::Place {
-            territory: NW_TERRITORY,
-            units: 1,
-        },
-        "not_your_territory",
-    );
-    refused(
-        &mut s,
-        0,
-        Action::Place {
-            territory: 200,
-            units: 1,
-        },
-        "unknown_territory",
-    );
-    ok(
-        &mut s,
-        0,
-        Action::Place {
-            territory: ALASKA,
-            units: 1,
-        },
-    );
+    refused(&mut s, 0, place(ALASKA, expected + 1), "units_out_of_range");
+    refused(&mut s, 0, place(ALASKA, 0), "units_out_of_range");
+    refused(&mut s, 0, place(NW_TERRITORY, 1), "not_your_territory");
+    refused(&mut s, 0, place(200, 1), "unknown_territory");
+    ok(&mut s, 0, place(ALASKA, 1));
     assert_eq!(
         (s.units[0], s.reserve, s.phase),
         (6, expected - 1, Phase::Reinforce)
     );
-    ok(
-        &mut s,
-        0,
-        Action::Place {
-            territory: ALASKA,
-            units: expected - 1,
-        },
-    );
+    ok(&mut s, 0, place(ALASKA, expected - 1));
     assert_eq!(
         (s.units[0], s.reserve, s.phase),
         (5 + expected, 0, Phase::Attack)
     );
-    ok(
-        &mut s,
-        0,
-        Action::Attack {
-            from: ALASKA,
-            to: NW_TERRITORY,
-            dice: 3,
-        },
-    );
+    ok(&mut s, 0, attack(ALASKA, NW_TERRITORY, 3));
 }
 
 #[test]
@@ -214,86 +138,21 @@ fn w_atk_1_attack_a_bordering_enemy_from_two_or_more_units_any_number_of_times()
     give(&mut s, 1, &[NW_TERRITORY], 30);
     give(&mut s, 1, &[WESTERN_US], 30);
     give(&mut s, 2, &[KAMCHATKA], 30);
-    refused(
-        &mut s,
-        0,
-        Action::Attack {
-            from: ALASKA,
-            to: NW_TERRITORY,
-            dice: 1,
-        },
-        "not_enough_units",
-    );
-    refused(
-        &mut s,
-        0,
-        Action::Attack {
-            from: ALBERTA,
-            to: ALASKA,
-            dice: 1,
-        },
-        "own_territory",
-    );
-    refused(
-        &mut s,
-        0,
-        Action::Attack {
-            from: ALBERTA,
-            to: KAMCHATKA,
-            dice: 1,
-        },
-        "not_adjacent",
-    );
-    refused(
-        &mut s,
-        0,
-        Action::Attack {
-            from: NW_TERRITORY,
-            to: ALBERTA,
-            dice: 1,
-        },
-        "not_your_territory",
-    );
-    refused(
-        &mut s,
-        0,
-        Action::Attack {
-            from: ALBERTA,
-            to: 42,
-            dice: 1,
-        },
-        "unknown_territory",
-    );
+    for (action, code) in [
+        (attack(ALASKA, NW_TERRITORY, 1), "not_enough_units"),
+        (attack(ALBERTA, ALASKA, 1), "own_territory"),
+        (attack(ALBERTA, KAMCHATKA, 1), "not_adjacent"),
+        (attack(NW_TERRITORY, ALBERTA, 1), "not_your_territory"),
+        (attack(ALBERTA, 42, 1), "unknown_territory"),
+    ] {
+        refused(&mut s, 0, action, code);
+    }
     s.units[0] = 2;
-    ok(
-        &mut s,
-        0,
-        Action::Attack {
-            from: ALASKA,
-            to: KAMCHATKA,
-            dice: 1,
-        },
-    );
+    ok(&mut s, 0, attack(ALASKA, KAMCHATKA, 1));
     // Many attacks in one turn, on several targets.
     for _ in 0..3 {
-        ok(
-            &mut s,
-            0,
-            Action::Attack {
-                from: ALBERTA,
-                to: NW_TERRITORY,
-                dice: 3,
-            },
-        );
-        ok(
-            &mut s,
-            0,
-            Action::Attack {
-                from: ALBERTA,
-                to: WESTERN_US,
-                dice: 3,
-            },
-        );
+        ok(&mut s, 0, attack(ALBERTA, NW_TERRITORY, 3));
+        ok(&mut s, 0, attack(ALBERTA, WESTERN_US, 3));
     }
     assert_eq!(s.phase, Phase::Attack);
     assert_eq!(s.current, 0);
@@ -308,58 +167,20 @@ fn w_atk_2_attacker_rolls_one_to_three_dice_defender_two_or_one() {
         refused(
             &mut s,
             0,
-            Action::Attack {
-                from: ALASKA,
-                to: NW_TERRITORY,
-                dice: max + 1,
-            },
+            attack(ALASKA, NW_TERRITORY, max + 1),
             "invalid_dice",
         );
-        refused(
-            &mut s,
-            0,
-            Action::Attack {
-                from: ALASKA,
-                to: NW_TERRITORY,
-                dice: 0,
-            },
-            "invalid_dice",
-        );
-        let events = ok(
-            &mut s,
-            0,
-            Action::Attack {
-                from: ALASKA,
-                to: NW_TERRITORY,
-                dice: max,
-            },
-        );
-        let Event::Battle {
-            attacker_dice,
-            defender_dice,
-            ..
-        } = &events[0]
-        else {
-            panic!("{events:?}")
-        };
+        refused(&mut s, 0, attack(ALASKA, NW_TERRITORY, 0), "invalid_dice");
+        let events = ok(&mut s, 0, attack(ALASKA, NW_TERRITORY, max));
+        let (attacker_dice, defender_dice, _, _) = first_battle(&events);
         assert_eq!(attacker_dice.faces().len(), usize::from(max));
         assert_eq!(defender_dice.faces().len(), 2, "2+ defenders roll 2 dice");
         give(&mut s, 1, &[NW_TERRITORY], 5);
     }
     give(&mut s, 1, &[NW_TERRITORY], 1);
     give(&mut s, 0, &[ALASKA], 10);
-    let events = ok(
-        &mut s,
-        0,
-        Action::Attack {
-            from: ALASKA,
-            to: NW_TERRITORY,
-            dice: 3,
-        },
-    );
-    let Event::Battle { defender_dice, .. } = &events[0] else {
-        panic!("{events:?}")
-    };
+    let events = ok(&mut s, 0, attack(ALASKA, NW_TERRITORY, 3));
+    let (_, defender_dice, _, _) = first_battle(&events);
     assert_eq!(
         defender_dice.faces().len(),
         1,
@@ -394,25 +215,9 @@ fn w_atk_3_highest_meets_highest_and_ties_go_to_the_defender() {
     give(&mut s, 1, &[NW_TERRITORY], 40);
     for _ in 0..20 {
         let (a, d) = (s.units[0], s.units[1]);
-        let events = ok(
-            &mut s,
-            0,
-            Action::Attack {
-                from: ALASKA,
-                to: NW_TERRITORY,
-                dice: 3,
-            },
-        );
-        let Event::Battle {
-            attacker_dice,
-            defender_dice,
-            attacker_losses,
-            defender_losses,
-            ..
-        } = events[0]
-        else {
-            panic!()
-        };
+        let events = ok(&mut s, 0, attack(ALASKA, NW_TERRITORY, 3));
+        let (attacker_dice, defender_dice, attacker_losses, defender_losses) =
+            first_battle(&events);
         assert_eq!(
             battle_losses(&attacker_dice, &defender_dice),
             (attacker_losses, defender_losses)
@@ -469,26 +274,9 @@ fn w_atk_4_conqueror_moves_in_between_dice_rolled_and_all_but_one() {
         "units_out_of_range",
     );
     refused(&mut s, 0, Action::MoveIn { units: 2 }, "units_out_of_range");
-    refused(
-        &mut s,
-        0,
-        Action::Attack {
-            from: ALASKA,
-            to: KAMCHATKA,
-            dice: 1,
-        },
-        "move_in_pending",
-    );
+    refused(&mut s, 0, attack(ALASKA, KAMCHATKA, 1), "move_in_pending");
     refused(&mut s, 0, Action::EndTurn, "move_in_pending");
-    refused(
-        &mut s,
-        0,
-        Action::Place {
-            territory: ALASKA,
-            units: 1,
-        },
-        "wrong_phase",
-    );
+    refused(&mut s, 0, place(ALASKA, 1), "wrong_phase");
     let events = ok(&mut s, 0, Action::MoveIn { units: 4 });
     assert_eq!(
         events,
@@ -508,15 +296,7 @@ fn w_atk_4_conqueror_moves_in_between_dice_rolled_and_all_but_one() {
     give(&mut s, 0, &[ALBERTA], 4);
     give(&mut s, 1, &[ONTARIO], 1);
     loop {
-        ok(
-            &mut s,
-            0,
-            Action::Attack {
-                from: ALBERTA,
-                to: ONTARIO,
-                dice: 3,
-            },
-        );
+        ok(&mut s, 0, attack(ALBERTA, ONTARIO, 3));
         if s.owner[usize::from(ONTARIO)] == 0 || s.units[usize::from(ALBERTA)] < 4 {
             break;
         }
@@ -533,75 +313,17 @@ fn w_fort_1_one_fortify_at_the_end_to_a_bordering_own_territory() {
     give(&mut s, 0, &[ALASKA, ALBERTA, ONTARIO], 5);
     give(&mut s, 0, &[WESTERN_US], 1);
     give(&mut s, 1, &[NW_TERRITORY], 3);
-    refused(
-        &mut s,
-        0,
-        Action::Fortify {
-            from: ALASKA,
-            to: ONTARIO,
-            units: 1,
-        },
-        "not_adjacent",
-    );
-    refused(
-        &mut s,
-        0,
-        Action::Fortify {
-            from: ALASKA,
-            to: NW_TERRITORY,
-            units: 1,
-        },
-        "not_your_territory",
-    );
-    refused(
-        &mut s,
-        0,
-        Action::Fortify {
-            from: ALASKA,
-            to: ALASKA,
-            units: 1,
-        },
-        "same_territory",
-    );
-    refused(
-        &mut s,
-        0,
-        Action::Fortify {
-            from: ALASKA,
-            to: ALBERTA,
-            units: 5,
-        },
-        "units_out_of_range",
-    );
-    refused(
-        &mut s,
-        0,
-        Action::Fortify {
-            from: ALASKA,
-            to: ALBERTA,
-            units: 0,
-        },
-        "units_out_of_range",
-    );
-    refused(
-        &mut s,
-        0,
-        Action::Fortify {
-            from: WESTERN_US,
-            to: ALBERTA,
-            units: 1,
-        },
-        "units_out_of_range",
-    );
-    let events = ok(
-        &mut s,
-        0,
-        Action::Fortify {
-            from: ALASKA,
-            to: ALBERTA,
-            units: 4,
-        },
-    );
+    for (action, code) in [
+        (fortify(ALASKA, ONTARIO, 1), "not_adjacent"),
+        (fortify(ALASKA, NW_TERRITORY, 1), "not_your_territory"),
+        (fortify(ALASKA, ALASKA, 1), "same_territory"),
+        (fortify(ALASKA, ALBERTA, 5), "units_out_of_range"),
+        (fortify(ALASKA, ALBERTA, 0), "units_out_of_range"),
+        (fortify(WESTERN_US, ALBERTA, 1), "units_out_of_range"),
+    ] {
+        refused(&mut s, 0, action, code);
+    }
+    let events = ok(&mut s, 0, fortify(ALASKA, ALBERTA, 4));
     assert_eq!(
         events[0],
         Event::Fortified {
@@ -614,16 +336,7 @@ fn w_fort_1_one_fortify_at_the_end_to_a_bordering_own_territory() {
     // The fortify ends the turn: there is no second one.
     assert!(events.contains(&Event::TurnEnded { seat: Seat(0) }));
     assert_eq!(s.current, 1);
-    refused(
-        &mut s,
-        0,
-        Action::Fortify {
-            from: ALBERTA,
-            to: ALASKA,
-            units: 1,
-        },
-        "not_your_turn",
-    );
+    refused(&mut s, 0, fortify(ALBERTA, ALASKA, 1), "not_your_turn");
 
     // Room option `connected`: any chain of own territories.
     let mut s = staged(3);
@@ -634,32 +347,11 @@ fn w_fort_1_one_fortify_at_the_end_to_a_bordering_own_territory() {
     give(&mut s, 0, &[ALASKA, ALBERTA, ONTARIO], 5);
     give(&mut s, 1, &[NW_TERRITORY, WESTERN_US], 3);
     give(&mut s, 0, &[BRAZIL], 3);
-    refused(
-        &mut s,
-        0,
-        Action::Fortify {
-            from: ALASKA,
-            to: BRAZIL,
-            units: 1,
-        },
-        "not_connected",
-    );
+    refused(&mut s, 0, fortify(ALASKA, BRAZIL, 1), "not_connected");
     let mut legal = Vec::new();
     s.legal_actions(&mut legal);
-    assert!(legal.contains(&Action::Fortify {
-        from: ALASKA,
-        to: ONTARIO,
-        units: 4
-    }));
-    ok(
-        &mut s,
-        0,
-        Action::Fortify {
-            from: ALASKA,
-            to: ONTARIO,
-            units: 2,
-        },
-    );
+    assert!(legal.contains(&fortify(ALASKA, ONTARIO, 4)));
+    ok(&mut s, 0, fortify(ALASKA, ONTARIO, 2));
     assert_eq!((s.units[0], s.units[4]), (3, 7));
 }
 
@@ -671,22 +363,11 @@ fn g_turn_1_out_of_turn_actions_are_refused_and_change_nothing() {
     for seat in [1, 2] {
         for action in [
             Action::EndTurn,
-            Action::Attack {
-                from: NW_TERRITORY,
-                to: ALASKA,
-                dice: 1,
-            },
-            Action::Place {
-                territory: NW_TERRITORY,
-                units: 1,
-            },
+            attack(NW_TERRITORY, ALASKA, 1),
+            place(NW_TERRITORY, 1),
             Action::Claim { territory: 5 },
             Action::MoveIn { units: 1 },
-            Action::Fortify {
-                from: NW_TERRITORY,
-                to: 2,
-                units: 1,
-            },
+            fortify(NW_TERRITORY, 2, 1),
             Action::Trade {
                 cards: [
                     crate::classic::Card(0),

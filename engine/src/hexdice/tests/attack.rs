@@ -342,26 +342,15 @@ fn h_atk_7_the_two_attackers_must_be_distinct_adjacent_to_the_target_and_to_each
     // Seat 0: cells 0, 1 and 6 around seat 1's cell 5; 0 and 6 do not touch.
     let dice = [(0, 0, 5), (1, 0, 2), (6, 0, 3), (5, 1, 6), (9, 1, 6)];
     let mut state = position(small(), &dice, 0, &[1, 1]);
-    assert_eq!(
-        refuse(&mut state, 0, combined(0, 0, 5)).code(),
-        "same_attacker_twice"
-    );
-    assert_eq!(
-        refuse(&mut state, 0, combined(0, 6, 5)).code(),
-        "attackers_must_touch"
-    );
-    assert_eq!(
-        refuse(&mut state, 0, combined(0, 1, 9)).code(),
-        "not_adjacent"
-    );
-    assert_eq!(
-        refuse(&mut state, 0, combined(0, 9, 5)).code(),
-        "not_your_die"
-    );
-    assert_eq!(
-        refuse(&mut state, 0, combined(0, 1, 6)).code(),
-        "not_an_enemy_die"
-    );
+    for (action, code) in [
+        (combined(0, 0, 5), "same_attacker_twice"),
+        (combined(0, 6, 5), "attackers_must_touch"),
+        (combined(0, 1, 9), "not_adjacent"),
+        (combined(0, 9, 5), "not_your_die"),
+        (combined(0, 1, 6), "not_an_enemy_die"),
+    ] {
+        assert_eq!(refuse(&mut state, 0, action).code(), code);
+    }
     let combos: Vec<Action> = legal(&state)
         .into_iter()
         .filter(|a| matches!(a, Action::CombinedAttack { .. }))

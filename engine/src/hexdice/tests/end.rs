@@ -149,14 +149,20 @@ fn h_end_2_equal_dice_the_higher_pip_sum_wins() {
     );
 }
 
-#[test]
-fn h_end_2_a_full_tie_goes_to_the_first_turn_player() {
-    let mut state = stalemate(small(), &[(0, 0, 4), (4, 1, 4)]);
+/// A match over in a full tie (4 against 4) under `options`, seat 1 having played first and
+/// seat 0 having started the occupation.
+fn full_tie(options: Options) -> Hexdice {
+    let mut state = stalemate(options, &[(0, 0, 4), (4, 1, 4)]);
     state.first_turn = Some(Seat(1));
     state.occupation_starter = Seat(0);
     play(&mut state, 0, Action::EndTurn);
+    state
+}
+
+#[test]
+fn h_end_2_a_full_tie_goes_to_the_first_turn_player() {
     assert_eq!(
-        state.outcome(),
+        full_tie(small()).outcome(),
         Some(Outcome {
             winner: Seat(1),
             reason: "tiebreak_first_turn".into()
@@ -170,10 +176,7 @@ fn h_end_2_the_occupation_starter_option_breaks_a_full_tie() {
         last_tiebreak: LastTiebreak::OccupationStarter,
         ..small()
     };
-    let mut state = stalemate(options, &[(0, 0, 4), (4, 1, 4)]);
-    state.first_turn = Some(Seat(1));
-    state.occupation_starter = Seat(0);
-    play(&mut state, 0, Action::EndTurn);
+    let state = full_tie(options);
     assert_eq!(
         state.outcome(),
         Some(Outcome {
