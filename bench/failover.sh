@@ -40,7 +40,7 @@ nice -n 5 cargo test -p warroom-server --test e2e -- cluster_failover --nocaptur
     echo "of the database before the one that saw it) to the spectator's first new seq."
     echo
     echo '```'
-    grep '^failover ' "$work/out" || echo "(no figures: the runs failed, see the test output)"
+    grep -o 'failover .*' "$work/out" || echo "(no figures: the runs failed, see the test output)"
     echo '```'
 } >>"$results"
 echo "appended to $results" >&2

@@ -66,6 +66,7 @@ pub async fn metrics(State(state): State<AppState>) -> Response {
         rooms_in_memory: state.rooms.in_memory(),
         room_evictions: state.rooms.evictions(),
         rooms_by_state: stored_rooms_by_state(&state).await,
+        leases_held: state.rooms.leasing().map_or(0, |leasing| leasing.count()),
     };
     (
         [(CONTENT_TYPE, metrics::CONTENT_TYPE)],

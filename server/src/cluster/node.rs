@@ -86,6 +86,8 @@ pub struct ClusterNode {
     relays: Arc<Relays>,
     /// The rooms followed from here.
     streams: Streams,
+    /// What `/metrics` shows of this node's part in the cluster.
+    metrics: Arc<Metrics>,
     stop: CancellationToken,
 }
 
@@ -122,7 +124,8 @@ impl ClusterNode {
         let (node, lease) = (leasing.node.clone(), leasing.length);
         let asks = nats.subscribe(ask_subject(&node)).await?;
         let this = Arc::new(ClusterNode {
-            streams: Streams::new(nats.clone(), node.clone(), metrics),
+            streams: Streams::new(nats.clone(), node.clone(), metrics.clone()),
+            metrics,
             node,
             nats,
             rooms,
@@ -147,6 +150,7 @@ impl ClusterNode {
             this.rooms.clone(),
             this.store.clone(),
             lease,
+            this.metrics.clone(),
             this.stop.clone(),
         ));
         Ok(this)
@@ -326,7 +330,17 @@ impl ClusterNode {
             conn,
             command,
         };
+        let started = std::time::Instant::now();
+        self.metrics.cluster_forwarded.inc();
         let answer = self.request(owner, &ask).await;
+        let unanswered = match &answer {
+            Err(Forwarded::Unreachable) => true,
+            Err(Forwarded::Refused(error)) => error.code == codes::UNAVAILABLE,
+            Ok(_) => false,
+        };
+        if unanswered {
+            self.metrics.cluster_forward_failures.inc();
+        }
         if joining && !was_member && !matches!(answer, Ok(Answer { result: Ok(_), .. })) {
             self.streams.unfollow(room, conn).await;
         }
@@ -351,6 +365,9 @@ impl ClusterNode {
                 }
             }
         }
+        self.metrics
+            .cluster_forward_seconds
+            .observe(started.elapsed().as_secs_f64());
         answer
             .result
             .map_err(|error| Forwarded::Refused(error.into()))
@@ -442,6 +459,7 @@ impl ClusterNode {
                         entry.rooms.remove(&room);
                         let _ = entry.outbox.send(&message);
                         entry.outbox.kick(Kick::Moved);
+                        self.metrics.cluster_moved_followers.inc();
                     }
                 }
             }

@@ -211,6 +211,10 @@ async fn read(
                 None => return,
             },
         };
+        let moved = stream.moved_on(&message);
+        if moved > 0 {
+            metrics.cluster_moved_followers.inc_by(moved as u64);
+        }
         if stream.handle(&node, &message) == Read::Gap {
             metrics.cluster_stream_gaps.inc();
         }
@@ -266,8 +270,8 @@ fn stamp<'a>(node: &str, message: &'a async_nats::Message) -> Option<Stamp<'a>> 
 }
 
 impl RoomStream {
+    /// Delivers one message of the room's stream (call [`RoomStream::moved_on`] first).
     fn handle(&self, node: &str, message: &async_nats::Message) -> Read {
-        self.moved_on(message);
         let Some(stamp) = stamp(node, message) else {
             return Read::InOrder;
         };
@@ -600,6 +604,7 @@ mod tests {
         headers.insert(EPOCH, "2");
         headers.insert(STREAM, "9");
         served.payload = bytes::Bytes::new();
+        assert_eq!(stream.moved_on(&served), 1);
         assert_eq!(stream.handle("b", &served), Read::InOrder);
         let told: serde_json::Value =
             serde_json::from_str(&old_inbox.try_recv().expect("an error first")).expect("JSON");
@@ -627,6 +632,7 @@ mod tests {
         let headers = served.headers.as_mut().expect("headers");
         headers.insert(FROM, "b");
         headers.insert(EPOCH, "2");
+        assert_eq!(stream.moved_on(&served), 1);
         assert_eq!(stream.handle("b", &served), Read::InOrder);
         assert_eq!(old.kicked(), Some(Kick::Moved));
     }
