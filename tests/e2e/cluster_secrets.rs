@@ -261,6 +261,39 @@ async fn no_card_of_any_seat_goes_on_a_shared_nats_subject_before_or_after_a_tak
         going && after > 0,
         "the match went on after the takeover with cards drawn on a seat's subject"
     );
+    // The live nodes' /metrics show their part: commands forwarded (and timed), followers told
+    // their room moved, and the room's lease held by one of them.
+    let mut counted = std::collections::HashMap::<&str, f64>::new();
+    for node in &others {
+        let http = Http { addr: node.addr };
+        let (status, text) = http.get("/metrics", None).await;
+        assert_eq!(status, 200);
+        let text = text.as_str().expect("metrics as text").to_owned();
+        for name in [
+            "warroom_cluster_forwarded_total",
+            "warroom_cluster_forward_seconds_count",
+            "warroom_cluster_moved_followers_total",
+            "warroom_cluster_leases",
+            "warroom_cluster_takeovers_total",
+        ] {
+            let value: f64 = text
+                .lines()
+                .find_map(|line| line.strip_prefix(&format!("{name} ")))
+                .unwrap_or_else(|| panic!("{name} in /metrics"))
+                .trim()
+                .parse()
+                .expect("a number");
+            *counted.entry(name).or_default() += value;
+        }
+    }
+    println!("cluster metrics of the live nodes: {counted:?}");
+    assert!(counted["warroom_cluster_forwarded_total"] >= (2 * ACTIONS) as f64);
+    assert_eq!(
+        counted["warroom_cluster_forward_seconds_count"],
+        counted["warroom_cluster_forwarded_total"]
+    );
+    assert!(counted["warroom_cluster_moved_followers_total"] >= 1.0);
+    assert!(counted["warroom_cluster_leases"] >= 1.0);
     drop(players);
     drop(others);
     db.cleanup().await;

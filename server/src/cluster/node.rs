@@ -298,7 +298,28 @@ impl ClusterNode {
     /// Sends a command of this node's connection `conn` (its outbox and mutes) to the room
     /// `room` served by `owner`, and answers it once every message the room sent before
     /// answering has been delivered here. A join subscribes to the room's stream first.
+    /// Counted and timed in `/metrics`, whatever its answer.
     pub async fn forward(
+        &self,
+        owner: &str,
+        room: RoomId,
+        conn: ConnId,
+        outbox: &Outbox,
+        mutes: &Mutes,
+        command: Command,
+    ) -> Result<RoomAnswer, Forwarded> {
+        let started = std::time::Instant::now();
+        self.metrics.cluster_forwarded.inc();
+        let answer = self
+            .forward_untimed(owner, room, conn, outbox, mutes, command)
+            .await;
+        self.metrics
+            .cluster_forward_seconds
+            .observe(started.elapsed().as_secs_f64());
+        answer
+    }
+
+    async fn forward_untimed(
         &self,
         owner: &str,
         room: RoomId,
@@ -330,8 +351,6 @@ impl ClusterNode {
             conn,
             command,
         };
-        let started = std::time::Instant::now();
-        self.metrics.cluster_forwarded.inc();
         let answer = self.request(owner, &ask).await;
         let unanswered = match &answer {
             Err(Forwarded::Unreachable) => true,
@@ -365,9 +384,6 @@ impl ClusterNode {
                 }
             }
         }
-        self.metrics
-            .cluster_forward_seconds
-            .observe(started.elapsed().as_secs_f64());
         answer
             .result
             .map_err(|error| Forwarded::Refused(error.into()))
