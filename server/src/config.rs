@@ -85,6 +85,65 @@ pub struct ClusterConfig {
     /// rooms of a node that died wait before other nodes take them over.
     #[arg(long, env = "WARROOM_LEASE_SECONDS", default_value_t = DEFAULT_LEASE_SECONDS)]
     pub lease_seconds: u64,
+    /// How this node proves who it is to NATS, and its TLS settings.
+    #[command(flatten)]
+    pub nats_auth: NatsAuth,
+}
+
+/// How a node authenticates to NATS and checks its server (docs/OPERATIONS.md, "NATS"): at most
+/// one of user/password, an nkey seed or a credentials file, and TLS when asked or when a
+/// certificate is given. Secrets are read from files or the environment, never printed.
+#[derive(Clone, Debug, Default, Args)]
+pub struct NatsAuth {
+    /// User name for NATS (with `--nats-password`).
+    #[arg(long, env = "WARROOM_NATS_USER", requires = "nats_password")]
+    pub nats_user: Option<String>,
+    /// Password for `--nats-user` (better given by the environment than on the command line).
+    #[arg(
+        long,
+        env = "WARROOM_NATS_PASSWORD",
+        hide_env_values = true,
+        requires = "nats_user"
+    )]
+    pub nats_password: Option<Secret>,
+    /// File holding this node's nkey seed (`SU…`): NATS nkey authentication.
+    #[arg(long, env = "WARROOM_NATS_NKEY_FILE", conflicts_with_all = ["nats_user", "nats_creds_file"])]
+    pub nats_nkey_file: Option<PathBuf>,
+    /// A NATS credentials file (a user JWT and its nkey seed, as `nsc` writes them).
+    #[arg(long, env = "WARROOM_NATS_CREDS_FILE", conflicts_with = "nats_user")]
+    pub nats_creds_file: Option<PathBuf>,
+    /// Require TLS to NATS (also implied by the two settings below).
+    #[arg(long, env = "WARROOM_NATS_TLS")]
+    pub nats_tls: bool,
+    /// PEM file of the certificate authorities the NATS server's certificate is checked against
+    /// (default: the system's).
+    #[arg(long, env = "WARROOM_NATS_TLS_CA")]
+    pub nats_tls_ca: Option<PathBuf>,
+    /// PEM certificate of this node, for NATS servers that verify clients (with
+    /// `--nats-tls-key`).
+    #[arg(long, env = "WARROOM_NATS_TLS_CERT", requires = "nats_tls_key")]
+    pub nats_tls_cert: Option<PathBuf>,
+    /// PEM private key of `--nats-tls-cert`.
+    #[arg(long, env = "WARROOM_NATS_TLS_KEY", requires = "nats_tls_cert")]
+    pub nats_tls_key: Option<PathBuf>,
+}
+
+/// A secret given on the command line or in the environment: printed as `***`.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Secret(pub String);
+
+impl std::fmt::Debug for Secret {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("***")
+    }
+}
+
+impl std::str::FromStr for Secret {
+    type Err = std::convert::Infallible;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Ok(Secret(s.to_owned()))
+    }
 }
 
 /// How long a room's lease lasts by default, in seconds.

@@ -149,7 +149,11 @@ pub async fn run(
             if !cluster::wire::valid_node_id(&node) {
                 anyhow::bail!("--node-id is 1 to 64 letters, digits, '-' or '_'");
             }
-            let client = ClusterNode::connect(url, &node).await?;
+            let reconnects = metrics.clone();
+            let client = ClusterNode::connect(url, &node, &config.cluster.nats_auth, move || {
+                reconnects.cluster_nats_reconnects.inc();
+            })
+            .await?;
             let leasing = Leasing::new(store.clone(), node.into(), config.cluster.lease());
             leasing.renew().await?;
             let relays = Relays::new(client.clone(), leasing.node.clone(), RELAY_QUEUE);

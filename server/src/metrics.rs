@@ -131,6 +131,21 @@ pub struct Metrics {
     /// Gaps found in the streams of rooms this node follows for another node (each disconnects
     /// the room's members here as slow consumers).
     pub cluster_stream_gaps: Counter,
+    /// Cluster mode: rooms this node took over from a node that died, froze or stopped.
+    pub cluster_takeovers: Counter,
+    /// Cluster mode: commands of this node's sockets forwarded to the node serving their room.
+    pub cluster_forwarded: Counter,
+    /// Cluster mode: from forwarding a command to having its answer (the room's messages before
+    /// it delivered here), in seconds.
+    pub cluster_forward_seconds: Histogram,
+    /// Cluster mode: forwarded commands that got no answer (the node did not answer in time, or
+    /// nobody answers for it).
+    pub cluster_forward_failures: Counter,
+    /// Cluster mode: connections of this node told `room_moved` because the room they followed
+    /// elsewhere is served by another node now.
+    pub cluster_moved_followers: Counter,
+    /// Cluster mode: reconnections to NATS after the first connection.
+    pub cluster_nats_reconnects: Counter,
     /// This server's registry: every field above, by name.
     registry: Registry,
 }
@@ -154,6 +169,12 @@ impl Default for Metrics {
         let append_settles = Counter::default();
         let http_responses = CountedBy::default();
         let cluster_stream_gaps = Counter::default();
+        let cluster_takeovers = Counter::default();
+        let cluster_forwarded = Counter::default();
+        let cluster_forward_seconds = Histogram::new(SECONDS_BUCKETS);
+        let cluster_forward_failures = Counter::default();
+        let cluster_moved_followers = Counter::default();
+        let cluster_nats_reconnects = Counter::default();
 
         let mut registry = Registry::default();
         let build_info = Family::<VersionLabel, Gauge>::default();
@@ -248,6 +269,36 @@ impl Default for Metrics {
             "Gaps found in followed rooms' streams from other nodes (their members here rejoin).",
             cluster_stream_gaps.clone(),
         );
+        registry.register(
+            "warroom_cluster_takeovers",
+            "Rooms this node took over from a node that died, froze or stopped.",
+            cluster_takeovers.clone(),
+        );
+        registry.register(
+            "warroom_cluster_forwarded",
+            "Commands of this node's sockets forwarded to the node serving their room.",
+            cluster_forwarded.clone(),
+        );
+        registry.register(
+            "warroom_cluster_forward_seconds",
+            "From forwarding a command to its answer, the room's messages before it delivered.",
+            cluster_forward_seconds.clone(),
+        );
+        registry.register(
+            "warroom_cluster_forward_failures",
+            "Forwarded commands with no answer (the serving node did not answer).",
+            cluster_forward_failures.clone(),
+        );
+        registry.register(
+            "warroom_cluster_moved_followers",
+            "Connections here told room_moved: their room is served by another node now.",
+            cluster_moved_followers.clone(),
+        );
+        registry.register(
+            "warroom_cluster_nats_reconnects",
+            "Reconnections to NATS after the first connection.",
+            cluster_nats_reconnects.clone(),
+        );
 
         Metrics {
             connections,
@@ -267,6 +318,12 @@ impl Default for Metrics {
             append_settles,
             http_responses,
             cluster_stream_gaps,
+            cluster_takeovers,
+            cluster_forwarded,
+            cluster_forward_seconds,
+            cluster_forward_failures,
+            cluster_moved_followers,
+            cluster_nats_reconnects,
             registry,
         }
     }
@@ -302,6 +359,8 @@ pub struct Sampled {
     pub rooms_by_state: Vec<(String, u64)>,
     /// True when the database answered its last ping.
     pub database_up: bool,
+    /// Cluster mode: the room leases this node holds (0 for a single process).
+    pub leases_held: usize,
 }
 
 impl Sampled {
@@ -341,6 +400,13 @@ impl Sampled {
             "warroom_database_up",
             "1 when the database answered its last ping (every second), else 0.",
             database_up,
+        );
+        let leases = Gauge::<i64>::default();
+        leases.set(i64::try_from(self.leases_held).unwrap_or(i64::MAX));
+        registry.register(
+            "warroom_cluster_leases",
+            "Room leases this node holds (cluster mode; 0 for a single process).",
+            leases,
         );
         registry
     }
@@ -405,11 +471,13 @@ mod tests {
             room_evictions: 7,
             rooms_by_state: vec![("playing".into(), 2), ("finished".into(), 5)],
             database_up: true,
+            leases_held: 4,
         };
         let text = render(&Metrics::default(), &sampled);
         assert!(text.contains("warroom_rooms_in_memory 3\n"), "{text}");
         assert!(text.contains("warroom_room_evictions_total 7\n"), "{text}");
         assert!(text.contains("warroom_database_up 1\n"), "{text}");
+        assert!(text.contains("warroom_cluster_leases 4\n"), "{text}");
         assert!(
             text.contains("warroom_rooms{state=\"playing\"} 2\n"),
             "{text}"

@@ -69,6 +69,7 @@ pub async fn metrics(State(state): State<AppState>) -> Response {
         room_evictions: state.rooms.evictions(),
         rooms_by_state: state.database.rooms_by_state(),
         database_up: !state.database.is_down(),
+        leases_held: state.rooms.leasing().map_or(0, |leasing| leasing.count()),
     };
     (
         [(CONTENT_TYPE, metrics::CONTENT_TYPE)],

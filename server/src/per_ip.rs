@@ -4,9 +4,15 @@
 //!
 //! The address is the TCP peer's, or with `--trust-forwarded-for` the last one in the
 //! `X-Forwarded-For` header (the one the trusted proxy in front of the server added).
+//!
+//! In cluster mode the creation allowances are the cluster's, not each node's: the buckets
+//! live in PostgreSQL (`store/rate_buckets.rs`), so an address spread over the nodes by a proxy
+//! gets its allowance once. Should the database not answer, a node counts on its own buckets.
+//! Open sockets are counted per node (a client's sockets end on the node they reach).
 
 use std::collections::HashMap;
 use std::net::{IpAddr, Ipv6Addr, SocketAddr};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -16,6 +22,11 @@ use axum::http::request::Parts;
 use warroom_protocol::codes;
 
 use crate::error::ApiError;
+use crate::store::Store;
+
+/// In cluster mode, one take in this many also deletes the shared buckets idle this long.
+const SHARED_PRUNE_EVERY: u64 = 1024;
+const SHARED_IDLE_SECONDS: i64 = 600;
 
 /// Buckets beyond this many are pruned of the ones that are full again (idle addresses).
 const PRUNE_ABOVE: usize = 10_000;
@@ -86,20 +97,65 @@ pub struct CreationRate {
     what: &'static str,
     per_minute: u32,
     buckets: Mutex<HashMap<IpAddr, Bucket>>,
+    /// Cluster mode: the buckets shared by every node.
+    shared: Option<Store>,
+    takes: AtomicU64,
 }
 
 impl CreationRate {
-    /// `per_minute` creations of `what` per address (0: none allowed).
+    /// `per_minute` creations of `what` per address (0: none allowed), counted here.
     pub fn new(what: &'static str, per_minute: u32) -> Self {
         CreationRate {
             what,
             per_minute,
             buckets: Mutex::new(HashMap::new()),
+            shared: None,
+            takes: AtomicU64::new(0),
         }
     }
 
-    /// Takes one creation from `ip`'s allowance, or `429 rate_limited`.
-    pub fn take(&self, ip: ClientIp) -> Result<(), ApiError> {
+    /// The same, counted for the whole cluster in `store` (PostgreSQL).
+    pub fn shared(what: &'static str, per_minute: u32, store: Store) -> Self {
+        CreationRate {
+            shared: Some(store),
+            ..CreationRate::new(what, per_minute)
+        }
+    }
+
+    /// Takes one creation from `ip`'s allowance, or `429 rate_limited`: the cluster's in
+    /// cluster mode (this node's if the database does not answer), else this server's.
+    pub async fn take(&self, ip: ClientIp) -> Result<(), ApiError> {
+        let Some(store) = &self.shared else {
+            return self.take_here(ip);
+        };
+        if self.takes.fetch_add(1, Ordering::Relaxed) % SHARED_PRUNE_EVERY == SHARED_PRUNE_EVERY - 1
+        {
+            let store = store.clone();
+            tokio::spawn(async move {
+                if let Err(error) = store.prune_rate_buckets(SHARED_IDLE_SECONDS).await {
+                    tracing::warn!("cannot prune the shared rate buckets: {error}");
+                }
+            });
+        }
+        let key = ip.key().to_string();
+        match store
+            .take_rate_token(self.what, &key, f64::from(self.per_minute))
+            .await
+        {
+            Ok(taken) if taken.allowed => Ok(()),
+            Ok(taken) => Err(self.refusal(taken.tokens)),
+            Err(error) => {
+                tracing::warn!(
+                    "cannot read the cluster's allowance of {}: counted on this node ({error})",
+                    self.what
+                );
+                self.take_here(ip)
+            }
+        }
+    }
+
+    /// Takes one creation from this server's own bucket of `ip`.
+    fn take_here(&self, ip: ClientIp) -> Result<(), ApiError> {
         let now = Instant::now();
         let burst = f64::from(self.per_minute);
         let per_second = burst / 60.0;
@@ -120,19 +176,25 @@ impl CreationRate {
             bucket.tokens -= 1.0;
             return Ok(());
         }
+        Err(self.refusal(bucket.tokens))
+    }
+
+    /// `429 rate_limited`, with the wait until a bucket holding `tokens` has one.
+    fn refusal(&self, tokens: f64) -> ApiError {
+        let per_second = f64::from(self.per_minute) / 60.0;
         let wait = if per_second > 0.0 {
-            Duration::from_secs_f64((1.0 - bucket.tokens) / per_second).as_secs() + 1
+            Duration::from_secs_f64(((1.0 - tokens) / per_second).max(0.0)).as_secs() + 1
         } else {
             60
         };
-        Err(ApiError::new(
+        ApiError::new(
             StatusCode::TOO_MANY_REQUESTS,
             codes::RATE_LIMITED,
             format!(
                 "too many {} from your address ({} a minute): try again in {wait} s",
                 self.what, self.per_minute
             ),
-        ))
+        )
     }
 }
 
@@ -206,21 +268,21 @@ mod tests {
     fn a_minute_of_creations_then_refused() {
         let rate = CreationRate::new("guests", 3);
         for _ in 0..3 {
-            rate.take(ip("10.0.0.1")).unwrap();
+            rate.take_here(ip("10.0.0.1")).unwrap();
         }
-        let refused = rate.take(ip("10.0.0.1")).unwrap_err();
+        let refused = rate.take_here(ip("10.0.0.1")).unwrap_err();
         assert_eq!(refused.status, StatusCode::TOO_MANY_REQUESTS);
         assert_eq!(refused.code, "rate_limited");
         // Another address has its own allowance.
-        rate.take(ip("10.0.0.2")).unwrap();
+        rate.take_here(ip("10.0.0.2")).unwrap();
     }
 
     #[test]
     fn ipv6_counts_per_64() {
         let rate = CreationRate::new("rooms", 1);
-        rate.take(ip("2001:db8:1:2::1")).unwrap();
-        assert!(rate.take(ip("2001:db8:1:2:ffff::9")).is_err());
-        rate.take(ip("2001:db8:1:3::1")).unwrap();
+        rate.take_here(ip("2001:db8:1:2::1")).unwrap();
+        assert!(rate.take_here(ip("2001:db8:1:2:ffff::9")).is_err());
+        rate.take_here(ip("2001:db8:1:3::1")).unwrap();
     }
 
     #[test]

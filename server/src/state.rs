@@ -75,8 +75,15 @@ impl AppState {
         }
     }
 
-    /// Cluster mode: this node.
+    /// Cluster mode: this node; the creation allowances per address become the cluster's.
     pub fn with_cluster(mut self, cluster: Option<Arc<ClusterNode>>) -> Self {
+        if cluster.is_some() {
+            let shared = |what, per_minute| {
+                Arc::new(CreationRate::shared(what, per_minute, self.store.clone()))
+            };
+            self.guests_per_ip = shared("guests", self.limits.guests_per_ip_per_minute);
+            self.rooms_per_ip = shared("rooms", self.limits.rooms_per_ip_per_minute);
+        }
         self.cluster = cluster;
         self
     }

@@ -58,19 +58,34 @@ pub struct Node {
 
 impl Node {
     pub fn start(db: &TestDb, nats: &str, id: &str, lease_seconds: u64) -> Node {
+        Node::start_with(db, nats, id, lease_seconds, &[])
+    }
+
+    /// [`Node::start`] with some flags set otherwise (`("--flag", "value")`): the per-address
+    /// and per-socket limits are high unless given here.
+    pub fn start_with(
+        db: &TestDb,
+        nats: &str,
+        id: &str,
+        lease_seconds: u64,
+        flags: &[(&str, &str)],
+    ) -> Node {
+        let mut settings: Vec<(&str, &str)> = vec![
+            ("--messages-per-second", "100000"),
+            ("--message-burst", "100000"),
+            ("--rooms-per-ip-per-minute", "100000"),
+            ("--guests-per-ip-per-minute", "100000"),
+            ("--max-sockets-per-ip", "100000"),
+        ];
+        for (flag, value) in flags {
+            settings.retain(|(known, _)| known != flag);
+            settings.push((flag, value));
+        }
         let mut child = Command::new(env!("CARGO_BIN_EXE_warroom"))
             .args(["--bind", "127.0.0.1:0", "--database-url", &db.url])
             .args(["--nats-url", nats, "--node-id", id])
             .args(["--lease-seconds", &lease_seconds.to_string()])
-            .args([
-                "--messages-per-second",
-                "100000",
-                "--message-burst",
-                "100000",
-            ])
-            .args(["--rooms-per-ip-per-minute", "100000"])
-            .args(["--guests-per-ip-per-minute", "100000"])
-            .args(["--max-sockets-per-ip", "100000"])
+            .args(settings.iter().flat_map(|(flag, value)| [*flag, *value]))
             .env("RUST_LOG", "warn")
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
@@ -84,7 +99,7 @@ impl Node {
         }
     }
 
-    fn signal(&self, signal: &str) {
+    pub fn signal(&self, signal: &str) {
         let done = Command::new("kill")
             .args([&format!("-{signal}"), &self.child.id().to_string()])
             .status()
@@ -92,7 +107,7 @@ impl Node {
         assert!(done.success());
     }
 
-    fn sigkill(mut self) {
+    pub fn sigkill(mut self) {
         self.child.kill().expect("kill");
         self.child.wait().expect("reap");
     }
@@ -1227,5 +1242,76 @@ async fn a_node_frozen_past_its_lease_cannot_store_a_chat_line_or_a_seat_in_a_ro
     .await;
     drop(frozen);
     drop(other);
+    db.cleanup().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+#[cfg_attr(
+    not(all(warroom_test_postgres, warroom_test_nats)),
+    ignore = "needs WARROOM_TEST_POSTGRES_URL and WARROOM_TEST_NATS_URL"
+)]
+async fn an_addresss_guest_and_room_allowances_hold_for_the_whole_cluster_not_per_node() {
+    let nats = nats_url().await;
+    let db = common::db::postgres().await;
+    let prefix = &uuid::Uuid::new_v4().simple().to_string()[..6];
+    let limits = [
+        ("--guests-per-ip-per-minute", "10"),
+        ("--rooms-per-ip-per-minute", "4"),
+    ];
+    let nodes = vec![
+        Node::start_with(&db, &nats, &format!("l{prefix}a"), 5, &limits),
+        Node::start_with(&db, &nats, &format!("l{prefix}b"), 5, &limits),
+    ];
+    cluster_up(&db, &nodes).await;
+    let https: Vec<Http> = nodes.iter().map(|node| Http { addr: node.addr }).collect();
+    // Alternating between the nodes, as a round-robin proxy would: the address's 10 guests a
+    // minute are the cluster's.
+    let mut created = Vec::new();
+    let mut refused = Vec::new();
+    for i in 0..16 {
+        let http = &https[i % 2];
+        let (status, body) = http
+            .post("/api/guests", None, &json!({"name": format!("limit {i}")}))
+            .await;
+        match status {
+            201 => created.push(body["token"].as_str().unwrap().to_owned()),
+            429 => {
+                assert_eq!(body["code"], "rate_limited", "{body}");
+                refused.push(i % 2);
+            }
+            other => panic!("creating a guest answered {other}: {body}"),
+        }
+    }
+    println!(
+        "guests: {} created, refused on nodes {refused:?}",
+        created.len()
+    );
+    assert_eq!(
+        created.len(),
+        10,
+        "10 guests a minute for the whole cluster"
+    );
+    assert!(
+        refused.contains(&0) && refused.contains(&1),
+        "both nodes refuse once the cluster's allowance is spent: {refused:?}"
+    );
+    // Rooms: 4 a minute for the address, whichever node opens them.
+    let mut opened = 0;
+    for i in 0..8 {
+        let (status, body) = https[i % 2]
+            .post(
+                "/api/rooms",
+                Some(&created[0]),
+                &json!({"ruleset": "hexdice", "seats": 2}),
+            )
+            .await;
+        match status {
+            201 => opened += 1,
+            429 => assert_eq!(body["code"], "rate_limited", "{body}"),
+            other => panic!("opening a room answered {other}: {body}"),
+        }
+    }
+    assert_eq!(opened, 4, "4 rooms a minute for the whole cluster");
+    drop(nodes);
     db.cleanup().await;
 }

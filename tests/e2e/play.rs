@@ -84,36 +84,35 @@ pub fn classic_choice(legal: &[Value], chooser: &mut Chooser) -> usize {
 /// Fails when `message`, received by `seat` (`None`: a spectator), names a card another seat
 /// holds in secret.
 pub fn assert_no_foreign_card(message: &Value, seat: Option<u64>) {
+    if let Some(found) = foreign_card(message, seat) {
+        panic!("seat {seat:?} saw {found} in {message}");
+    }
+}
+
+/// The first part of `message` that names a card another seat than `seat` (`None`: nobody)
+/// holds in secret, or a hand when `seat` is `None`.
+pub fn foreign_card(message: &Value, seat: Option<u64>) -> Option<String> {
     match message {
         Value::Object(map) => {
-            match map.get("type").and_then(Value::as_str) {
+            let secret = match map.get("type").and_then(Value::as_str) {
                 Some("card_drawn") if map["seat"].as_u64() != seat => {
-                    assert!(
-                        map.get("card").is_none_or(Value::is_null),
-                        "seat {seat:?} saw {message}"
-                    );
+                    !map.get("card").is_none_or(Value::is_null)
                 }
                 Some("cards_taken") if map["to"].as_u64() != seat => {
-                    assert!(
-                        map.get("cards").is_none_or(Value::is_null),
-                        "seat {seat:?} saw {message}"
-                    );
+                    !map.get("cards").is_none_or(Value::is_null)
                 }
-                _ => {}
+                _ => false,
+            };
+            if secret {
+                return Some(message.to_string());
             }
-            if seat.is_none() {
-                assert!(
-                    !map.contains_key("hand"),
-                    "a spectator saw a hand: {message}"
-                );
+            if seat.is_none() && map.contains_key("hand") {
+                return Some(format!("a hand: {}", map["hand"]));
             }
-            map.values()
-                .for_each(|value| assert_no_foreign_card(value, seat));
+            map.values().find_map(|value| foreign_card(value, seat))
         }
-        Value::Array(items) => items
-            .iter()
-            .for_each(|value| assert_no_foreign_card(value, seat)),
-        _ => {}
+        Value::Array(items) => items.iter().find_map(|value| foreign_card(value, seat)),
+        _ => None,
     }
 }
 

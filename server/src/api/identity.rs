@@ -37,7 +37,7 @@ pub async fn create_guest(
         id: IdentityId::random(),
         name: validate_name(&request.name)?,
     };
-    state.guests_per_ip.take(ip)?;
+    state.guests_per_ip.take(ip).await?;
     let token = new_token()?;
     state
         .store

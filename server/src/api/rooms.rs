@@ -146,7 +146,7 @@ pub(super) async fn open_room(
             ),
         ));
     }
-    state.rooms_per_ip.take(ip)?;
+    state.rooms_per_ip.take(ip).await?;
     let mut record = RoomRecord {
         id: RoomId::random(),
         ruleset: request.ruleset,

@@ -7,8 +7,10 @@
 //! on other nodes, once per viewer class (the room's `Remote`); `streams.rs` the messages of rooms served elsewhere
 //! to this node's connections; `takeover.rs` taking over the rooms of nodes that died or
 //! stopped; `presence.rs` writing who is connected in the public rooms served here, for the
-//! other nodes' lobby and quick play (`store/presence.rs` the SQL).
+//! other nodes' lobby and quick play (`store/presence.rs` the SQL); `connect.rs` the NATS
+//! connection (credentials, TLS).
 
+pub mod connect;
 pub mod node;
 pub mod presence;
 pub mod relay;

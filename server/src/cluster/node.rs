@@ -86,6 +86,8 @@ pub struct ClusterNode {
     relays: Arc<Relays>,
     /// The rooms followed from here.
     streams: Streams,
+    /// What `/metrics` shows of this node's part in the cluster.
+    metrics: Arc<Metrics>,
     stop: CancellationToken,
 }
 
@@ -96,12 +98,16 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 }
 
 impl ClusterNode {
-    /// Connects to NATS as node `node`.
-    pub async fn connect(url: &str, node: &str) -> anyhow::Result<async_nats::Client> {
-        Ok(async_nats::ConnectOptions::new()
-            .name(format!("warroom {node}"))
-            .connect(url)
-            .await?)
+    /// Connects to NATS at `url` as node `node`, with `auth` (`connect.rs`); `reconnected` is
+    /// called on every reconnect.
+    pub async fn connect(
+        url: &str,
+        node: &str,
+        auth: &crate::config::NatsAuth,
+        reconnected: impl Fn() + Send + Sync + 'static,
+    ) -> anyhow::Result<async_nats::Client> {
+        let options = super::connect::options(node, auth, reconnected).await?;
+        Ok(options.connect(url).await?)
     }
 
     /// Starts answering requests on `nats` as the node `leasing` names (its rooms publish
@@ -118,7 +124,8 @@ impl ClusterNode {
         let (node, lease) = (leasing.node.clone(), leasing.length);
         let asks = nats.subscribe(ask_subject(&node)).await?;
         let this = Arc::new(ClusterNode {
-            streams: Streams::new(nats.clone(), node.clone(), metrics),
+            streams: Streams::new(nats.clone(), node.clone(), metrics.clone()),
+            metrics,
             node,
             nats,
             rooms,
@@ -143,6 +150,7 @@ impl ClusterNode {
             this.rooms.clone(),
             this.store.clone(),
             lease,
+            this.metrics.clone(),
             this.stop.clone(),
         ));
         Ok(this)
@@ -290,7 +298,28 @@ impl ClusterNode {
     /// Sends a command of this node's connection `conn` (its outbox and mutes) to the room
     /// `room` served by `owner`, and answers it once every message the room sent before
     /// answering has been delivered here. A join subscribes to the room's stream first.
+    /// Counted and timed in `/metrics`, whatever its answer.
     pub async fn forward(
+        &self,
+        owner: &str,
+        room: RoomId,
+        conn: ConnId,
+        outbox: &Outbox,
+        mutes: &Mutes,
+        command: Command,
+    ) -> Result<RoomAnswer, Forwarded> {
+        let started = std::time::Instant::now();
+        self.metrics.cluster_forwarded.inc();
+        let answer = self
+            .forward_untimed(owner, room, conn, outbox, mutes, command)
+            .await;
+        self.metrics
+            .cluster_forward_seconds
+            .observe(started.elapsed().as_secs_f64());
+        answer
+    }
+
+    async fn forward_untimed(
         &self,
         owner: &str,
         room: RoomId,
@@ -323,10 +352,21 @@ impl ClusterNode {
             command,
         };
         let answer = self.request(owner, &ask).await;
+        let unanswered = match &answer {
+            Err(Forwarded::Unreachable) => true,
+            Err(Forwarded::Refused(error)) => error.code == codes::UNAVAILABLE,
+            Ok(_) => false,
+        };
+        if unanswered {
+            self.metrics.cluster_forward_failures.inc();
+        }
         if joining && !was_member && !matches!(answer, Ok(Answer { result: Ok(_), .. })) {
             self.streams.unfollow(room, conn).await;
         }
         let answer = answer?;
+        if joining && answer.result.is_ok() {
+            self.streams.joined(room, conn, owner).await;
+        }
         if answer.result.is_ok()
             && !leaving
             && let Some(after) = answer.after
@@ -347,6 +387,28 @@ impl ClusterNode {
         answer
             .result
             .map_err(|error| Forwarded::Refused(error.into()))
+    }
+
+    /// Connection `conn` (closing) stops following `room` on node `owner`, waiting for
+    /// nothing: the `leave` is published without asking for an answer, so a socket closes at
+    /// once even when that node is frozen or dead (its room stopped, or the room drops the
+    /// follower when this node is seen gone).
+    pub async fn leave_quietly(&self, owner: &str, room: RoomId, conn: ConnId) {
+        self.streams.unfollow(room, conn).await;
+        let ask = Ask::Room {
+            room,
+            from: self.node.to_string(),
+            conn,
+            command: Command::Leave,
+        };
+        match serde_json::to_vec(&ask) {
+            Ok(body) => {
+                if let Err(error) = self.nats.publish(ask_subject(owner), body.into()).await {
+                    tracing::debug!("cannot tell {owner} a follower left: {error}");
+                }
+            }
+            Err(error) => tracing::error!("cannot write a leave: {error}"),
+        }
     }
 
     /// Asks node `owner` about a room for a connection of this node.
@@ -413,6 +475,7 @@ impl ClusterNode {
                         entry.rooms.remove(&room);
                         let _ = entry.outbox.send(&message);
                         entry.outbox.kick(Kick::Moved);
+                        self.metrics.cluster_moved_followers.inc();
                     }
                 }
             }

@@ -7,8 +7,9 @@
 //! hands the remote recipients to the relay, which knows each remote connection's class (its
 //! seat, or spectator) and has told it to that connection's node (`enter`, in the same stream,
 //! before the first message that relies on it). Recipients that make up a whole class get one
-//! message on the class's subject (`all` when they are every remote follower); the others one
-//! `direct` message naming them. Every message is numbered in the room's stream (epoch, stream
+//! message on the class's subject (`all` when they are every remote follower and of two classes
+//! or more, so a seat's copy, with its hand, never goes on `all`, even when that seat is the
+//! only remote follower); the others one `direct` message naming them. Every message is numbered in the room's stream (epoch, stream
 //! id, count); an answer to another node's command carries the count (`Relays::position`), and
 //! that node delivers the stream up to it before the answer (`streams.rs`).
 //!
@@ -214,9 +215,14 @@ impl Drop for Relay {
 }
 
 impl Relay {
-    /// The room's task runs: answers to other nodes carry this relay's position from now on.
-    pub fn start(&self) {
+    /// The room's task runs: answers to other nodes carry this relay's position from now on,
+    /// and the nodes following the room hear that it is served here now (`served`, message 0
+    /// of the stream: the stream is numbered from 1 after it).
+    pub fn start(&mut self) {
         lock(&self.relays.positions).insert(self.room, self.shared.clone());
+        let mut headers = self.stamp();
+        headers.insert(N, "0");
+        self.queue(room_subject(self.room, "served"), headers, Bytes::new());
     }
 
     /// True when `conn` is a remote follower.
@@ -326,7 +332,13 @@ impl Relay {
         }
         let payload = Bytes::from(text.clone());
         let told = |conn: &ConnId| self.followers.get(conn).and_then(|f| f.class);
-        if to.len() == self.followers.len() && to.iter().all(|conn| told(conn).is_some()) {
+        // `all` only for what several classes read: a message for one class (a seat's hand and
+        // drawn card) goes on that class's subject even when its class is every remote
+        // follower, so no seat's hidden information is ever on a subject shared by all.
+        if to.len() == self.followers.len()
+            && to.iter().all(|conn| told(conn).is_some())
+            && to.iter().any(|conn| told(conn) != told(&to[0]))
+        {
             let subject = self.all.clone();
             self.publish(subject, None, speaker, paced, payload);
             return Ok(());
@@ -413,11 +425,17 @@ impl Relay {
     /// The headers of the next message of the stream (numbered here).
     fn headers(&mut self) -> HeaderMap {
         self.sent += 1;
+        let mut headers = self.stamp();
+        headers.insert(N, self.sent.to_string().as_str());
+        headers
+    }
+
+    /// The headers naming this node, the epoch and the stream.
+    fn stamp(&self) -> HeaderMap {
         let mut headers = HeaderMap::new();
         headers.insert(FROM, &*self.relays.node);
         headers.insert(EPOCH, self.shared.epoch.to_string().as_str());
         headers.insert(STREAM, self.shared.stream.to_string().as_str());
-        headers.insert(N, self.sent.to_string().as_str());
         headers
     }
 
@@ -445,7 +463,7 @@ impl std::fmt::Display for RemoteConn {
 }
 
 impl Remote for Relay {
-    fn start(&self) {
+    fn start(&mut self) {
         Relay::start(self);
     }
 
@@ -518,8 +536,13 @@ mod tests {
     async fn full_relay() -> (Arc<Relays>, RoomId, Relay, mpsc::UnboundedReceiver<Publish>) {
         let relays = relays(4).await;
         let room = RoomId::random();
-        let (mut relay, inbox) = relays.unpublished(room, 7);
+        let (mut relay, mut inbox) = relays.unpublished(room, 7);
         relay.start();
+        // The publisher takes the `served` message at once.
+        let served = inbox.try_recv().expect("served");
+        assert_eq!(served.subject, room_subject(room, "served"));
+        assert_eq!(header(&served, N), Some("0"));
+        relay.pending.fetch_sub(1, Ordering::AcqRel);
         for conn in [9, 7] {
             let node = Arc::from("b");
             relay.add(
@@ -568,14 +591,60 @@ mod tests {
         let numbers: Vec<Option<&str>> = queued.iter().map(|m| header(m, N)).collect();
         assert_eq!(numbers, ["1", "2", "3", "4", "5"].map(Some));
         let subjects: Vec<&str> = queued.iter().map(|m| m.subject.as_str()).collect();
-        let (direct, all) = (room_subject(room, "direct"), room_subject(room, "all"));
-        assert_eq!(subjects, [&*direct, &direct, &all, &all, &direct]);
+        let (direct, spectators) = (
+            room_subject(room, "direct"),
+            room_subject(room, "spectators"),
+        );
+        assert_eq!(
+            subjects,
+            [&*direct, &direct, &spectators, &spectators, &direct]
+        );
         let close = &queued[4];
         assert_eq!(header(close, CLOSE), Some(codes::SLOW_CONSUMER));
         assert_eq!(header(close, TO), Some("b:107,b:109"));
         assert_eq!(header(close, ENTER), None);
         assert!(close.payload.is_empty());
         assert_eq!(relays.position(room).map(|p| p.n), Some(5));
+    }
+
+    #[tokio::test]
+    async fn a_seats_copy_goes_on_its_seats_subject_even_when_that_seat_is_every_remote_follower() {
+        let relays = relays(64).await;
+        let room = RoomId::random();
+        let (mut relay, mut inbox) = relays.unpublished(room, 3);
+        relay.start();
+        let node: Arc<str> = Arc::from("b");
+        // Two sockets of seat 1's player on node b: the only remote followers (as right after
+        // a takeover, when the other seats follow on the node now serving the room).
+        for conn in [4, 5] {
+            let remote = RemoteConn {
+                node: node.clone(),
+                conn,
+            };
+            relay.add(conn, remote);
+            relay.enter(conn, Viewer::Seat(warroom_engine::Seat(1)));
+        }
+        let hand = Utf8Bytes::from_static(r#"{"type":"applied","view":{"hand":["x"]}}"#);
+        assert_eq!(relay.send(&[4, 5], &hand, None, false), Ok(()));
+        // A spectator joins on node c: a message for both classes goes on `all` once.
+        let spectator = RemoteConn {
+            node: Arc::from("c"),
+            conn: 9,
+        };
+        relay.add(6, spectator);
+        relay.enter(6, Viewer::Spectator);
+        let room_text = Utf8Bytes::from_static(r#"{"type":"room"}"#);
+        assert_eq!(relay.send(&[4, 5, 6], &room_text, None, false), Ok(()));
+        assert_eq!(relay.send(&[5, 4], &hand, None, false), Ok(()));
+        let mut subjects = Vec::new();
+        while let Ok(message) = inbox.try_recv() {
+            if header(&message, ENTER).is_none() && header(&message, N) != Some("0") {
+                subjects.push(message.subject);
+            }
+        }
+        let seat = room_subject(room, "seat.1");
+        let all = room_subject(room, "all");
+        assert_eq!(subjects, [&*seat, &all, &seat]);
     }
 
     #[tokio::test]

@@ -19,6 +19,12 @@
 //! subscription channel, a reconnect): every member of the room here is disconnected as a slow
 //! consumer, so its client joins again and catches up from the log, rather than going on with
 //! a hole in what it saw (`warroom_cluster_stream_gaps_total` counts it).
+//!
+//! A message of a newer lease epoch than any read before (the `served` message a node publishes
+//! when it starts serving the room, or anything after it) means the room moved: every member
+//! that joined through another node is told `room_moved` (an `error`, then the socket's close)
+//! at once, so its client joins again and is served by the new owner, within moments of the
+//! new lease rather than at this node's next look at the leases (`node.rs`).
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -30,12 +36,13 @@ use futures_util::StreamExt;
 use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 use warroom_engine::{Seat, Viewer};
-use warroom_protocol::{IdentityId, RoomId, codes};
+use warroom_protocol::{IdentityId, RoomId, ServerMsg, codes};
 
 use super::wire::{
     CLOSE, ENTER, EPOCH, FROM, N, PACED, SPEAKER, STREAM, StreamPosition, TO, parse_class,
     room_subject,
 };
+use crate::error::ApiError;
 use crate::metrics::Metrics;
 use crate::room::{ConnId, Kick, Mutes, Outbox};
 
@@ -50,7 +57,10 @@ pub struct Streams {
 
 /// One followed room.
 struct RoomStream {
+    room: RoomId,
     members: Mutex<HashMap<ConnId, Member>>,
+    /// The newest lease epoch any message of the room carried.
+    newest_epoch: Mutex<i64>,
     /// What was delivered so far.
     position: watch::Sender<StreamPosition>,
     /// Stops the reader (dropping the subscription).
@@ -63,6 +73,8 @@ struct Member {
     mutes: Mutes,
     /// Its class, as the room's stream told (`None`: not yet, in this stream).
     class: Option<Viewer>,
+    /// The node whose answer its join got (`None`: its join is not answered yet).
+    owner: Option<Arc<str>>,
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -97,7 +109,9 @@ impl Streams {
             None => {
                 let subscriber = self.nats.subscribe(room_subject(room, ">")).await?;
                 let stream = Arc::new(RoomStream {
+                    room,
                     members: Mutex::new(HashMap::new()),
+                    newest_epoch: Mutex::new(0),
                     position: watch::Sender::new(StreamPosition::default()),
                     stop: CancellationToken::new(),
                 });
@@ -117,8 +131,20 @@ impl Streams {
             outbox: outbox.clone(),
             mutes: mutes.clone(),
             class: None,
+            owner: None,
         });
         Ok(was)
+    }
+
+    /// Connection `conn`'s join of `room` was answered by node `owner`: a newer owner's
+    /// messages tell it `room_moved`.
+    pub async fn joined(&self, room: RoomId, conn: ConnId, owner: &str) {
+        let stream = self.rooms.lock().await.get(&room).cloned();
+        if let Some(stream) = stream
+            && let Some(member) = lock(&stream.members).get_mut(&conn)
+        {
+            member.owner = Some(Arc::from(owner));
+        }
     }
 
     /// Connection `conn` no longer follows `room` (the subscription goes with its last member).
@@ -185,6 +211,10 @@ async fn read(
                 None => return,
             },
         };
+        let moved = stream.moved_on(&message);
+        if moved > 0 {
+            metrics.cluster_moved_followers.inc_by(moved as u64);
+        }
         if stream.handle(&node, &message) == Read::Gap {
             metrics.cluster_stream_gaps.inc();
         }
@@ -240,6 +270,7 @@ fn stamp<'a>(node: &str, message: &'a async_nats::Message) -> Option<Stamp<'a>> 
 }
 
 impl RoomStream {
+    /// Delivers one message of the room's stream (call [`RoomStream::moved_on`] first).
     fn handle(&self, node: &str, message: &async_nats::Message) -> Read {
         let Some(stamp) = stamp(node, message) else {
             return Read::InOrder;
@@ -300,6 +331,51 @@ impl RoomStream {
         drop(members);
         self.position.send_replace(at);
         Read::InOrder
+    }
+}
+
+impl RoomStream {
+    /// When `message` carries a newer lease epoch than any before, the room is served by its
+    /// sender now (this node included): the members whose join another node answered are told
+    /// `room_moved` and disconnected. How many.
+    fn moved_on(&self, message: &async_nats::Message) -> usize {
+        let Some(headers) = message.headers.as_ref() else {
+            return 0;
+        };
+        let get = |name: &str| headers.get(name).map(|value| value.as_str());
+        let (Some(from), Some(epoch)) = (get(FROM), get(EPOCH).and_then(|e| e.parse().ok())) else {
+            return 0;
+        };
+        {
+            let mut newest = lock(&self.newest_epoch);
+            if epoch <= *newest {
+                return 0;
+            }
+            *newest = epoch;
+        }
+        let mut members = lock(&self.members);
+        let stale: Vec<ConnId> = members
+            .iter()
+            .filter(|(_, m)| m.owner.as_deref().is_some_and(|owner| owner != from))
+            .map(|(conn, _)| *conn)
+            .collect();
+        if stale.is_empty() {
+            return 0;
+        }
+        tracing::info!(
+            "room {} is served by {from} now (epoch {epoch}): its {} followers here that \
+             joined elsewhere join again",
+            self.room,
+            stale.len()
+        );
+        let moved = ServerMsg::error(Some(self.room), None, ApiError::room_moved().body());
+        for conn in &stale {
+            if let Some(member) = members.remove(conn) {
+                let _ = member.outbox.send(&moved);
+                member.outbox.kick(Kick::Moved);
+            }
+        }
+        stale.len()
     }
 }
 
@@ -385,7 +461,9 @@ mod tests {
 
     fn room_stream() -> RoomStream {
         RoomStream {
+            room: RoomId::random(),
             members: Mutex::new(HashMap::new()),
+            newest_epoch: Mutex::new(0),
             position: watch::Sender::new(StreamPosition::default()),
             stop: CancellationToken::new(),
         }
@@ -428,6 +506,7 @@ mod tests {
                 outbox: outbox.clone(),
                 mutes: Mutes::default(),
                 class: None,
+                owner: Some(Arc::from("a")),
             },
         );
         let mut enter = message("direct", n, false);
@@ -499,5 +578,62 @@ mod tests {
         next.headers.as_mut().expect("headers").insert(STREAM, "6");
         assert_eq!(stream.handle("b", &next), Read::InOrder);
         assert_eq!(outbox.kicked(), None);
+    }
+
+    #[test]
+    fn a_newer_owners_first_message_tells_the_members_that_joined_through_the_old_one_room_moved_at_once()
+     {
+        let stream = room_stream();
+        let (old, mut old_inbox) = join(&stream, 1, Viewer::Seat(Seat(0)), 1);
+        // A second connection whose join is still on its way (no owner yet) stays.
+        let (queue, _pending_inbox) = mpsc::channel(4);
+        let pending = Outbox::new(queue, CancellationToken::new());
+        lock(&stream.members).insert(
+            2,
+            Member {
+                outbox: pending.clone(),
+                mutes: Mutes::default(),
+                class: None,
+                owner: None,
+            },
+        );
+        // Node c took the room over (epoch 2): its `served` message, number 0 of its stream.
+        let mut served = message("served", 0, false);
+        let headers = served.headers.as_mut().expect("headers");
+        headers.insert(FROM, "c");
+        headers.insert(EPOCH, "2");
+        headers.insert(STREAM, "9");
+        served.payload = bytes::Bytes::new();
+        assert_eq!(stream.moved_on(&served), 1);
+        assert_eq!(stream.handle("b", &served), Read::InOrder);
+        let told: serde_json::Value =
+            serde_json::from_str(&old_inbox.try_recv().expect("an error first")).expect("JSON");
+        assert_eq!(told["type"], "error");
+        assert_eq!(told["code"], "room_moved");
+        assert_eq!(told["room"], stream.room.to_string());
+        assert_eq!(old.kicked(), Some(Kick::Moved));
+        assert_eq!(pending.kicked(), None);
+        // The old owner's late messages are dropped; the new one's stream goes on from 1.
+        assert_eq!(stream.handle("b", &message("all", 3, false)), Read::InOrder);
+        let mut next = message("all", 1, false);
+        let headers = next.headers.as_mut().expect("headers");
+        headers.insert(FROM, "c");
+        headers.insert(EPOCH, "2");
+        headers.insert(STREAM, "9");
+        assert_eq!(stream.handle("b", &next), Read::InOrder);
+        assert_eq!(stream.position.borrow().n, 1);
+    }
+
+    #[test]
+    fn this_node_taking_the_room_over_tells_its_own_members_room_moved() {
+        let stream = room_stream();
+        let (old, _inbox) = join(&stream, 1, Viewer::Spectator, 1);
+        let mut served = message("served", 0, false);
+        let headers = served.headers.as_mut().expect("headers");
+        headers.insert(FROM, "b");
+        headers.insert(EPOCH, "2");
+        assert_eq!(stream.moved_on(&served), 1);
+        assert_eq!(stream.handle("b", &served), Read::InOrder);
+        assert_eq!(old.kicked(), Some(Kick::Moved));
     }
 }

@@ -9,17 +9,19 @@ use std::time::Duration;
 
 use tokio_util::sync::CancellationToken;
 
+use crate::metrics::Metrics;
 use crate::room::{Located, Rooms};
 use crate::store::Store;
 
 /// Most rooms listed per look.
 const LOOK_AT: i64 = 256;
 
-/// Takes rooms over until `stop`.
+/// Takes rooms over until `stop` (counted in `metrics`).
 pub async fn take_over_until(
     rooms: Arc<Rooms>,
     store: Store,
     lease: Duration,
+    metrics: Arc<Metrics>,
     stop: CancellationToken,
 ) {
     let every = lease / 3;
@@ -34,8 +36,11 @@ pub async fn take_over_until(
             () = stop.cancelled() => return,
             () = tokio::time::sleep(every + jitter) => {}
         }
-        if let Err(error) = take_over_once(&rooms, &store).await {
-            tracing::warn!("cannot look for rooms to take over: {error}");
+        match take_over_once(&rooms, &store).await {
+            Ok(taken) => {
+                metrics.cluster_takeovers.inc_by(taken as u64);
+            }
+            Err(error) => tracing::warn!("cannot look for rooms to take over: {error}"),
         }
     }
 }

@@ -12,6 +12,10 @@
 //!   [`CLOSE`] (the room disconnected them). Every message carries [`FROM`], [`EPOCH`],
 //!   [`STREAM`] and [`N`] (its place in the room's stream); chat carries [`SPEAKER`]; a
 //!   spectators' copy of the match carries [`PACED`] (the reading node paces its sockets).
+//! - `warroom.room.<room>.served`: published once when a node starts serving the room (its
+//!   stream's message 0, no payload): the nodes following it tell their connections that
+//!   joined through an older owner `room_moved` at once, without waiting for their own look
+//!   at the leases.
 
 use serde::{Deserialize, Serialize};
 use warroom_engine::{Seat, Viewer};

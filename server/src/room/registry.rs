@@ -240,6 +240,14 @@ impl Rooms {
             let core = self.core_for(record).await.map_err(ApiError::internal)?;
             return Ok(Located::Here(self.insert(id, core)));
         };
+        // A room another node serves needs no acquisition: answered without waiting for this
+        // node's acquisitions in hand (a takeover of many rooms rebuilds them one at a time).
+        if let Some(holder) = self.store.lease_holder(id).await?
+            && holder.live
+            && *holder.owner != *leasing.node
+        {
+            return Ok(Located::There(holder.owner));
+        }
         let _one = leasing.acquiring.lock().await;
         if let Some(handle) = self.running_handle(id) {
             return Ok(Located::Here(handle));

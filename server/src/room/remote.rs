@@ -14,8 +14,9 @@ pub struct Overflow;
 
 /// A room's followers on other nodes.
 pub trait Remote: Send {
-    /// The room's task runs: answers to other nodes carry this relay's position from now on.
-    fn start(&self);
+    /// The room's task runs: answers to other nodes carry this relay's position from now on,
+    /// and the nodes following the room hear it is served here now.
+    fn start(&mut self);
     /// True when `conn` is a follower on another node.
     fn follows(&self, conn: ConnId) -> bool;
     /// How many follow.

@@ -138,7 +138,7 @@ impl RoomTask {
     /// is in flight, so an action being stored is acknowledged). In cluster mode it also stops
     /// when its lease is lost, and its lease is released as it stops.
     pub async fn run(mut self, mut commands: mpsc::Receiver<RoomCmd>, stop: CancellationToken) {
-        if let Some(relay) = &self.relay {
+        if let Some(relay) = &mut self.relay {
             relay.start();
         }
         let lost = self

@@ -16,6 +16,7 @@ mod players;
 pub mod presence;
 mod queries;
 pub mod quick_play;
+pub mod rate_buckets;
 mod rooms;
 pub mod writer;
 

@@ -529,10 +529,18 @@ impl Connection {
         }
     }
 
+    /// The connection closed: it leaves every room it followed. Rooms served elsewhere are
+    /// told without waiting for their node (frozen or dead, it would hold the close up to the
+    /// answer timeout).
     async fn leave_all(&mut self) {
         let rooms: Vec<(RoomId, Followed)> = self.rooms.drain().collect();
         for (room, followed) in rooms {
-            self.leave(room, followed).await;
+            match (followed, &self.state.cluster) {
+                (Followed::There(owner), Some(cluster)) => {
+                    cluster.leave_quietly(&owner, room, self.id).await;
+                }
+                (followed, _) => self.leave(room, followed).await,
+            }
         }
         if let Some(cluster) = &self.state.cluster {
             cluster.forget(self.id).await;

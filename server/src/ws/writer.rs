@@ -151,7 +151,8 @@ impl Pace {
 }
 
 /// Sends queued messages (and a ping every `ping_every`) until the queue closes or the
-/// connection is closed, then closes the socket with a reason, giving up after
+/// connection is closed, then closes the socket with a reason (after what was still queued
+/// when a room moved), giving up after
 /// [`CLOSE_GRACE`] when the client reads nothing. What is queued at once (up to
 /// [`WRITE_BATCH`] messages) is written with one flush: one system call for an `applied` and
 /// its `ack`, or a catch-up. Once the queue is empty after a write, the next write waits until
@@ -242,6 +243,15 @@ pub(super) async fn write_loop<S>(
         metrics.slow_consumer_kicks.inc();
     }
     let _ = tokio::time::timeout(CLOSE_GRACE, async {
+        if reason == CloseReason::Moved {
+            // What was queued before the room moved goes first: the `room_moved` error the
+            // node queued with the kick tells the client which room to join again.
+            while let Ok(text) = outgoing.try_recv() {
+                if sink.feed(Message::Text(text)).await.is_err() {
+                    break;
+                }
+            }
+        }
         if let Some(frame) = reason.frame() {
             let _ = sink.send(Message::Close(Some(frame))).await;
         }

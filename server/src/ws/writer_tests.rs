@@ -282,3 +282,19 @@ async fn the_spectators_of_a_match_write_in_step_with_an_exact_pace_and_apart_wi
         "about ten flushes each in a second: {flushes}"
     );
 }
+
+#[tokio::test(start_paused = true)]
+async fn a_connection_kicked_because_its_room_moved_is_sent_what_was_queued_before_the_close() {
+    let (socket, outbox, _closer) = writer(Duration::from_secs(10));
+    outbox.send_paced("a".into()).unwrap();
+    sleep(Duration::from_millis(10)).await;
+    // The node queues the `room_moved` error, then kicks: both while the writer waits its pace.
+    outbox.send_paced("b".into()).unwrap();
+    outbox.send_text("room_moved".into()).unwrap();
+    outbox.kick(crate::room::Kick::Moved);
+    sleep(Duration::from_millis(10)).await;
+    assert_eq!(
+        socket.flushes(),
+        vec![(0, texts(&["a"])), (10, texts(&["b", "room_moved"]))]
+    );
+}
