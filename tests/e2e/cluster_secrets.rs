@@ -287,11 +287,11 @@ async fn no_card_of_any_seat_goes_on_a_shared_nats_subject_before_or_after_a_tak
         }
     }
     println!("cluster metrics of the live nodes: {counted:?}");
-    assert!(counted["warroom_cluster_forwarded_total"] >= (2 * ACTIONS) as f64);
-    assert_eq!(
-        counted["warroom_cluster_forward_seconds_count"],
-        counted["warroom_cluster_forwarded_total"]
-    );
+    // Before the kill every action of the players was forwarded to node a.
+    assert!(counted["warroom_cluster_forwarded_total"] >= ACTIONS as f64);
+    // Timed when answered: one may still be on its way as the metrics are read.
+    let timed = counted["warroom_cluster_forward_seconds_count"];
+    assert!(timed > 0.0 && timed <= counted["warroom_cluster_forwarded_total"]);
     assert!(counted["warroom_cluster_moved_followers_total"] >= 1.0);
     assert!(counted["warroom_cluster_leases"] >= 1.0);
     drop(players);
