@@ -564,22 +564,27 @@ fn a_player_away_past_the_grace_period_is_taken_over_and_an_action_gives_the_sea
     assert_eq!(appends[0].by, ActedBy::Player);
 }
 
-#[test]
-fn limits_reach_the_concerns_they_set() {
-    let t0 = Instant::now();
+/// A waiting hexdice room whose limits give it one spectator place.
+fn one_spectator_place(t0: Instant) -> RoomCore {
     let limits = Limits {
         max_spectators: 1,
         ..Limits::default()
     };
     let record = waiting_room(t0).record.clone();
-    let mut core = RoomCore::new(
+    RoomCore::new(
         record,
         rules(RulesetId::Hexdice).unwrap(),
         None,
         &limits,
         ENTROPY,
         (t0, 0),
-    );
+    )
+}
+
+#[test]
+fn limits_reach_the_concerns_they_set() {
+    let t0 = Instant::now();
+    let mut core = one_spectator_place(t0);
     join(&mut core, 1, None, None, t0).unwrap();
     let refused = join(&mut core, 2, None, None, t0).unwrap_err();
     assert_eq!(refused.code, codes::TOO_MANY_CONNECTIONS);
@@ -588,19 +593,7 @@ fn limits_reach_the_concerns_they_set() {
 #[test]
 fn spectators_filling_a_waiting_room_never_keep_a_person_from_its_free_seat() {
     let t0 = Instant::now();
-    let limits = Limits {
-        max_spectators: 1,
-        ..Limits::default()
-    };
-    let record = waiting_room(t0).record.clone();
-    let mut core = RoomCore::new(
-        record,
-        rules(RulesetId::Hexdice).unwrap(),
-        None,
-        &limits,
-        ENTROPY,
-        (t0, 0),
-    );
+    let mut core = one_spectator_place(t0);
     // An anonymous spectator fills the room's one spectator place; another one is refused.
     join(&mut core, 1, None, None, t0).unwrap();
     let refused = join(&mut core, 2, None, None, t0).unwrap_err();
