@@ -36,12 +36,12 @@ def call(base, method, path, body=None, token=None):
     request.add_header("content-type", "application/json")
     if token:
         request.add_header("authorization", f"Bearer {token}")
-    with urllib.request.urlopen(request, timeout=30) as answer:
+    with urllib.request.urlopen(request, timeout=60) as answer:
         return json.loads(answer.read() or b"null")
 
 
 def metric(base, name):
-    with urllib.request.urlopen(base + "/metrics", timeout=30) as answer:
+    with urllib.request.urlopen(base + "/metrics", timeout=60) as answer:
         for line in answer.read().decode().splitlines():
             if line.startswith(name + " "):
                 return float(line.split()[1])

@@ -32,35 +32,12 @@ import tempfile
 import time
 import urllib.request
 
-
-def rss_kib(pid):
-    with open(f"/proc/{pid}/status") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    return 0
+# The REST call, the metric read and the RSS read are finished_rooms.py's (same folder).
+from finished_rooms import call, metric, rss_kib
 
 
 def mib(kib):
     return f"{kib / 1024:7.1f} MiB"
-
-
-def call(base, method, path, body=None, token=None):
-    data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(base + path, data=data, method=method)
-    request.add_header("content-type", "application/json")
-    if token:
-        request.add_header("authorization", f"Bearer {token}")
-    with urllib.request.urlopen(request, timeout=60) as answer:
-        return json.loads(answer.read() or b"null")
-
-
-def metric(base, name):
-    with urllib.request.urlopen(base + "/metrics", timeout=60) as answer:
-        for line in answer.read().decode().splitlines():
-            if line.startswith(name + " "):
-                return float(line.split()[1])
-    return 0.0
 
 
 def load_average():
