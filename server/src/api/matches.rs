@@ -11,11 +11,12 @@ use axum::http::HeaderMap;
 use serde::Deserialize;
 use warroom_engine::{RulesetId, Seat, Viewer};
 use warroom_protocol::{
-    ErrorBody, Identity, IdentityId, MatchId, MatchSeat, MatchState, MatchSummary, Replay, codes,
+    Identity, IdentityId, MatchId, MatchSeat, MatchState, MatchSummary, Replay, codes,
 };
 
 use super::body::path_id;
 use crate::error::ApiError;
+use crate::openapi::{MatchNotFound, Refused, Unauthorized, UnknownBearer};
 use crate::runner::rules;
 use crate::state::AppState;
 use crate::store::{MatchFilter, MatchRecord, rfc3339};
@@ -68,11 +69,7 @@ async fn visible_match(
 /// Matches, newest first; a private room's only to those who played them.
 #[utoipa::path(
     get, path = "/api/matches", tag = "matches", security((), ("bearer" = [])), params(("player" = Option<String>, Query, description = "only matches of this identity id"), ("ruleset" = Option<String>, Query, description = "only this ruleset"), ("state" = Option<String>, Query, description = "`playing` or `finished`")),
-    responses(
-        (status = 200, description = "matches, newest first", body = Vec<MatchSummary>),
-        (status = 400, description = "`invalid_request` and the other codes of a refused request", body = ErrorBody),
-        (status = 401, description = "`unauthorized`: a bearer token no identity holds", body = ErrorBody)
-    )
+    responses((status = 200, description = "matches, newest first", body = Vec<MatchSummary>), Refused, UnknownBearer)
 )]
 pub async fn list(
     State(state): State<AppState>,
@@ -110,11 +107,7 @@ pub async fn list(
 /// One match (a private room's only to its players, its creator and holders of its invite).
 #[utoipa::path(
     get, path = "/api/matches/{id}", tag = "matches", security((), ("bearer" = [])), params(("id" = String, Path, description = "the match id"), ("invite" = Option<String>, Query, description = "a private room's invite code")),
-    responses(
-        (status = 200, description = "the match", body = MatchSummary),
-        (status = 401, description = "`unauthorized`: a valid bearer token is required", body = ErrorBody),
-        (status = 404, description = "`match_not_found` (also a private match the bearer may not see)", body = ErrorBody)
-    )
+    responses((status = 200, description = "the match", body = MatchSummary), Unauthorized, MatchNotFound)
 )]
 pub async fn show(
     State(state): State<AppState>,
@@ -130,11 +123,7 @@ pub async fn show(
 /// A match's replay, redacted for the bearer (a seat sees its own hidden information).
 #[utoipa::path(
     get, path = "/api/matches/{id}/replay", tag = "matches", security((), ("bearer" = [])), params(("id" = String, Path, description = "the match id"), ("invite" = Option<String>, Query, description = "a private room's invite code")),
-    responses(
-        (status = 200, description = "the replay as the bearer may see it (a seat sees its own hidden information); the seed once the match is over", body = Replay),
-        (status = 401, description = "`unauthorized`: a valid bearer token is required", body = ErrorBody),
-        (status = 404, description = "`match_not_found` (also a private match the bearer may not see)", body = ErrorBody)
-    )
+    responses((status = 200, description = "the replay as the bearer may see it (a seat sees its own hidden information); the seed once the match is over", body = Replay), Unauthorized, MatchNotFound)
 )]
 pub async fn replay(
     State(state): State<AppState>,

@@ -33,12 +33,7 @@ const READ_BUFFER_BYTES: usize = 1024;
     get,
     path = "/ws",
     tag = "operations",
-    responses(
-        (status = 101, description = "switched to the WebSocket protocol (docs/PROTOCOL.md)"),
-        (status = 400, description = "`invalid_request`: not a WebSocket upgrade request", body = ErrorBody),
-        (status = 403, description = "`forbidden_origin`: a page of a site not allowed (`--allowed-origins`)", body = ErrorBody),
-        (status = 429, description = "`too_many_connections`: this address holds `--max-sockets-per-ip` sockets", body = ErrorBody)
-    )
+    responses((status = 101, description = "switched to the WebSocket protocol (docs/PROTOCOL.md)"), (status = 400, description = "`invalid_request`: not a WebSocket upgrade request", body = ErrorBody), (status = 403, description = "`forbidden_origin`: a page of a site not allowed (`--allowed-origins`)", body = ErrorBody), (status = 429, description = "`too_many_connections`: this address holds `--max-sockets-per-ip` sockets", body = ErrorBody))
 )]
 pub async fn upgrade(
     State(state): State<AppState>,
