@@ -89,9 +89,7 @@ async fn a_turn_that_runs_out_gets_timeout_actions_recorded_and_verified(db: Tes
         .await;
     clients[1].until_type("finished").await;
     let match_id = shown["match_id"].as_str().unwrap();
-    let (_, replay) = http
-        .get(&format!("/api/matches/{match_id}/replay"), None)
-        .await;
+    let (_, replay) = http.replay(match_id, None).await;
     let actions = replay["actions"].as_array().unwrap();
     assert!(
         actions.iter().filter(|a| a["by"] == "clock").count() >= 2,

@@ -494,9 +494,7 @@ async fn check_finished(http: &Http, game: &mut Game) {
         .as_str()
         .map(str::to_owned)
         .unwrap_or_else(|| panic!("the room names its match: {shown}"));
-    let (status, replay) = http
-        .get(&format!("/api/matches/{match_id}/replay"), None)
-        .await;
+    let (status, replay) = http.replay(&match_id, None).await;
     assert_eq!(status, 200, "{replay}");
     let actions = replay["actions"].as_array().unwrap();
     for (i, action) in actions.iter().enumerate() {

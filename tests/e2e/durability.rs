@@ -197,11 +197,7 @@ async fn sigkill_mid_match_loses_no_acknowledged_action(db: TestDb) {
     .await;
     assert!(over, "the match continues to its end");
     let http = Http { addr: second.addr };
-    let (_, shown) = http.get(&format!("/api/rooms/{room}"), None).await;
-    let match_id = shown["match_id"].as_str().unwrap();
-    let (status, replay) = http
-        .get(&format!("/api/matches/{match_id}/replay"), None)
-        .await;
+    let (status, replay) = http.room_replay(&room, None).await;
     assert_eq!(status, 200);
     assert_eq!(
         replay["actions"].as_array().unwrap().len() as u64,

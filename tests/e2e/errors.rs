@@ -216,12 +216,12 @@ async fn seats_and_private_rooms_are_guarded(db: TestDb) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn limits_rate_connections_and_slow_clients() {
-    let db = common::db::sqlite();
-    let mut config = Config::for_tests(db.url.clone());
-    config.limits.messages_per_second = 1;
-    config.limits.message_burst = 5;
-    config.limits.max_spectators_per_room = 2;
-    let server = TestServer::start_with(config).await;
+    let server = TestServer::on_sqlite(|limits| {
+        limits.messages_per_second = 1;
+        limits.message_burst = 5;
+        limits.max_spectators_per_room = 2;
+    })
+    .await;
     let http = server.http();
 
     // Rate: a burst of 5 passes, the 6th is refused.
@@ -261,7 +261,6 @@ async fn limits_rate_connections_and_slow_clients() {
     assert_eq!(answer["code"], "too_many_connections");
 
     server.stop().await;
-    db.cleanup().await;
 }
 
 /// True once the room counts a single spectator (the slow one was dropped).
@@ -272,12 +271,12 @@ async fn slow_is_gone(http: &common::Http, room_id: &str) -> bool {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_slow_client_is_disconnected_instead_of_slowing_the_room() {
-    let db = common::db::sqlite();
-    let mut config = Config::for_tests(db.url.clone());
-    config.limits.messages_per_second = 100_000;
-    config.limits.message_burst = 100_000;
-    config.limits.outgoing_queue = 16;
-    let server = TestServer::start_with(config).await;
+    let server = TestServer::on_sqlite(|limits| {
+        limits.messages_per_second = 100_000;
+        limits.message_burst = 100_000;
+        limits.outgoing_queue = 16;
+    })
+    .await;
     let http = server.http();
     let (_, ada) = http.guest("Ada").await;
     let room = http.room(&ada, &json!({"ruleset": "hexdice"})).await;
@@ -332,5 +331,4 @@ async fn a_slow_client_is_disconnected_instead_of_slowing_the_room() {
         "only `busy` still follows the room: {shown}"
     );
     server.stop().await;
-    db.cleanup().await;
 }

@@ -134,11 +134,7 @@ async fn bots_match_watched(
 
 /// The replay of the room's match as `token` (or anyone) sees it.
 async fn replay_of(http: Http, room: &str, token: Option<&str>) -> Value {
-    let (_, shown) = http.get(&format!("/api/rooms/{room}"), None).await;
-    let match_id = shown["match_id"].as_str().expect("a match").to_owned();
-    let (status, replay) = http
-        .get(&format!("/api/matches/{match_id}/replay"), token)
-        .await;
+    let (status, replay) = http.room_replay(room, token).await;
     assert_eq!(status, 200, "{replay}");
     replay
 }

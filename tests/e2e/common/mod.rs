@@ -16,7 +16,7 @@ use std::time::Duration;
 use tokio::net::TcpListener;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
-use warroom_server::config::Config;
+use warroom_server::config::{Config, Limits};
 
 pub use client::Client;
 pub use db::TestDb;
@@ -31,12 +31,25 @@ pub struct TestServer {
     pub addr: SocketAddr,
     stop: Option<oneshot::Sender<()>>,
     task: JoinHandle<anyhow::Result<()>>,
+    /// The database it made for itself ([`TestServer::on_sqlite`]), removed when it stops.
+    own_db: Option<TestDb>,
 }
 
 impl TestServer {
     /// Starts a server over `db` with the default limits.
     pub async fn start(db: &TestDb) -> TestServer {
         Self::start_with(Config::for_tests(db.url.clone())).await
+    }
+
+    /// Starts a server over a fresh SQLite database of its own (removed by [`TestServer::stop`])
+    /// with the test limits as `configure` changes them.
+    pub async fn on_sqlite(configure: impl FnOnce(&mut Limits)) -> TestServer {
+        let db = db::sqlite();
+        let mut config = Config::for_tests(db.url.clone());
+        configure(&mut config.limits);
+        let mut server = Self::start_with(config).await;
+        server.own_db = Some(db);
+        server
     }
 
     /// Starts a server with this configuration.
@@ -51,6 +64,7 @@ impl TestServer {
             addr,
             stop: Some(stop),
             task,
+            own_db: None,
         };
         // Wait until it answers (migrations and rebuilding happen before serving).
         let http = server.http();
@@ -75,7 +89,7 @@ impl TestServer {
         client
     }
 
-    /// Stops gracefully and waits until every append is flushed.
+    /// Stops gracefully and waits until every append is flushed; then removes its own database.
     pub async fn stop(mut self) {
         if let Some(stop) = self.stop.take() {
             let _ = stop.send(());
@@ -85,6 +99,9 @@ impl TestServer {
             .expect("the server stops in time")
             .expect("server task")
             .expect("server result");
+        if let Some(db) = self.own_db.take() {
+            db.cleanup().await;
+        }
     }
 }
 
