@@ -81,17 +81,20 @@ impl Node {
             settings.retain(|(known, _)| known != flag);
             settings.push((flag, value));
         }
-        let mut child = Command::new(env!("CARGO_BIN_EXE_warroom"))
-            .args(["--bind", "127.0.0.1:0", "--database-url", &db.url])
-            .args(["--nats-url", nats, "--node-id", id])
-            .args(["--lease-seconds", &lease_seconds.to_string()])
-            .args(settings.iter().flat_map(|(flag, value)| [*flag, *value]))
-            .env("RUST_LOG", "warn")
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("start warroom");
-        let addr = common::listening_address(&mut child);
+        let lease_seconds = lease_seconds.to_string();
+        let (child, addr) = common::start_warroom(
+            [
+                "--database-url",
+                &db.url,
+                "--nats-url",
+                nats,
+                "--node-id",
+                id,
+            ]
+            .into_iter()
+            .chain(["--lease-seconds", &lease_seconds])
+            .chain(settings.iter().flat_map(|(flag, value)| [*flag, *value])),
+        );
         Node {
             id: id.to_owned(),
             child,

@@ -112,20 +112,14 @@ pub struct ServerProcess {
 impl ServerProcess {
     /// Starts the binary over `database_url` and waits for its listening line.
     pub fn start(database_url: &str) -> ServerProcess {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_warroom"))
-            .args(["--bind", "127.0.0.1:0", "--database-url", database_url])
-            .args([
-                "--messages-per-second",
-                "100000",
-                "--message-burst",
-                "100000",
-            ])
-            .env("RUST_LOG", "warn")
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("start warroom");
-        let addr = common::listening_address(&mut child);
+        let (child, addr) = common::start_warroom([
+            "--database-url",
+            database_url,
+            "--messages-per-second",
+            "100000",
+            "--message-burst",
+            "100000",
+        ]);
         ServerProcess { child, addr }
     }
 

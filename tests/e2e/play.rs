@@ -25,12 +25,7 @@ async fn g_rng_1_capitals_match_is_played_to_the_end_and_verified(db: TestDb) {
         seat_everyone(http, server.addr, "capitals", json!({}), 3).await;
     let mut chooser = Chooser(0xcafe);
     let over = play(&mut players, &mut [&mut spectator], 20_000, &mut |legal| {
-        // Ending the turn early keeps games short; otherwise pick uniformly.
-        let end = legal.iter().position(|a| a["type"] == "end_turn");
-        match end {
-            Some(end) if chooser.below(4) == 0 => end,
-            _ => chooser.below(legal.len()),
-        }
+        chooser.hurried(legal)
     })
     .await;
     assert!(over, "capitals ends within 20000 actions");

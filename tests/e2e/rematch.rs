@@ -46,11 +46,7 @@ async fn rematch_with_two_of_three_accepting(db: TestDb) {
 
     let mut chooser = Chooser(0x2e3a);
     let over = play(&mut players, &mut [&mut spectator], 20_000, &mut |legal| {
-        let end = legal.iter().position(|a| a["type"] == "end_turn");
-        match end {
-            Some(end) if chooser.below(4) == 0 => end,
-            _ => chooser.below(legal.len()),
-        }
+        chooser.hurried(legal)
     })
     .await;
     assert!(over, "capitals ends");

@@ -151,6 +151,24 @@ macro_rules! on_both_databases {
     };
 }
 
+/// Starts the `warroom` binary with `args` (after `--bind 127.0.0.1:0`), its warnings on the
+/// test's stderr; returns it and the address it listens on.
+pub fn start_warroom<'a>(
+    args: impl IntoIterator<Item = &'a str>,
+) -> (std::process::Child, SocketAddr) {
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_warroom"))
+        .args(["--bind", "127.0.0.1:0"])
+        .args(args)
+        .env("RUST_LOG", "warn")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("start warroom");
+    let addr = listening_address(&mut child);
+    (child, addr)
+}
+
 /// The address a `warroom` process started with `--bind 127.0.0.1:0` and a piped stdout listens
 /// on: its first line says `warroom listening on http://<address>`.
 pub fn listening_address(child: &mut std::process::Child) -> SocketAddr {
