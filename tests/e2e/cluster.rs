@@ -49,6 +49,15 @@ pub async fn nats_url() -> String {
     url
 }
 
+/// What a cluster test stands on: the NATS server ([`nats_url`]), a fresh PostgreSQL database,
+/// and a prefix that makes its node ids its own.
+pub async fn cluster_setup() -> (String, TestDb, String) {
+    let nats = nats_url().await;
+    let db = common::db::postgres().await;
+    let prefix = uuid::Uuid::new_v4().simple().to_string()[..6].to_owned();
+    (nats, db, prefix)
+}
+
 /// A `warroom` node as a child process.
 pub struct Node {
     pub id: String,
@@ -541,9 +550,7 @@ fn match_count() -> u64 {
     ignore = "needs WARROOM_TEST_POSTGRES_URL and WARROOM_TEST_NATS_URL"
 )]
 async fn three_nodes_one_killed_mid_play_every_match_finishes_with_its_log_intact() {
-    let nats = nats_url().await;
-    let db = common::db::postgres().await;
-    let prefix = &uuid::Uuid::new_v4().simple().to_string()[..6];
+    let (nats, db, prefix) = cluster_setup().await;
     let nodes = vec![
         Node::start(&db, &nats, &format!("k{prefix}a"), 5),
         Node::start(&db, &nats, &format!("k{prefix}b"), 5),
@@ -672,9 +679,7 @@ async fn three_nodes_one_killed_mid_play_every_match_finishes_with_its_log_intac
     ignore = "needs WARROOM_TEST_POSTGRES_URL and WARROOM_TEST_NATS_URL"
 )]
 async fn a_node_frozen_past_its_lease_cannot_append_to_a_room_that_moved() {
-    let nats = nats_url().await;
-    let db = common::db::postgres().await;
-    let prefix = &uuid::Uuid::new_v4().simple().to_string()[..6];
+    let (nats, db, prefix) = cluster_setup().await;
     let lease = 2;
     let frozen = Node::start(&db, &nats, &format!("f{prefix}a"), lease);
     cluster_up(&db, std::slice::from_ref(&frozen)).await;
@@ -773,9 +778,7 @@ const ACKS_AFTER_SIGTERM: usize = 3;
     ignore = "needs WARROOM_TEST_POSTGRES_URL and WARROOM_TEST_NATS_URL"
 )]
 async fn a_node_stopped_with_sigterm_hands_its_rooms_over_without_waiting_for_their_leases() {
-    let nats = nats_url().await;
-    let db = common::db::postgres().await;
-    let prefix = &uuid::Uuid::new_v4().simple().to_string()[..6];
+    let (nats, db, prefix) = cluster_setup().await;
     let lease = HAND_OVER_LEASE_SECONDS;
     let stopping = Node::start(&db, &nats, &format!("t{prefix}a"), lease);
     cluster_up(&db, std::slice::from_ref(&stopping)).await;
@@ -976,9 +979,7 @@ async fn serving_and_other<'a>(
     ignore = "needs WARROOM_TEST_POSTGRES_URL and WARROOM_TEST_NATS_URL"
 )]
 async fn a_room_served_by_one_node_shows_its_connected_players_in_the_other_nodes_lobby() {
-    let nats = nats_url().await;
-    let db = common::db::postgres().await;
-    let prefix = &uuid::Uuid::new_v4().simple().to_string()[..6];
+    let (nats, db, prefix) = cluster_setup().await;
     let nodes = [
         Node::start(&db, &nats, &format!("p{prefix}a"), 5),
         Node::start(&db, &nats, &format!("p{prefix}b"), 5),
@@ -1034,9 +1035,7 @@ async fn a_room_served_by_one_node_shows_its_connected_players_in_the_other_node
     ignore = "needs WARROOM_TEST_POSTGRES_URL and WARROOM_TEST_NATS_URL"
 )]
 async fn two_players_pressing_quick_play_on_two_nodes_are_sent_to_one_room() {
-    let nats = nats_url().await;
-    let db = common::db::postgres().await;
-    let prefix = &uuid::Uuid::new_v4().simple().to_string()[..6];
+    let (nats, db, prefix) = cluster_setup().await;
     let nodes = [
         Node::start(&db, &nats, &format!("q{prefix}a"), 5),
         Node::start(&db, &nats, &format!("q{prefix}b"), 5),
@@ -1132,9 +1131,7 @@ async fn two_players_pressing_quick_play_on_two_nodes_are_sent_to_one_room() {
     ignore = "needs WARROOM_TEST_POSTGRES_URL and WARROOM_TEST_NATS_URL"
 )]
 async fn a_node_frozen_past_its_lease_cannot_store_a_chat_line_or_a_seat_in_a_room_that_moved() {
-    let nats = nats_url().await;
-    let db = common::db::postgres().await;
-    let prefix = &uuid::Uuid::new_v4().simple().to_string()[..6];
+    let (nats, db, prefix) = cluster_setup().await;
     let lease = 2;
     let frozen = Node::start(&db, &nats, &format!("w{prefix}a"), lease);
     cluster_up(&db, std::slice::from_ref(&frozen)).await;
@@ -1252,9 +1249,7 @@ async fn a_node_frozen_past_its_lease_cannot_store_a_chat_line_or_a_seat_in_a_ro
     ignore = "needs WARROOM_TEST_POSTGRES_URL and WARROOM_TEST_NATS_URL"
 )]
 async fn an_addresss_guest_and_room_allowances_hold_for_the_whole_cluster_not_per_node() {
-    let nats = nats_url().await;
-    let db = common::db::postgres().await;
-    let prefix = &uuid::Uuid::new_v4().simple().to_string()[..6];
+    let (nats, db, prefix) = cluster_setup().await;
     let limits = [
         ("--guests-per-ip-per-minute", "10"),
         ("--rooms-per-ip-per-minute", "4"),
