@@ -230,14 +230,9 @@ impl Store {
 
     /// One room.
     pub async fn room(&self, id: RoomId) -> sqlx::Result<Option<RoomRecord>> {
-        let row = sqlx::query(&format!(
-            "SELECT {} FROM rooms r WHERE r.id = {}",
-            self.room_columns(),
-            self.dialect.uuid(1)
-        ))
-        .bind(id.to_string())
-        .fetch_optional(&self.pool)
-        .await?;
+        let row = self
+            .row_by_id(&self.room_columns(), "rooms r", "r.id", id)
+            .await?;
         match row {
             Some(row) => Ok(Some(self.room_from(&row).await?)),
             None => Ok(None),
@@ -326,14 +321,8 @@ impl Store {
 
     /// The room a finished room's rematch is played in, if its players agreed to one.
     pub async fn rematch_room(&self, room: RoomId) -> sqlx::Result<Option<RoomId>> {
-        let row = sqlx::query(&format!(
-            "SELECT {} FROM rooms WHERE id = {}",
-            self.dialect.text("rematch_room", "rematch_room"),
-            self.dialect.uuid(1)
-        ))
-        .bind(room.to_string())
-        .fetch_optional(&self.pool)
-        .await?;
+        let column = self.dialect.text("rematch_room", "rematch_room");
+        let row = self.row_by_id(&column, "rooms", "id", room).await?;
         let Some(row) = row else { return Ok(None) };
         row.try_get::<Option<String>, _>("rematch_room")?
             .map(|id| parse_column("rematch_room", &id))
