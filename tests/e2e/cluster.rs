@@ -997,10 +997,7 @@ async fn a_room_served_by_one_node_shows_its_connected_players_in_the_other_node
     let other_http = Http { addr: other.addr };
     let mut ada = Client::connect(serving.addr).await;
     ada.hello(Some(&ada_token)).await;
-    ada.join(&room, None).await;
-    ada.send(&json!({"type": "take_seat", "room": room, "seat": 0}))
-        .await;
-    ada.sync().await;
+    ada.sit(&room, Some(0)).await;
     let (_, _, mut watcher) = guest_on(&http, serving.addr, "Watcher").await;
     watcher.join(&room, None).await;
     // Ada holds seat 0 in the database at once; her presence and the spectator come from the
@@ -1072,11 +1069,7 @@ async fn two_players_pressing_quick_play_on_two_nodes_are_sent_to_one_room() {
         for (n, token) in [&one, &two].into_iter().enumerate() {
             let mut player = Client::connect(nodes[n].addr).await;
             player.hello(Some(token)).await;
-            player.join(&room, None).await;
-            player
-                .send(&json!({"type": "take_seat", "room": room}))
-                .await;
-            player.sync().await;
+            player.sit(&room, None).await;
             players.push(player);
         }
         let mut playing = false;
@@ -1099,11 +1092,7 @@ async fn two_players_pressing_quick_play_on_two_nodes_are_sent_to_one_room() {
     let (serving, other) = serving_and_other(&db, &nodes, &room).await;
     let mut cyd_socket = Client::connect(serving.addr).await;
     cyd_socket.hello(Some(&cyd)).await;
-    cyd_socket.join(&room, None).await;
-    cyd_socket
-        .send(&json!({"type": "take_seat", "room": room}))
-        .await;
-    cyd_socket.sync().await;
+    cyd_socket.sit(&room, None).await;
     let other_http = Http { addr: other.addr };
     until_lobby_shows(&other_http, &room, Duration::from_secs(5), |room| {
         room["seats"][0]["connected"] == true || room["seats"][1]["connected"] == true
@@ -1142,10 +1131,7 @@ async fn a_node_frozen_past_its_lease_cannot_store_a_chat_line_or_a_seat_in_a_ro
     let room = http
         .room_id(&ada_token, &json!({"ruleset": "hexdice"}))
         .await;
-    ada.join(&room, None).await;
-    ada.send(&json!({"type": "take_seat", "room": room, "seat": 0}))
-        .await;
-    ada.sync().await;
+    ada.sit(&room, Some(0)).await;
     let (bob_id, _, mut bob) = guest_on(&http, frozen.addr, "Bob").await;
     bob.join(&room, None).await;
     assert_eq!(owners(&db).await.get(&room), Some(&frozen.id));

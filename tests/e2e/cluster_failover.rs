@@ -220,9 +220,7 @@ pub async fn failover_run(rooms: usize, fault: Fault) -> Figures {
         creator.hello(Some(&token)).await;
         let joined = creator.join(&id, None).await;
         assert_eq!(joined["type"], "room", "{joined}");
-        creator
-            .send(&json!({"type": "take_seat", "room": id, "seat": 0}))
-            .await;
+        creator.take_seat(&id, Some(0)).await;
         creator.until_type("snapshot").await;
         creator.close().await;
         ids.push(id);

@@ -77,9 +77,7 @@ async fn g_turn_1_refused_messages_get_their_code_and_change_nothing(db: TestDb)
         .send(&json!({"type": "action", "room": unknown_room, "id": "x", "action": legal}))
         .await;
     assert_eq!(client.error_code().await, "not_joined");
-    client
-        .send(&json!({"type": "take_seat", "room": room}))
-        .await;
+    client.take_seat(&room, None).await;
     assert_eq!(client.error_code().await, "match_started");
     client.sync().await;
 
@@ -143,18 +141,12 @@ async fn seats_and_private_rooms_are_guarded(db: TestDb) {
         .send(&json!({"type": "join", "room": room_id, "invite": invite}))
         .await;
     anonymous.until_type("room").await;
-    anonymous
-        .send(&json!({"type": "take_seat", "room": room_id}))
-        .await;
+    anonymous.take_seat(&room_id, None).await;
     assert_eq!(anonymous.error_code().await, "unauthorized");
 
-    bob_client
-        .send(&json!({"type": "take_seat", "room": room_id, "seat": 5}))
-        .await;
+    bob_client.take_seat(&room_id, Some(5)).await;
     assert_eq!(bob_client.error_code().await, "invalid_seat");
-    bob_client
-        .send(&json!({"type": "take_seat", "room": room_id, "seat": 1}))
-        .await;
+    bob_client.take_seat(&room_id, Some(1)).await;
     let seated = bob_client
         .until("room with Bob seated", |m| {
             m["type"] == "room" && m["room"]["seats"][1]["player"]["name"] == "Bob"
@@ -165,9 +157,7 @@ async fn seats_and_private_rooms_are_guarded(db: TestDb) {
         seated["room"]["invite_code"], invite,
         "a private room's seated player sees the invite"
     );
-    bob_client
-        .send(&json!({"type": "take_seat", "room": room_id}))
-        .await;
+    bob_client.take_seat(&room_id, None).await;
     assert_eq!(bob_client.error_code().await, "already_seated");
     bob_client
         .send(&json!({"type": "action", "room": room_id, "id": "early", "action": {"type": "end_turn"}}))
@@ -179,9 +169,7 @@ async fn seats_and_private_rooms_are_guarded(db: TestDb) {
         .send(&json!({"type": "join", "room": room_id, "invite": invite}))
         .await;
     cy_client.until_type("room").await;
-    cy_client
-        .send(&json!({"type": "take_seat", "room": room_id, "seat": 1}))
-        .await;
+    cy_client.take_seat(&room_id, Some(1)).await;
     assert_eq!(cy_client.error_code().await, "seat_taken");
     cy_client
         .send(&json!({"type": "leave_seat", "room": room_id}))
@@ -197,12 +185,8 @@ async fn seats_and_private_rooms_are_guarded(db: TestDb) {
             m["type"] == "room" && m["room"]["seats"][1]["player"].is_null()
         })
         .await;
-    cy_client
-        .send(&json!({"type": "take_seat", "room": room_id, "seat": 1}))
-        .await;
-    bob_client
-        .send(&json!({"type": "take_seat", "room": room_id}))
-        .await;
+    cy_client.take_seat(&room_id, Some(1)).await;
+    bob_client.take_seat(&room_id, None).await;
     let snapshot = bob_client.until_type("snapshot").await;
     assert_eq!(snapshot["seat"], 0);
     let snapshot = cy_client.until_type("snapshot").await;

@@ -29,11 +29,7 @@ async fn abandoned_waiting_rooms_expire_and_say_so(db: TestDb) {
     // Ada opens a room, takes a seat, and goes away.
     let left = http.room_id(&ada, &json!({"ruleset": "hexdice"})).await;
     let mut socket = server.client(Some(&ada)).await;
-    socket.join(&left, None).await;
-    socket
-        .send(&json!({"type": "take_seat", "room": left}))
-        .await;
-    socket.sync().await;
+    socket.sit(&left, None).await;
     socket.close().await;
     // Bob waits in his room; Cyd and Ada play in a third.
     let kept = http.room_id(&bob, &json!({"ruleset": "hexdice"})).await;

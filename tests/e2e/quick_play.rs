@@ -28,11 +28,7 @@ async fn quick_play_joins_the_oldest_waiting_room(db: TestDb) {
     assert_eq!(first["room"]["state"], "waiting");
     assert_eq!(first["room"]["private"], false);
     let mut ada_socket = server.client(Some(&ada)).await;
-    ada_socket.join(&room, None).await;
-    ada_socket
-        .send(&json!({"type": "take_seat", "room": room}))
-        .await;
-    ada_socket.sync().await;
+    ada_socket.sit(&room, None).await;
     // Asking again sends Ada back to the room she waits in.
     let (status, again) = http.post("/api/quick-play", Some(&ada), &hexdice).await;
     assert_eq!(
@@ -55,11 +51,7 @@ async fn quick_play_joins_the_oldest_waiting_room(db: TestDb) {
     );
     let gone_id = http.room_id(&dee, &json!({"ruleset": "hexdice"})).await;
     let mut dee_socket = server.client(Some(&dee)).await;
-    dee_socket.join(&gone_id, None).await;
-    dee_socket
-        .send(&json!({"type": "take_seat", "room": gone_id}))
-        .await;
-    dee_socket.sync().await;
+    dee_socket.sit(&gone_id, None).await;
     dee_socket.close().await;
 
     // Bob is sent to Ada's room (the oldest that fits), takes the seat, and the match starts.
@@ -76,9 +68,7 @@ async fn quick_play_joins_the_oldest_waiting_room(db: TestDb) {
     );
     let mut bob_socket = server.client(Some(&bob)).await;
     bob_socket.join(&room, None).await;
-    bob_socket
-        .send(&json!({"type": "take_seat", "room": room}))
-        .await;
+    bob_socket.take_seat(&room, None).await;
     let snapshot = bob_socket.until_type("snapshot").await;
     assert_eq!(snapshot["room"], room.as_str());
 

@@ -186,6 +186,23 @@ impl Client {
             .await
     }
 
+    /// Asks for `seat` of `room` (the first free one when `None`); answers nothing.
+    pub async fn take_seat(&mut self, room: &str, seat: Option<u64>) {
+        let mut message = json!({"type": "take_seat", "room": room});
+        if let Some(seat) = seat {
+            message["seat"] = json!(seat);
+        }
+        self.send(&message).await;
+    }
+
+    /// Joins `room`, takes `seat` there ([`Client::take_seat`]) and waits until the server has
+    /// handled both.
+    pub async fn sit(&mut self, room: &str, seat: Option<u64>) {
+        self.join(room, None).await;
+        self.take_seat(room, seat).await;
+        self.sync().await;
+    }
+
     /// Round-trips a ping: every message sent before it has been handled when the pong arrives.
     pub async fn sync(&mut self) {
         self.send(&json!({"type": "ping"})).await;
