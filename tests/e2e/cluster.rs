@@ -1053,8 +1053,8 @@ async fn two_players_pressing_quick_play_on_two_nodes_are_sent_to_one_room() {
         let (_, one) = https[0].guest(&format!("One {round}")).await;
         let (_, two) = https[1].guest(&format!("Two {round}")).await;
         let ((status_one, found_one), (status_two, found_two)) = tokio::join!(
-            https[0].post("/api/quick-play", Some(&one), &hexdice),
-            https[1].post("/api/quick-play", Some(&two), &hexdice),
+            https[0].quick_play(&one, &hexdice),
+            https[1].quick_play(&two, &hexdice),
         );
         let room = found_one["room"]["id"].as_str().unwrap().to_owned();
         assert_eq!(
@@ -1086,7 +1086,7 @@ async fn two_players_pressing_quick_play_on_two_nodes_are_sent_to_one_room() {
     // A player waiting in a room served by one node is found by quick play on the other,
     // once that node sees her there (presence).
     let (_, cyd) = https[0].guest("Cyd").await;
-    let (status, opened) = https[0].post("/api/quick-play", Some(&cyd), &hexdice).await;
+    let (status, opened) = https[0].quick_play(&cyd, &hexdice).await;
     assert_eq!(status, 201, "{opened}");
     let room = opened["room"]["id"].as_str().unwrap().to_owned();
     let (serving, other) = serving_and_other(&db, &nodes, &room).await;
@@ -1100,9 +1100,7 @@ async fn two_players_pressing_quick_play_on_two_nodes_are_sent_to_one_room() {
     .await
     .expect("Cyd shown present on the other node");
     let (_, dee) = other_http.guest("Dee").await;
-    let (status, found) = other_http
-        .post("/api/quick-play", Some(&dee), &hexdice)
-        .await;
+    let (status, found) = other_http.quick_play(&dee, &hexdice).await;
     assert_eq!(
         (status, found["room"]["id"].as_str()),
         (200, Some(room.as_str())),

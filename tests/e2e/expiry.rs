@@ -70,13 +70,7 @@ async fn abandoned_waiting_rooms_expire_and_say_so(db: TestDb) {
         (Some("error"), Some("room_expired")),
         "{answer}"
     );
-    let (_, found) = http
-        .post(
-            "/api/quick-play",
-            Some(&cyd),
-            &json!({"ruleset": "hexdice"}),
-        )
-        .await;
+    let (_, found) = http.quick_play(&cyd, &json!({"ruleset": "hexdice"})).await;
     assert_ne!(found["room"]["id"].as_str(), Some(left.as_str()));
 
     // The room with Bob in it still waits, and the played one plays, well after a second.

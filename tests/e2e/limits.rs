@@ -388,11 +388,7 @@ async fn per_address_caps_on_sockets_guests_and_rooms() {
     // Rooms: two a minute, quick play counted when it opens one.
     http.room(&tokens[0], &json!({"ruleset": "hexdice"})).await;
     let (status, body) = http
-        .post(
-            "/api/quick-play",
-            Some(&tokens[1]),
-            &json!({"ruleset": "classic", "seats": 3}),
-        )
+        .quick_play(&tokens[1], &json!({"ruleset": "classic", "seats": 3}))
         .await;
     assert_eq!(status, 201, "{body}");
     http.post_refused(
@@ -413,11 +409,7 @@ async fn per_address_caps_on_sockets_guests_and_rooms() {
     .await;
     // Quick play that finds a room opens none, so it is not counted.
     let (status, body) = http
-        .post(
-            "/api/quick-play",
-            Some(&tokens[2]),
-            &json!({"ruleset": "classic", "seats": 3}),
-        )
+        .quick_play(&tokens[2], &json!({"ruleset": "classic", "seats": 3}))
         .await;
     assert_eq!(status, 200, "{body}");
     server.stop().await;

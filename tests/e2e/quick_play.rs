@@ -18,7 +18,7 @@ async fn quick_play_joins_the_oldest_waiting_room(db: TestDb) {
     let hexdice = json!({"ruleset": "hexdice"});
 
     // Nothing waits: a room is opened.
-    let (status, first) = http.post("/api/quick-play", Some(&ada), &hexdice).await;
+    let (status, first) = http.quick_play(&ada, &hexdice).await;
     assert_eq!(
         (status, first["created"].as_bool()),
         (201, Some(true)),
@@ -30,7 +30,7 @@ async fn quick_play_joins_the_oldest_waiting_room(db: TestDb) {
     let mut ada_socket = server.client(Some(&ada)).await;
     ada_socket.sit(&room, None).await;
     // Asking again sends Ada back to the room she waits in.
-    let (status, again) = http.post("/api/quick-play", Some(&ada), &hexdice).await;
+    let (status, again) = http.quick_play(&ada, &hexdice).await;
     assert_eq!(
         (status, again["room"]["id"].as_str()),
         (200, Some(room.as_str()))
@@ -38,11 +38,7 @@ async fn quick_play_joins_the_oldest_waiting_room(db: TestDb) {
 
     // A newer room whose only seated player has gone is not offered.
     let (_, dee_room) = http
-        .post(
-            "/api/quick-play",
-            Some(&dee),
-            &json!({"ruleset": "hexdice", "seats": 2}),
-        )
+        .quick_play(&dee, &json!({"ruleset": "hexdice", "seats": 2}))
         .await;
     assert_eq!(
         dee_room["room"]["id"].as_str(),
@@ -55,7 +51,7 @@ async fn quick_play_joins_the_oldest_waiting_room(db: TestDb) {
     dee_socket.close().await;
 
     // Bob is sent to Ada's room (the oldest that fits), takes the seat, and the match starts.
-    let (status, found) = http.post("/api/quick-play", Some(&bob), &hexdice).await;
+    let (status, found) = http.quick_play(&bob, &hexdice).await;
     assert_eq!(
         (status, found["created"].as_bool()),
         (200, Some(false)),
@@ -74,7 +70,7 @@ async fn quick_play_joins_the_oldest_waiting_room(db: TestDb) {
 
     // Ada's room plays now and Dee's room has nobody present: Cyd gets a new room.
     wait_until_absent(&http, &gone_id).await;
-    let (status, fresh) = http.post("/api/quick-play", Some(&cyd), &hexdice).await;
+    let (status, fresh) = http.quick_play(&cyd, &hexdice).await;
     assert_eq!(
         (status, fresh["created"].as_bool()),
         (201, Some(true)),
@@ -94,11 +90,7 @@ async fn quick_play_joins_the_oldest_waiting_room(db: TestDb) {
     )
     .await;
     let (status, body) = http
-        .post(
-            "/api/quick-play",
-            Some(&cyd),
-            &json!({"ruleset": "hexdice", "seats": 7}),
-        )
+        .quick_play(&cyd, &json!({"ruleset": "hexdice", "seats": 7}))
         .await;
     assert_eq!(status, 400, "{body}");
     drop(ada_socket);

@@ -100,6 +100,11 @@ impl Http {
         self.kit().room(token, request).await.expect("a room")
     }
 
+    /// `POST /api/quick-play` as `token`: the status and the body.
+    pub async fn quick_play(&self, token: &str, request: &Value) -> (u16, Value) {
+        self.post("/api/quick-play", Some(token), request).await
+    }
+
     /// The match `room` plays (its `match_id`, as `GET /api/rooms/{room}` shows it).
     pub async fn match_of(&self, room: &str) -> String {
         let (_, shown) = self.get(&format!("/api/rooms/{room}"), None).await;
