@@ -13,7 +13,7 @@ use common::play::{Participant, seat_players};
 use common::{Client, TestDb, TestServer};
 
 on_both_databases! {
-    a_player_who_leaves_is_played_for_by_the_bot_until_back => a_player_who_leaves_is_played_for_by_the_bot_until_back;
+    a_player_who_leaves_is_played_for_by_the_bot_until_back;
 }
 
 /// Plays `me`'s turns (its last listed action) until a message matches `wanted`.

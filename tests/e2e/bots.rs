@@ -11,8 +11,8 @@ use common::{Http, TestDb, TestServer};
 use warroom_server::config::Config;
 
 on_both_databases! {
-    bots_only_rooms_of_every_ruleset_play_to_the_end_and_verify => bots_only_rooms_of_every_ruleset_play_to_the_end_and_verify;
-    a_person_plays_against_the_computer_and_resigns => a_person_plays_against_the_computer_and_resigns;
+    bots_only_rooms_of_every_ruleset_play_to_the_end_and_verify;
+    a_person_plays_against_the_computer_and_resigns;
 }
 
 /// Watches `room` as a spectator until `finished`; returns every message seen.

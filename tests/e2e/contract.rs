@@ -274,7 +274,7 @@ async fn unknown_ruleset_is_named_and_bearer_is_case_insensitive() {
 }
 
 on_both_databases! {
-    unknown_fields_in_an_action_are_refused => unknown_fields_in_an_action_are_refused;
+    unknown_fields_in_an_action_are_refused;
 }
 
 async fn unknown_fields_in_an_action_are_refused(db: TestDb) {

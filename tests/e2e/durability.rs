@@ -13,8 +13,8 @@ use common::play::{Chooser, Participant, participant, play, seat_everyone};
 use common::{Client, Http, TestDb, TestServer};
 
 on_both_databases! {
-    a_reconnecting_client_gets_exactly_what_it_missed => a_reconnecting_client_gets_exactly_what_it_missed;
-    sigkill_mid_match_loses_no_acknowledged_action => sigkill_mid_match_loses_no_acknowledged_action;
+    a_reconnecting_client_gets_exactly_what_it_missed;
+    sigkill_mid_match_loses_no_acknowledged_action;
 }
 
 async fn a_reconnecting_client_gets_exactly_what_it_missed(db: TestDb) {

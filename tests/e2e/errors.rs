@@ -11,8 +11,8 @@ use common::{Client, TestDb, TestServer};
 use warroom_server::config::Config;
 
 on_both_databases! {
-    g_turn_1_refused_messages_get_their_code_and_change_nothing => g_turn_1_refused_messages_get_their_code_and_change_nothing;
-    seats_and_private_rooms_are_guarded => seats_and_private_rooms_are_guarded;
+    g_turn_1_refused_messages_get_their_code_and_change_nothing;
+    seats_and_private_rooms_are_guarded;
 }
 
 /// The match as a fresh spectator sees it: (seq, view).

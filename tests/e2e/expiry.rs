@@ -12,7 +12,7 @@ use common::play::seat_players;
 use common::{Http, TestDb, TestServer};
 
 on_both_databases! {
-    abandoned_waiting_rooms_expire_and_say_so => abandoned_waiting_rooms_expire_and_say_so;
+    abandoned_waiting_rooms_expire_and_say_so;
 }
 
 async fn room_state(http: &Http, room: &str) -> Value {

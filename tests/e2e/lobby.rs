@@ -7,9 +7,9 @@ use serde_json::json;
 use common::{TestDb, TestServer};
 
 on_both_databases! {
-    health_and_guest_identity => health_and_guest_identity;
-    rooms_are_created_listed_and_shown => rooms_are_created_listed_and_shown;
-    lobby_rooms_are_paginated_and_filtered => lobby_rooms_are_paginated_and_filtered;
+    health_and_guest_identity;
+    rooms_are_created_listed_and_shown;
+    lobby_rooms_are_paginated_and_filtered;
 }
 
 /// Every room id of the lobby pages `query` selects, following `next` with pages of `limit`.

@@ -12,10 +12,10 @@ use common::{TestDb, TestServer};
 use warroom_server::config::Config;
 
 on_both_databases! {
-    g_rng_2_hexdice_match_is_played_to_the_end_and_verified => g_rng_2_hexdice_match_is_played_to_the_end_and_verified;
-    g_rng_1_capitals_match_is_played_to_the_end_and_verified => g_rng_1_capitals_match_is_played_to_the_end_and_verified;
-    classic_hidden_cards_reach_only_their_holder => classic_hidden_cards_reach_only_their_holder;
-    the_board_shape_is_sent_once_per_match => the_board_shape_is_sent_once_per_match;
+    g_rng_2_hexdice_match_is_played_to_the_end_and_verified;
+    g_rng_1_capitals_match_is_played_to_the_end_and_verified;
+    classic_hidden_cards_reach_only_their_holder;
+    the_board_shape_is_sent_once_per_match;
 }
 
 async fn g_rng_1_capitals_match_is_played_to_the_end_and_verified(db: TestDb) {

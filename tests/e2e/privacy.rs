@@ -10,7 +10,7 @@ use common::play::{Chooser, play, seat_players};
 use common::{Client, Http, TestDb, TestServer};
 
 on_both_databases! {
-    private_match_is_hidden_from_strangers => private_match_is_hidden_from_strangers;
+    private_match_is_hidden_from_strangers;
 }
 
 /// Ids in a list of match summaries (or a player's page).

@@ -8,7 +8,7 @@ use serde_json::json;
 use common::{Client, TestDb, TestServer};
 
 on_both_databases! {
-    quick_play_joins_the_oldest_waiting_room => quick_play_joins_the_oldest_waiting_room;
+    quick_play_joins_the_oldest_waiting_room;
 }
 
 async fn quick_play_joins_the_oldest_waiting_room(db: TestDb) {

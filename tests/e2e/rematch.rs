@@ -11,8 +11,8 @@ use common::play::{Chooser, Participant, play, seat_everyone, seat_players};
 use common::{TestDb, TestServer};
 
 on_both_databases! {
-    rematch_with_two_of_three_accepting => rematch_with_two_of_three_accepting;
-    a_rematch_against_the_computer_seats_the_bots_again => a_rematch_against_the_computer_seats_the_bots_again;
+    rematch_with_two_of_three_accepting;
+    a_rematch_against_the_computer_seats_the_bots_again;
 }
 
 /// Answers the rematch; returns the refusal, or the rematch as it stands with this answer.

@@ -18,7 +18,7 @@ use crate::play::verify;
 use common::{Client, Http, TestDb, TestServer};
 
 on_both_databases! {
-    a_seats_and_a_spectators_classic_replay_are_what_they_saw_and_no_more => a_seats_and_a_spectators_classic_replay_are_what_they_saw_and_no_more;
+    a_seats_and_a_spectators_classic_replay_are_what_they_saw_and_no_more;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -129,22 +129,23 @@ where
     db.cleanup().await;
 }
 
-/// Declares `<name>::sqlite` and `<name>::postgres` tests running `body(db)`; the second is
-/// ignored, with its reason, unless `WARROOM_TEST_POSTGRES_URL` is set (server/build.rs).
+/// Declares, for each `name` (an `async fn name(db: TestDb)` beside it), the tests
+/// `<name>::sqlite` and `<name>::postgres`; the second is ignored, with its reason, unless
+/// `WARROOM_TEST_POSTGRES_URL` is set (server/build.rs).
 #[macro_export]
 macro_rules! on_both_databases {
-    ($($name:ident => $body:ident;)*) => {
+    ($($name:ident;)*) => {
         $(
             mod $name {
                 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
                 async fn sqlite() {
-                    $crate::common::on_sqlite(super::$body).await;
+                    $crate::common::on_sqlite(super::$name).await;
                 }
 
                 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
                 #[cfg_attr(not(warroom_test_postgres), ignore = "needs WARROOM_TEST_POSTGRES_URL")]
                 async fn postgres() {
-                    $crate::common::on_postgres(super::$body).await;
+                    $crate::common::on_postgres(super::$name).await;
                 }
             }
         )*
