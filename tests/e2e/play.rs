@@ -138,12 +138,7 @@ async fn classic_hidden_cards_reach_only_their_holder(db: TestDb) {
                 std::sync::atomic::Ordering::Relaxed,
             );
         };
-        for message in &client.received {
-            check(message);
-        }
-        client.received.clear();
-        client.keep = false;
-        client.inspect = Some(Box::new(check));
+        client.check_every_message(check);
     }
     let mut chooser = Chooser(0xc1a55);
     let over = play(&mut players, &mut [&mut spectator], 8_000, &mut |legal| {
@@ -228,12 +223,7 @@ async fn the_board_shape_is_sent_once_per_match(db: TestDb) {
             }
             _ => {}
         };
-        for message in &client.received {
-            check(message);
-        }
-        client.received.clear();
-        client.keep = false;
-        client.inspect = Some(Box::new(check));
+        client.check_every_message(check);
     }
     let mut chooser = Chooser(0xb0a2d);
     play(&mut players, &mut [&mut spectator], 300, &mut |legal| {

@@ -186,6 +186,17 @@ impl Client {
             .await
     }
 
+    /// Runs `check` on every message received so far and, from now on, on each as it arrives,
+    /// keeping none (a long match checked message by message).
+    pub fn check_every_message(&mut self, mut check: impl FnMut(&Value) + Send + 'static) {
+        for message in &self.received {
+            check(message);
+        }
+        self.received.clear();
+        self.keep = false;
+        self.inspect = Some(Box::new(check));
+    }
+
     /// Asks for `seat` of `room` (the first free one when `None`); answers nothing.
     pub async fn take_seat(&mut self, room: &str, seat: Option<u64>) {
         let mut message = json!({"type": "take_seat", "room": room});
