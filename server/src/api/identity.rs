@@ -4,7 +4,7 @@
 use axum::Json;
 use axum::body::Bytes;
 use axum::extract::State;
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::StatusCode;
 use warroom_protocol::{
     ErrorBody, GuestCreated, Identity, IdentityId, Me, NewGuest, Recover, RecoveryCode, Rename,
     codes,
@@ -15,7 +15,7 @@ use crate::error::ApiError;
 use crate::identity::{new_recovery_code, new_token, recovery_hash, token_hash, validate_name};
 use crate::openapi::{NameTaken, Refused, Unauthorized};
 use crate::per_ip::ClientIp;
-use crate::state::AppState;
+use crate::state::{AppState, Bearer, MaybeBearer};
 use crate::store::{is_unique_violation, now_ms, rfc3339};
 
 /// Creates a guest identity and returns its token (the only time it is shown).
@@ -55,8 +55,10 @@ pub async fn create_guest(
     get, path = "/api/me", tag = "players", security(("bearer" = [])),
     responses((status = 200, description = "the bearer's identity", body = Me), Unauthorized)
 )]
-pub async fn me(State(state): State<AppState>, headers: HeaderMap) -> Result<Json<Me>, ApiError> {
-    let identity = state.required_identity(&headers).await?;
+pub async fn me(
+    State(state): State<AppState>,
+    Bearer(identity): Bearer,
+) -> Result<Json<Me>, ApiError> {
     Ok(Json(me_of(&state, identity.id).await?))
 }
 
@@ -68,10 +70,9 @@ pub async fn me(State(state): State<AppState>, headers: HeaderMap) -> Result<Jso
 )]
 pub async fn rename(
     State(state): State<AppState>,
-    headers: HeaderMap,
+    Bearer(identity): Bearer,
     body: Bytes,
 ) -> Result<Json<Me>, ApiError> {
-    let identity = state.required_identity(&headers).await?;
     let request: Rename = json(&body)?;
     let name = validate_name(&request.name)?;
     state
@@ -89,9 +90,8 @@ pub async fn rename(
 )]
 pub async fn new_recovery(
     State(state): State<AppState>,
-    headers: HeaderMap,
+    Bearer(identity): Bearer,
 ) -> Result<(StatusCode, Json<RecoveryCode>), ApiError> {
-    let identity = state.required_identity(&headers).await?;
     let code = new_recovery_code()?;
     let hash = recovery_hash(&code).ok_or_else(|| ApiError::internal("a fresh code is invalid"))?;
     let at = now_ms();

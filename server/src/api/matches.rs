@@ -7,7 +7,6 @@
 
 use axum::Json;
 use axum::extract::{Path, Query, State};
-use axum::http::HeaderMap;
 use serde::Deserialize;
 use warroom_engine::{RulesetId, Seat, Viewer};
 use warroom_protocol::{
@@ -18,7 +17,7 @@ use super::body::path_id;
 use crate::error::ApiError;
 use crate::openapi::{MatchNotFound, Refused, Unauthorized, UnknownBearer};
 use crate::runner::rules;
-use crate::state::AppState;
+use crate::state::{AppState, Bearer, MaybeBearer};
 use crate::store::{MatchFilter, MatchRecord, rfc3339};
 use warroom_room::chat::{Reader, may_read};
 
@@ -73,10 +72,9 @@ async fn visible_match(
 )]
 pub async fn list(
     State(state): State<AppState>,
-    headers: HeaderMap,
     Query(query): Query<ListQuery>,
+    MaybeBearer(viewer): MaybeBearer,
 ) -> Result<Json<Vec<MatchSummary>>, ApiError> {
-    let viewer = state.optional_identity(&headers).await?;
     let bad = |what: &str| ApiError::bad_request(codes::INVALID_REQUEST, what.to_owned());
     let filter = MatchFilter {
         player: query
@@ -111,11 +109,10 @@ pub async fn list(
 )]
 pub async fn show(
     State(state): State<AppState>,
-    headers: HeaderMap,
     Path(id): Path<String>,
     Query(query): Query<InviteQuery>,
+    MaybeBearer(viewer): MaybeBearer,
 ) -> Result<Json<MatchSummary>, ApiError> {
-    let viewer = state.optional_identity(&headers).await?;
     let record = visible_match(&state, &id, viewer.as_ref(), query.invite.as_deref()).await?;
     Ok(Json(summary(&record)))
 }
@@ -127,11 +124,10 @@ pub async fn show(
 )]
 pub async fn replay(
     State(state): State<AppState>,
-    headers: HeaderMap,
     Path(id): Path<String>,
     Query(query): Query<InviteQuery>,
+    MaybeBearer(viewer_identity): MaybeBearer,
 ) -> Result<Json<Replay>, ApiError> {
-    let viewer_identity = state.optional_identity(&headers).await?;
     let record = visible_match(
         &state,
         &id,

@@ -3,7 +3,7 @@
 
 use axum::Json;
 use axum::extract::{Path, Query, State};
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::StatusCode;
 use serde::Deserialize;
 use warroom_engine::RulesetId;
 use warroom_protocol::{
@@ -14,7 +14,7 @@ use super::body::{page_cursor, page_limit, path_id, ruleset_filter};
 use super::matches::summary;
 use crate::error::ApiError;
 use crate::openapi::{PlayerNotFound, Refused, UnknownBearer};
-use crate::state::AppState;
+use crate::state::{AppState, Bearer, MaybeBearer};
 use crate::store::{IdentityRecord, PlayerMatchQuery, result_for, rfc3339};
 
 /// Matches on a page when the client does not say.
@@ -102,11 +102,10 @@ pub struct MatchesQuery {
 )]
 pub async fn matches(
     State(state): State<AppState>,
-    headers: HeaderMap,
     Path(id): Path<String>,
     Query(query): Query<MatchesQuery>,
+    MaybeBearer(viewer): MaybeBearer,
 ) -> Result<Json<MatchPage>, ApiError> {
-    let viewer = state.optional_identity(&headers).await?;
     let player: IdentityId = path_id(&id, player_not_found)?;
     if state.store.identity(player).await?.is_none() {
         return Err(player_not_found());

@@ -11,7 +11,7 @@
 use axum::Json;
 use axum::body::Bytes;
 use axum::extract::State;
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::StatusCode;
 use warroom_protocol::{ErrorBody, Identity, NewRoom, QuickPlay, QuickPlayRoom, Room, RoomState};
 
 use super::body::json;
@@ -19,7 +19,7 @@ use super::rooms::open_room;
 use crate::error::ApiError;
 use crate::openapi::{Refused, Unauthorized};
 use crate::per_ip::ClientIp;
-use crate::state::AppState;
+use crate::state::{AppState, Bearer, MaybeBearer};
 use crate::store::LobbyQuery;
 
 /// Finds or opens a room to play `ruleset` in now.
@@ -30,10 +30,9 @@ use crate::store::LobbyQuery;
 pub async fn quick_play(
     State(state): State<AppState>,
     ip: ClientIp,
-    headers: HeaderMap,
+    Bearer(player): Bearer,
     body: Bytes,
 ) -> Result<(StatusCode, Json<QuickPlayRoom>), ApiError> {
-    let player = state.required_identity(&headers).await?;
     let request: QuickPlay = json(&body)?;
     // Cluster mode: one quick play of the ruleset at a time across the nodes, held until the
     // room is picked or stored, so the next one finds it.

@@ -4,7 +4,7 @@
 use axum::Json;
 use axum::body::Bytes;
 use axum::extract::{Path, Query, State};
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::StatusCode;
 use serde::Deserialize;
 use warroom_engine::RulesetId;
 use warroom_protocol::{
@@ -19,7 +19,7 @@ use crate::identity::random_bytes;
 use crate::openapi::{Refused, Unauthorized};
 use crate::per_ip::ClientIp;
 use crate::runner::rules;
-use crate::state::AppState;
+use crate::state::{AppState, Bearer, MaybeBearer};
 use crate::store::{LobbyQuery, RoomRecord, now_ms};
 
 /// Every ruleset this build offers.
@@ -49,10 +49,9 @@ pub async fn rulesets() -> Json<Vec<RulesetInfo>> {
 pub async fn create(
     State(state): State<AppState>,
     ip: ClientIp,
-    headers: HeaderMap,
+    Bearer(creator): Bearer,
     body: Bytes,
 ) -> Result<(StatusCode, Json<Room>), ApiError> {
-    let creator = state.required_identity(&headers).await?;
     let request: NewRoom = json(&body)?;
     let room = open_room(&state, ip, &creator, request).await?;
     Ok((StatusCode::CREATED, Json(room)))
@@ -303,10 +302,9 @@ fn cursor(created_at: i64, id: RoomId) -> String {
 )]
 pub async fn show(
     State(state): State<AppState>,
-    headers: HeaderMap,
     Path(id): Path<String>,
+    MaybeBearer(viewer): MaybeBearer,
 ) -> Result<Json<Room>, ApiError> {
-    let viewer = state.optional_identity(&headers).await?;
     let id: RoomId = path_id(&id, ApiError::room_not_found)?;
     let mut room = state.room_summary(id).await?;
     if let Some(viewer) = viewer {
