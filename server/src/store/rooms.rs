@@ -37,6 +37,30 @@ impl Store {
         tx.commit().await
     }
 
+    /// Inserts that `identity` holds `seat` of the room or match `owner`, into `table_and_owner`
+    /// (`room_seats (room_id` or `match_seats (match_id`).
+    async fn insert_seat(
+        &self,
+        conn: &mut AnyConnection,
+        table_and_owner: &str,
+        owner: impl ToString,
+        seat: usize,
+        identity: IdentityId,
+    ) -> sqlx::Result<()> {
+        let d = self.dialect;
+        sqlx::query(&format!(
+            "INSERT INTO {table_and_owner}, seat, identity_id) VALUES ({}, $2, {})",
+            d.uuid(1),
+            d.uuid(3)
+        ))
+        .bind(owner.to_string())
+        .bind(i64::try_from(seat).unwrap_or(i64::MAX))
+        .bind(identity.to_string())
+        .execute(conn)
+        .await?;
+        Ok(())
+    }
+
     /// Inserts a new room and its taken seats on `conn`.
     async fn insert_room(&self, conn: &mut AnyConnection, room: &RoomRecord) -> sqlx::Result<()> {
         let d = self.dialect;
@@ -61,19 +85,10 @@ impl Store {
         .execute(&mut *conn)
         .await?;
         for (seat, holder) in room.seats.iter().enumerate() {
-            let Some(holder) = holder else {
-                continue;
-            };
-            sqlx::query(&format!(
-                "INSERT INTO room_seats (room_id, seat, identity_id) VALUES ({}, $2, {})",
-                d.uuid(1),
-                d.uuid(3)
-            ))
-            .bind(room.id.to_string())
-            .bind(i64::try_from(seat).unwrap_or(i64::MAX))
-            .bind(holder.id.to_string())
-            .execute(&mut *conn)
-            .await?;
+            if let Some(holder) = holder {
+                self.insert_seat(conn, "room_seats (room_id", room.id, seat, holder.id)
+                    .await?;
+            }
         }
         Ok(())
     }
@@ -146,15 +161,13 @@ impl Store {
         .execute(write.conn())
         .await?;
         for (seat, player) in started.seats.iter().enumerate() {
-            sqlx::query(&format!(
-                "INSERT INTO match_seats (match_id, seat, identity_id) VALUES ({}, $2, {})",
-                d.uuid(1),
-                d.uuid(3)
-            ))
-            .bind(started.id.to_string())
-            .bind(i64::try_from(seat).unwrap_or(i64::MAX))
-            .bind(player.id.to_string())
-            .execute(write.conn())
+            self.insert_seat(
+                write.conn(),
+                "match_seats (match_id",
+                started.id,
+                seat,
+                player.id,
+            )
             .await?;
         }
         sqlx::query(&format!(
