@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 
 use common::play::{Chooser, Participant, participant, seat_everyone};
-use common::{Client, TestDb, TestServer};
+use common::{Client, TestServer};
 
 /// Plays `steps` random legal actions; returns how long each one took to be acknowledged.
 async fn timed_steps(

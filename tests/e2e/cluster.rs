@@ -15,7 +15,7 @@ use crate::play::verify;
 
 use std::collections::HashMap;
 use std::net::SocketAddr;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Command};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};

@@ -14,7 +14,6 @@ use tokio::net::TcpStream;
 
 use common::play::{participant, seat_players};
 use common::{Client, TestDb, TestServer};
-use warroom_server::config::Config;
 
 const METHODS: [&str; 6] = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
 

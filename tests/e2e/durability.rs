@@ -5,7 +5,7 @@ use crate::common;
 use crate::play::verify;
 
 use std::net::SocketAddr;
-use std::process::{Child, Command, Stdio};
+use std::process::Child;
 
 use serde_json::{Value, json};
 

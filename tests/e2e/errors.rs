@@ -8,7 +8,6 @@ use tokio_tungstenite::tungstenite::Message;
 
 use common::play::{play_at_random, seat_everyone};
 use common::{Client, TestDb, TestServer};
-use warroom_server::config::Config;
 
 on_both_databases! {
     g_turn_1_refused_messages_get_their_code_and_change_nothing;

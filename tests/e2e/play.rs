@@ -9,7 +9,6 @@ use serde_json::{Value, json};
 
 use common::play::{Chooser, play, play_at_random, seat_everyone};
 use common::{TestDb, TestServer};
-use warroom_server::config::Config;
 
 on_both_databases! {
     g_rng_2_hexdice_match_is_played_to_the_end_and_verified;

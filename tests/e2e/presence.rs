@@ -10,8 +10,7 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 
 use common::play::seat_players;
-use common::{Client, TestDb, TestServer};
-use warroom_server::config::Config;
+use common::{Client, TestServer};
 
 /// The `room` messages among `messages`.
 fn rooms(messages: &[Value]) -> Vec<&Value> {

@@ -5,7 +5,6 @@ use axum::Json;
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use serde::Deserialize;
-use warroom_engine::RulesetId;
 use warroom_protocol::{
     IdentityId, MatchId, MatchPage, MatchResult, PlayerMatch, PlayerProfile, codes,
 };
