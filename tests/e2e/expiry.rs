@@ -49,13 +49,7 @@ async fn abandoned_waiting_rooms_expire_and_say_so(db: TestDb) {
     }
     assert!(expired, "the abandoned room expires");
     let (_, lobby) = http.get("/api/rooms", None).await;
-    let lobby = lobby["rooms"].clone();
-    let listed: Vec<&str> = lobby
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|room| room["id"].as_str().unwrap())
-        .collect();
+    let listed = common::ids_of(&lobby["rooms"]);
     assert!(!listed.contains(&left.as_str()), "{listed:?}");
     assert!(
         listed.contains(&kept.as_str()),

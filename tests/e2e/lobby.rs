@@ -211,12 +211,7 @@ async fn rooms_are_created_listed_and_shown(db: TestDb) {
     let (status, listed) = http.get("/api/rooms", None).await;
     assert_eq!(status, 200);
     let listed = listed["rooms"].clone();
-    let ids: Vec<&str> = listed
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| r["id"].as_str().unwrap())
-        .collect();
+    let ids = common::ids_of(&listed);
     assert!(ids.contains(&public["id"].as_str().unwrap()));
     assert!(
         !ids.contains(&private["id"].as_str().unwrap()),

@@ -139,14 +139,7 @@ async fn database_outage_answers_unavailable_then_play_resumes() {
 
     // What was acknowledged is what is stored: the replay holds every action, each once.
     let last = players[0].seq;
-    let (status, replay) = http.room_replay(&room, None).await;
-    assert_eq!(status, 200);
-    let seqs: Vec<u64> = replay["actions"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|a| a["seq"].as_u64().unwrap())
-        .collect();
+    let (_, seqs) = stored_seqs(http, &room).await;
     assert_eq!(seqs, (1..=last).collect::<Vec<_>>());
     server.stop().await;
     db.cleanup().await;

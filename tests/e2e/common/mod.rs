@@ -152,6 +152,15 @@ macro_rules! on_both_databases {
     };
 }
 
+/// The `id` of each item of a JSON list (a lobby page's `rooms`).
+pub fn ids_of(list: &serde_json::Value) -> Vec<&str> {
+    list.as_array()
+        .expect("a list")
+        .iter()
+        .map(|item| item["id"].as_str().expect("an id"))
+        .collect()
+}
+
 /// Starts the `warroom` binary with `args` (after `--bind 127.0.0.1:0`), its warnings on the
 /// test's stderr; returns it and the address it listens on.
 pub fn start_warroom<'a>(
