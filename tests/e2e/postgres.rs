@@ -458,7 +458,8 @@ async fn operators_query_a_played_match_as_jsonb() {
         seat_everyone(http, server.addr, "hexdice", json!({}), 2).await;
     let over = play_at_random(&mut players, &mut [&mut spectator], 5_000, 0x0b5).await;
     assert!(over, "hexdice ends within 5000 actions");
-    let (status, replay) = http.room_replay(&room, None).await;
+    let match_id = http.match_of(&room).await;
+    let (status, replay) = http.replay(&match_id, None).await;
     assert_eq!(status, 200);
     server.stop().await;
 
