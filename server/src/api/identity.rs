@@ -15,7 +15,7 @@ use crate::error::ApiError;
 use crate::identity::{new_recovery_code, new_token, recovery_hash, token_hash, validate_name};
 use crate::openapi::{NameTaken, Refused, Unauthorized};
 use crate::per_ip::ClientIp;
-use crate::state::{AppState, Bearer, MaybeBearer};
+use crate::state::{AppState, Bearer};
 use crate::store::{is_unique_violation, now_ms, rfc3339};
 
 /// Creates a guest identity and returns its token (the only time it is shown).

@@ -17,7 +17,7 @@ use super::body::path_id;
 use crate::error::ApiError;
 use crate::openapi::{MatchNotFound, Refused, Unauthorized, UnknownBearer};
 use crate::runner::rules;
-use crate::state::{AppState, Bearer, MaybeBearer};
+use crate::state::{AppState, MaybeBearer};
 use crate::store::{MatchFilter, MatchRecord, rfc3339};
 use warroom_room::chat::{Reader, may_read};
 

@@ -13,7 +13,7 @@ use super::body::{page_cursor, page_limit, path_id, ruleset_filter};
 use super::matches::summary;
 use crate::error::ApiError;
 use crate::openapi::{PlayerNotFound, Refused, UnknownBearer};
-use crate::state::{AppState, Bearer, MaybeBearer};
+use crate::state::{AppState, MaybeBearer};
 use crate::store::{IdentityRecord, PlayerMatchQuery, result_for, rfc3339};
 
 /// Matches on a page when the client does not say.

@@ -19,7 +19,7 @@ use super::rooms::open_room;
 use crate::error::ApiError;
 use crate::openapi::{Refused, Unauthorized};
 use crate::per_ip::ClientIp;
-use crate::state::{AppState, Bearer, MaybeBearer};
+use crate::state::{AppState, Bearer};
 use crate::store::LobbyQuery;
 
 /// Finds or opens a room to play `ruleset` in now.
