@@ -4,8 +4,7 @@
 
 use std::time::{Duration, Instant};
 
-use serde_json::Value;
-use warroom_engine::{RulesetId, Seat, Viewer};
+use warroom_engine::{RulesetId, Seat};
 use warroom_protocol::{ActedBy, ChatChannel, RoomState, ServerMsg, Takeover, codes};
 
 use super::driver::*;
