@@ -76,6 +76,19 @@ class Server:
         self.process.wait()
 
 
+def report(summary, line):
+    """Adds a line to the summary and prints it at once."""
+    summary.append(line)
+    print(line, flush=True)
+
+
+def report_watch(summary, server, args, what):
+    """Watches the RSS for --watch seconds and reports every fourth sample and the last."""
+    samples = watch(server, args.watch, args.every, what)
+    report(summary, f"  then {', '.join(f'{mib(k).strip()} at +{t:.0f} s' for t, k in samples[::4])}"
+                    f"; {mib(samples[-1][1]).strip()} at the end")
+
+
 def watch(server, seconds, every, what):
     """Samples the RSS every `every` seconds for `seconds`; returns the samples."""
     samples = []
@@ -182,22 +195,17 @@ def main():
     took = time.time() - started
     after = server.rss()
     in_memory = metric(server.base, "warroom_rooms_in_memory")
-    summary.append(f"finished rooms: RSS {mib(before)} at start, {mib(after)} after "
-                   f"{len(rooms)} rooms read twice and their replays once ({took:.1f} s); "
-                   f"{in_memory:.0f} rooms in memory")
-    print(summary[-1], flush=True)
+    report(summary, f"finished rooms: RSS {mib(before)} at start, {mib(after)} after "
+                    f"{len(rooms)} rooms read twice and their replays once ({took:.1f} s); "
+                    f"{in_memory:.0f} rooms in memory")
     before = server.rss()
     join_all(server.address, rooms)
     time.sleep(1)
     joined = server.rss()
     in_memory = metric(server.base, "warroom_rooms_in_memory")
-    summary.append(f"joined rooms: RSS {mib(before)} before, {mib(joined)} after every room was "
-                   f"joined over a socket ({in_memory:.0f} rooms in memory), sockets closed")
-    print(summary[-1], flush=True)
-    samples = watch(server, args.watch, args.every, "after the joins")
-    summary.append(f"  then {', '.join(f'{mib(k).strip()} at +{t:.0f} s' for t, k in samples[::4])}"
-                   f"; {mib(samples[-1][1]).strip()} at the end")
-    print(summary[-1], flush=True)
+    report(summary, f"joined rooms: RSS {mib(before)} before, {mib(joined)} after every room was "
+                    f"joined over a socket ({in_memory:.0f} rooms in memory), sockets closed")
+    report_watch(summary, server, args, "after the joins")
 
     before = server.rss()
     sockets = [websocket(server.address) for _ in range(args.sockets)]
@@ -208,13 +216,9 @@ def main():
     sockets.clear()
     time.sleep(2)
     closed = server.rss()
-    summary.append(f"idle sockets: RSS {mib(before)} before, {mib(opened)} with {args.sockets} "
-                   f"open, {mib(closed)} 2 s after they closed")
-    print(summary[-1], flush=True)
-    samples = watch(server, args.watch, args.every, "after the sockets")
-    summary.append(f"  then {', '.join(f'{mib(k).strip()} at +{t:.0f} s' for t, k in samples[::4])}"
-                   f"; {mib(samples[-1][1]).strip()} at the end")
-    print(summary[-1], flush=True)
+    report(summary, f"idle sockets: RSS {mib(before)} before, {mib(opened)} with {args.sockets} "
+                    f"open, {mib(closed)} 2 s after they closed")
+    report_watch(summary, server, args, "after the sockets")
     server.stop()
 
     if args.waiting:
@@ -225,10 +229,9 @@ def main():
         server.stop()
         server = Server(args.server, folder, args.idle_eviction)
         in_memory = metric(server.base, "warroom_rooms_in_memory")
-        summary.append(f"waiting rooms: {args.waiting} stored; after a restart /healthz answered "
-                       f"after {server.ready_after:.1f} s with RSS {mib(server.rss())} and "
-                       f"{in_memory:.0f} rooms in memory")
-        print(summary[-1], flush=True)
+        report(summary, f"waiting rooms: {args.waiting} stored; after a restart /healthz "
+                        f"answered after {server.ready_after:.1f} s with RSS {mib(server.rss())} "
+                        f"and {in_memory:.0f} rooms in memory")
         server.stop()
 
     print(f"load average at the end {load_average()}")

@@ -5,7 +5,8 @@
 
 use std::time::{Duration, Instant};
 
-/// Since when a room has been idle, and how long it may be.
+/// Since when a room has been idle, and how long it may be: a countdown that runs while a
+/// condition holds (also the waiting room's, [`crate::expiry::Abandonment`]).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Eviction {
     /// How long it stays idle in memory (`None`: for ever).

@@ -2,45 +2,34 @@
 //! connected starts a countdown; anyone connecting (or the match starting) stops it. The room
 //! loop sleeps until [`Abandonment::deadline`] and then closes the room.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-use std::time::Instant;
+use crate::eviction::Eviction;
 
-/// The countdown of one room.
+/// The countdown of one room: an [`Eviction`] countdown that runs while the room waits for
+/// players with nobody connected.
 #[derive(Clone, Debug)]
-pub struct Abandonment {
-    /// How long a waiting room may stay empty.
-    after: Duration,
-    /// Since when it has been waiting with nobody connected.
-    empty_since: Option<Instant>,
-}
+pub struct Abandonment(Eviction);
 
 impl Abandonment {
     /// A countdown of `after`, not running yet.
     pub fn new(after: Duration) -> Abandonment {
-        Abandonment {
-            after,
-            empty_since: None,
-        }
+        Abandonment(Eviction::new(Some(after)))
     }
 
     /// The room's state now: `waiting` for players, with `connected` connections following it.
     pub fn observe(&mut self, waiting: bool, connected: usize, now: Instant) {
-        if waiting && connected == 0 {
-            self.empty_since.get_or_insert(now);
-        } else {
-            self.empty_since = None;
-        }
+        self.0.observe(waiting && connected == 0, now);
     }
 
     /// When the room expires unless someone connects.
     pub fn deadline(&self) -> Option<Instant> {
-        self.empty_since.map(|since| since + self.after)
+        self.0.deadline()
     }
 
     /// True when the room has been empty for long enough.
     pub fn is_due(&self, now: Instant) -> bool {
-        self.deadline().is_some_and(|deadline| now >= deadline)
+        self.0.is_due(now)
     }
 }
 

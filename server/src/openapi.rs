@@ -4,13 +4,15 @@
 //! (`utoipa_axum`), so a route cannot be served without being described. Only the web client's
 //! embedded files (`web_client.rs`) are outside it.
 
+use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
 use axum::http::header::CONTENT_TYPE;
 use axum::response::IntoResponse;
-use utoipa::openapi::OpenApi as Document;
+use utoipa::openapi::schema::Ref;
 use utoipa::openapi::security::{Http, HttpAuthScheme, SecurityScheme};
-use utoipa::{Modify, OpenApi};
+use utoipa::openapi::{Content, OpenApi as Document, RefOr, Response, ResponseBuilder};
+use utoipa::{IntoResponses, Modify, OpenApi};
 
 /// The document's fixed part: what the API is, and how a bearer authenticates.
 #[derive(OpenApi)]
@@ -51,19 +53,6 @@ impl Modify for BearerToken {
 /// `contract::every_route_answers_wrong_methods_and_malformed_input_in_the_contract` checks
 /// that every status a route answers is listed.
 pub fn add_answers_of_every_route(document: &mut Document) {
-    use utoipa::openapi::schema::Ref;
-    use utoipa::openapi::{Content, RefOr, ResponseBuilder};
-    let error = |description: &str| {
-        RefOr::T(
-            ResponseBuilder::new()
-                .description(description)
-                .content(
-                    "application/json",
-                    Content::new(Some(Ref::from_schema_name("ErrorBody"))),
-                )
-                .build(),
-        )
-    };
     for (path, item) in document.paths.paths.iter_mut() {
         let operations = [
             &mut item.get,
@@ -90,6 +79,49 @@ pub fn add_answers_of_every_route(document: &mut Document) {
             }
         }
     }
+}
+
+/// An error answer: `description` over an `ErrorBody`.
+fn error(description: &str) -> RefOr<Response> {
+    RefOr::T(
+        ResponseBuilder::new()
+            .description(description)
+            .content(
+                "application/json",
+                Content::new(Some(Ref::from_schema_name("ErrorBody"))),
+            )
+            .build(),
+    )
+}
+
+/// Declares error answers that several handlers list by name in their `responses(...)`, each
+/// an `IntoResponses` of one status and description.
+macro_rules! error_answers {
+    ($($(#[$doc:meta])* $name:ident = $status:literal, $description:literal;)*) => {$(
+        $(#[$doc])*
+        pub struct $name;
+
+        impl IntoResponses for $name {
+            fn responses() -> BTreeMap<String, RefOr<Response>> {
+                BTreeMap::from([($status.to_string(), error($description))])
+            }
+        }
+    )*};
+}
+
+error_answers! {
+    /// 400: the request's body, query or path is refused.
+    Refused = 400, "`invalid_request` and the other codes of a refused request";
+    /// 401: the route needs a bearer.
+    Unauthorized = 401, "`unauthorized`: a valid bearer token is required";
+    /// 401: a route open to all, given a bearer token no identity holds.
+    UnknownBearer = 401, "`unauthorized`: a bearer token no identity holds";
+    /// 404 of a player's routes.
+    PlayerNotFound = 404, "`player_not_found`";
+    /// 404 of a match's routes.
+    MatchNotFound = 404, "`match_not_found` (also a private match the bearer may not see)";
+    /// 409 of a name given.
+    NameTaken = 409, "`name_taken`";
 }
 
 /// `GET /api/openapi.json`.

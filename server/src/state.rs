@@ -4,7 +4,9 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use axum::extract::FromRequestParts;
 use axum::http::HeaderMap;
+use axum::http::request::Parts;
 use tokio_util::sync::CancellationToken;
 use warroom_protocol::{Identity, IdentityId, Room, RoomId};
 
@@ -202,6 +204,33 @@ impl AppState {
         self.optional_identity(headers)
             .await?
             .ok_or_else(ApiError::unauthorized)
+    }
+}
+
+/// The bearer's identity, for a route that requires one: a handler's argument, taken after its
+/// path and query (`unauthorized` without a known bearer token).
+pub struct Bearer(pub Identity);
+
+/// The bearer's identity if the request names a token, for a route open to all: a handler's
+/// argument, taken after its path and query (`unauthorized` for a token no identity holds).
+pub struct MaybeBearer(pub Option<Identity>);
+
+impl FromRequestParts<AppState> for Bearer {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        state.required_identity(&parts.headers).await.map(Bearer)
+    }
+}
+
+impl FromRequestParts<AppState> for MaybeBearer {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        state
+            .optional_identity(&parts.headers)
+            .await
+            .map(MaybeBearer)
     }
 }
 

@@ -52,25 +52,15 @@ pub fn routes<S: Clone + Send + Sync + 'static>() -> Router<S> {
                 }),
             )
             .route("/v/{version}/{*path}", get(versioned));
-    let mut pending: Vec<&'static Dir<'static>> = vec![&CLIENT];
-    while let Some(dir) = pending.pop() {
-        for entry in dir.entries() {
-            match entry {
-                DirEntry::Dir(sub) => pending.push(sub),
-                DirEntry::File(found) => {
-                    let Some(path) = found.path().to_str() else {
-                        continue;
-                    };
-                    if content_type(path).is_some() {
-                        router = router.route(
-                            &format!("/{path}"),
-                            get(move |headers: HeaderMap| async move {
-                                file(path, &headers, Caching::Revalidate)
-                            }),
-                        );
-                    }
-                }
-            }
+    for (path, _) in embedded_files() {
+        if content_type(path).is_some() {
+            router =
+                router.route(
+                    &format!("/{path}"),
+                    get(move |headers: HeaderMap| async move {
+                        file(path, &headers, Caching::Revalidate)
+                    }),
+                );
         }
     }
     router.layer(axum::middleware::map_response(secure))
@@ -131,7 +121,8 @@ struct Client {
     assets: HashMap<&'static str, Asset>,
 }
 
-static SERVED: LazyLock<Client> = LazyLock::new(|| {
+/// Every embedded file, (path, bytes), sorted by path.
+fn embedded_files() -> Vec<(&'static str, &'static [u8])> {
     let mut files = Vec::new();
     let mut pending: Vec<&'static Dir<'static>> = vec![&CLIENT];
     while let Some(dir) = pending.pop() {
@@ -147,6 +138,11 @@ static SERVED: LazyLock<Client> = LazyLock::new(|| {
         }
     }
     files.sort_unstable_by_key(|(path, _)| *path);
+    files
+}
+
+static SERVED: LazyLock<Client> = LazyLock::new(|| {
+    let files = embedded_files();
     let mut hasher = Sha256::new();
     for (path, contents) in &files {
         hasher.update(path.as_bytes());
@@ -331,11 +327,20 @@ mod tests {
     use axum::http::Request;
     use tower::ServiceExt;
 
-    async fn get_path(path: &str) -> (StatusCode, Option<String>, Vec<u8>) {
-        let response = routes::<()>()
-            .oneshot(Request::get(path).body(Body::empty()).unwrap())
+    /// The client's answer to `GET path` with these request headers.
+    async fn ask(path: &str, headers: &[(header::HeaderName, &str)]) -> Response {
+        let mut request = Request::get(path);
+        for (name, value) in headers {
+            request = request.header(name, *value);
+        }
+        routes::<()>()
+            .oneshot(request.body(Body::empty()).unwrap())
             .await
-            .unwrap();
+            .unwrap()
+    }
+
+    async fn get_path(path: &str) -> (StatusCode, Option<String>, Vec<u8>) {
+        let response = ask(path, &[]).await;
         let status = response.status();
         let content_type = response
             .headers()
@@ -381,23 +386,21 @@ mod tests {
                 .unwrap()
                 .to_owned()
         };
-        let ask =
-            |path: String| routes::<()>().oneshot(Request::get(path).body(Body::empty()).unwrap());
-        let versioned = ask(format!("/v/{version}/lib/board.js")).await.unwrap();
+        let versioned = ask(&format!("/v/{version}/lib/board.js"), &[]).await;
         assert_eq!(versioned.status(), StatusCode::OK);
         assert!(cache_control(&versioned).contains("immutable"));
-        let plain = ask("/lib/board.js".to_owned()).await.unwrap();
+        let plain = ask("/lib/board.js", &[]).await;
         assert_eq!(cache_control(&plain), "no-cache");
         assert_eq!(
             to_bytes(versioned.into_body(), usize::MAX).await.unwrap(),
             to_bytes(plain.into_body(), usize::MAX).await.unwrap()
         );
         // A page from before an upgrade gets today's files, revalidated.
-        let old = ask("/v/0123456789abcdef/app.js".to_owned()).await.unwrap();
+        let old = ask("/v/0123456789abcdef/app.js", &[]).await;
         assert_eq!(old.status(), StatusCode::OK);
         assert_eq!(cache_control(&old), "no-cache");
         for missing in ["nope.js", "tsconfig.json", "../Cargo.toml"] {
-            let answer = ask(format!("/v/{version}/{missing}")).await.unwrap();
+            let answer = ask(&format!("/v/{version}/{missing}"), &[]).await;
             assert_eq!(answer.status(), StatusCode::NOT_FOUND, "{missing}");
         }
     }
@@ -424,21 +427,10 @@ mod tests {
 
     #[tokio::test]
     async fn a_known_etag_gets_not_modified_without_a_body() {
-        let first = routes::<()>()
-            .oneshot(Request::get("/app.js").body(Body::empty()).unwrap())
-            .await
-            .unwrap();
+        let first = ask("/app.js", &[]).await;
         let etag = first.headers()[header::ETAG].to_str().unwrap().to_owned();
         assert!(etag.starts_with('"') && etag.len() == 34, "{etag}");
-        let again = routes::<()>()
-            .oneshot(
-                Request::get("/app.js")
-                    .header(header::IF_NONE_MATCH, &etag)
-                    .body(Body::empty())
-                    .unwrap(),
-            )
-            .await
-            .unwrap();
+        let again = ask("/app.js", &[(header::IF_NONE_MATCH, &etag)]).await;
         assert_eq!(again.status(), StatusCode::NOT_MODIFIED);
         assert_eq!(again.headers()[header::ETAG].to_str().unwrap(), etag);
         assert!(
@@ -447,37 +439,18 @@ mod tests {
                 .unwrap()
                 .is_empty()
         );
-        let stale = routes::<()>()
-            .oneshot(
-                Request::get("/app.js")
-                    .header(header::IF_NONE_MATCH, "\"0000\"")
-                    .body(Body::empty())
-                    .unwrap(),
-            )
-            .await
-            .unwrap();
+        let stale = ask("/app.js", &[(header::IF_NONE_MATCH, "\"0000\"")]).await;
         assert_eq!(stale.status(), StatusCode::OK);
     }
 
     #[tokio::test]
     async fn text_is_gzipped_for_browsers_that_accept_it_with_its_own_tag() {
-        let ask = |encoding: &'static str| {
-            routes::<()>().oneshot(
-                Request::get("/app.js")
-                    .header(header::ACCEPT_ENCODING, encoding)
-                    .body(Body::empty())
-                    .unwrap(),
-            )
-        };
-        let plain = routes::<()>()
-            .oneshot(Request::get("/app.js").body(Body::empty()).unwrap())
-            .await
-            .unwrap();
+        let plain = ask("/app.js", &[]).await;
         assert!(plain.headers().get(header::CONTENT_ENCODING).is_none());
         let plain_tag = plain.headers()[header::ETAG].to_str().unwrap().to_owned();
         let plain_body = to_bytes(plain.into_body(), usize::MAX).await.unwrap();
 
-        let zipped = ask("br, gzip;q=0.8").await.unwrap();
+        let zipped = ask("/app.js", &[(header::ACCEPT_ENCODING, "br, gzip;q=0.8")]).await;
         assert_eq!(zipped.headers()[header::CONTENT_ENCODING], "gzip");
         assert_eq!(zipped.headers()[header::VARY], "accept-encoding");
         let zipped_tag = zipped.headers()[header::ETAG].to_str().unwrap().to_owned();
@@ -492,19 +465,21 @@ mod tests {
         .unwrap();
         assert_eq!(unzipped, plain_body, "the same file");
 
-        let refused = ask("gzip;q=0, identity").await.unwrap();
+        let refused = ask(
+            "/app.js",
+            &[(header::ACCEPT_ENCODING, "gzip;q=0, identity")],
+        )
+        .await;
         assert!(refused.headers().get(header::CONTENT_ENCODING).is_none());
 
-        let again = routes::<()>()
-            .oneshot(
-                Request::get("/app.js")
-                    .header(header::ACCEPT_ENCODING, "gzip")
-                    .header(header::IF_NONE_MATCH, &zipped_tag)
-                    .body(Body::empty())
-                    .unwrap(),
-            )
-            .await
-            .unwrap();
+        let again = ask(
+            "/app.js",
+            &[
+                (header::ACCEPT_ENCODING, "gzip"),
+                (header::IF_NONE_MATCH, &zipped_tag),
+            ],
+        )
+        .await;
         assert_eq!(again.status(), StatusCode::NOT_MODIFIED);
         assert!(again.headers().get(header::CONTENT_ENCODING).is_none());
     }

@@ -13,7 +13,7 @@ use common::play::{Participant, seat_players};
 use common::{Client, TestDb, TestServer};
 
 on_both_databases! {
-    a_player_who_leaves_is_played_for_by_the_bot_until_back => a_player_who_leaves_is_played_for_by_the_bot_until_back;
+    a_player_who_leaves_is_played_for_by_the_bot_until_back;
 }
 
 /// Plays `me`'s turns (its last listed action) until a message matches `wanted`.
@@ -118,11 +118,7 @@ async fn a_player_who_leaves_is_played_for_by_the_bot_until_back(db: TestDb) {
     // End it, then the record says who took each action.
     bob.send(&json!({"type": "resign", "room": id})).await;
     bob.until_type("finished").await;
-    let (_, shown) = http.get(&format!("/api/rooms/{id}"), None).await;
-    let match_id = shown["match_id"].as_str().unwrap();
-    let (_, replay) = http
-        .get(&format!("/api/matches/{match_id}/replay"), None)
-        .await;
+    let (_, replay) = http.room_replay(&id, None).await;
     let actions = replay["actions"].as_array().unwrap();
     assert!(
         actions.iter().any(|a| a["seat"] == 1 && a["by"] == "bot"),

@@ -11,8 +11,8 @@ use common::{Http, TestDb, TestServer};
 use warroom_server::config::Config;
 
 on_both_databases! {
-    bots_only_rooms_of_every_ruleset_play_to_the_end_and_verify => bots_only_rooms_of_every_ruleset_play_to_the_end_and_verify;
-    a_person_plays_against_the_computer_and_resigns => a_person_plays_against_the_computer_and_resigns;
+    bots_only_rooms_of_every_ruleset_play_to_the_end_and_verify;
+    a_person_plays_against_the_computer_and_resigns;
 }
 
 /// Watches `room` as a spectator until `finished`; returns every message seen.
@@ -26,11 +26,7 @@ async fn watch_to_the_end(server: &TestServer, room: &str) -> Vec<Value> {
 
 /// The replay of the room's match, checked by `warroom verify`.
 async fn verified_replay(http: Http, room: &str) -> Value {
-    let (_, shown) = http.get(&format!("/api/rooms/{room}"), None).await;
-    let match_id = shown["match_id"].as_str().expect("a match").to_owned();
-    let (status, replay) = http
-        .get(&format!("/api/matches/{match_id}/replay"), None)
-        .await;
+    let (status, replay) = http.room_replay(room, None).await;
     assert_eq!(status, 200, "{replay}");
     let (ok, output) = verify(&replay);
     assert!(ok, "verify accepts the replay: {output}");

@@ -10,7 +10,7 @@ use common::play::{Participant, participant, play_at_random, seat_players};
 use common::{Client, TestDb, TestServer};
 
 on_both_databases! {
-    chat_channels_limits_mutes_and_replay => chat_channels_limits_mutes_and_replay;
+    chat_channels_limits_mutes_and_replay;
 }
 
 /// Says `text` in the room and returns the speaker's own copy of the line (or the refusal).

@@ -19,9 +19,9 @@ use common::play::{participant, seat_players};
 use common::{Client, Http, TestDb, TestServer};
 
 on_both_databases! {
-    a_turn_that_runs_out_gets_timeout_actions_recorded_and_verified => a_turn_that_runs_out_gets_timeout_actions_recorded_and_verified;
-    a_clock_running_at_a_sigkill_keeps_its_wall_clock_deadline => a_clock_running_at_a_sigkill_keeps_its_wall_clock_deadline;
-    a_seat_taken_over_for_timing_out_stays_taken_over_after_a_sigkill => a_seat_taken_over_for_timing_out_stays_taken_over_after_a_sigkill;
+    a_turn_that_runs_out_gets_timeout_actions_recorded_and_verified;
+    a_clock_running_at_a_sigkill_keeps_its_wall_clock_deadline;
+    a_seat_taken_over_for_timing_out_stays_taken_over_after_a_sigkill;
 }
 
 /// Opens a 2-seat hexdice room with `clock` and seats two new guests; returns the room id and
@@ -89,9 +89,7 @@ async fn a_turn_that_runs_out_gets_timeout_actions_recorded_and_verified(db: Tes
         .await;
     clients[1].until_type("finished").await;
     let match_id = shown["match_id"].as_str().unwrap();
-    let (_, replay) = http
-        .get(&format!("/api/matches/{match_id}/replay"), None)
-        .await;
+    let (_, replay) = http.replay(match_id, None).await;
     let actions = replay["actions"].as_array().unwrap();
     assert!(
         actions.iter().filter(|a| a["by"] == "clock").count() >= 2,

@@ -15,7 +15,7 @@ use crate::play::verify;
 
 use std::collections::HashMap;
 use std::net::SocketAddr;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Command};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
@@ -47,6 +47,15 @@ pub async fn nats_url() -> String {
         "NATS does not answer at WARROOM_TEST_NATS_URL={url} (start `nats-server -a 127.0.0.1 -p 4222`)"
     );
     url
+}
+
+/// What a cluster test stands on: the NATS server ([`nats_url`]), a fresh PostgreSQL database,
+/// and a prefix that makes its node ids its own.
+pub async fn cluster_setup() -> (String, TestDb, String) {
+    let nats = nats_url().await;
+    let db = common::db::postgres().await;
+    let prefix = uuid::Uuid::new_v4().simple().to_string()[..6].to_owned();
+    (nats, db, prefix)
 }
 
 /// A `warroom` node as a child process.
@@ -81,17 +90,20 @@ impl Node {
             settings.retain(|(known, _)| known != flag);
             settings.push((flag, value));
         }
-        let mut child = Command::new(env!("CARGO_BIN_EXE_warroom"))
-            .args(["--bind", "127.0.0.1:0", "--database-url", &db.url])
-            .args(["--nats-url", nats, "--node-id", id])
-            .args(["--lease-seconds", &lease_seconds.to_string()])
-            .args(settings.iter().flat_map(|(flag, value)| [*flag, *value]))
-            .env("RUST_LOG", "warn")
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("start warroom");
-        let addr = common::listening_address(&mut child);
+        let lease_seconds = lease_seconds.to_string();
+        let (child, addr) = common::start_warroom(
+            [
+                "--database-url",
+                &db.url,
+                "--nats-url",
+                nats,
+                "--node-id",
+                id,
+            ]
+            .into_iter()
+            .chain(["--lease-seconds", &lease_seconds])
+            .chain(settings.iter().flat_map(|(flag, value)| [*flag, *value])),
+        );
         Node {
             id: id.to_owned(),
             child,
@@ -494,9 +506,7 @@ async fn check_finished(http: &Http, game: &mut Game) {
         .as_str()
         .map(str::to_owned)
         .unwrap_or_else(|| panic!("the room names its match: {shown}"));
-    let (status, replay) = http
-        .get(&format!("/api/matches/{match_id}/replay"), None)
-        .await;
+    let (status, replay) = http.replay(&match_id, None).await;
     assert_eq!(status, 200, "{replay}");
     let actions = replay["actions"].as_array().unwrap();
     for (i, action) in actions.iter().enumerate() {
@@ -540,9 +550,7 @@ fn match_count() -> u64 {
     ignore = "needs WARROOM_TEST_POSTGRES_URL and WARROOM_TEST_NATS_URL"
 )]
 async fn three_nodes_one_killed_mid_play_every_match_finishes_with_its_log_intact() {
-    let nats = nats_url().await;
-    let db = common::db::postgres().await;
-    let prefix = &uuid::Uuid::new_v4().simple().to_string()[..6];
+    let (nats, db, prefix) = cluster_setup().await;
     let nodes = vec![
         Node::start(&db, &nats, &format!("k{prefix}a"), 5),
         Node::start(&db, &nats, &format!("k{prefix}b"), 5),
@@ -671,9 +679,7 @@ async fn three_nodes_one_killed_mid_play_every_match_finishes_with_its_log_intac
     ignore = "needs WARROOM_TEST_POSTGRES_URL and WARROOM_TEST_NATS_URL"
 )]
 async fn a_node_frozen_past_its_lease_cannot_append_to_a_room_that_moved() {
-    let nats = nats_url().await;
-    let db = common::db::postgres().await;
-    let prefix = &uuid::Uuid::new_v4().simple().to_string()[..6];
+    let (nats, db, prefix) = cluster_setup().await;
     let lease = 2;
     let frozen = Node::start(&db, &nats, &format!("f{prefix}a"), lease);
     cluster_up(&db, std::slice::from_ref(&frozen)).await;
@@ -772,9 +778,7 @@ const ACKS_AFTER_SIGTERM: usize = 3;
     ignore = "needs WARROOM_TEST_POSTGRES_URL and WARROOM_TEST_NATS_URL"
 )]
 async fn a_node_stopped_with_sigterm_hands_its_rooms_over_without_waiting_for_their_leases() {
-    let nats = nats_url().await;
-    let db = common::db::postgres().await;
-    let prefix = &uuid::Uuid::new_v4().simple().to_string()[..6];
+    let (nats, db, prefix) = cluster_setup().await;
     let lease = HAND_OVER_LEASE_SECONDS;
     let stopping = Node::start(&db, &nats, &format!("t{prefix}a"), lease);
     cluster_up(&db, std::slice::from_ref(&stopping)).await;
@@ -975,9 +979,7 @@ async fn serving_and_other<'a>(
     ignore = "needs WARROOM_TEST_POSTGRES_URL and WARROOM_TEST_NATS_URL"
 )]
 async fn a_room_served_by_one_node_shows_its_connected_players_in_the_other_nodes_lobby() {
-    let nats = nats_url().await;
-    let db = common::db::postgres().await;
-    let prefix = &uuid::Uuid::new_v4().simple().to_string()[..6];
+    let (nats, db, prefix) = cluster_setup().await;
     let nodes = [
         Node::start(&db, &nats, &format!("p{prefix}a"), 5),
         Node::start(&db, &nats, &format!("p{prefix}b"), 5),
@@ -995,10 +997,7 @@ async fn a_room_served_by_one_node_shows_its_connected_players_in_the_other_node
     let other_http = Http { addr: other.addr };
     let mut ada = Client::connect(serving.addr).await;
     ada.hello(Some(&ada_token)).await;
-    ada.join(&room, None).await;
-    ada.send(&json!({"type": "take_seat", "room": room, "seat": 0}))
-        .await;
-    ada.sync().await;
+    ada.sit(&room, Some(0)).await;
     let (_, _, mut watcher) = guest_on(&http, serving.addr, "Watcher").await;
     watcher.join(&room, None).await;
     // Ada holds seat 0 in the database at once; her presence and the spectator come from the
@@ -1033,9 +1032,7 @@ async fn a_room_served_by_one_node_shows_its_connected_players_in_the_other_node
     ignore = "needs WARROOM_TEST_POSTGRES_URL and WARROOM_TEST_NATS_URL"
 )]
 async fn two_players_pressing_quick_play_on_two_nodes_are_sent_to_one_room() {
-    let nats = nats_url().await;
-    let db = common::db::postgres().await;
-    let prefix = &uuid::Uuid::new_v4().simple().to_string()[..6];
+    let (nats, db, prefix) = cluster_setup().await;
     let nodes = [
         Node::start(&db, &nats, &format!("q{prefix}a"), 5),
         Node::start(&db, &nats, &format!("q{prefix}b"), 5),
@@ -1056,8 +1053,8 @@ async fn two_players_pressing_quick_play_on_two_nodes_are_sent_to_one_room() {
         let (_, one) = https[0].guest(&format!("One {round}")).await;
         let (_, two) = https[1].guest(&format!("Two {round}")).await;
         let ((status_one, found_one), (status_two, found_two)) = tokio::join!(
-            https[0].post("/api/quick-play", Some(&one), &hexdice),
-            https[1].post("/api/quick-play", Some(&two), &hexdice),
+            https[0].quick_play(&one, &hexdice),
+            https[1].quick_play(&two, &hexdice),
         );
         let room = found_one["room"]["id"].as_str().unwrap().to_owned();
         assert_eq!(
@@ -1072,11 +1069,7 @@ async fn two_players_pressing_quick_play_on_two_nodes_are_sent_to_one_room() {
         for (n, token) in [&one, &two].into_iter().enumerate() {
             let mut player = Client::connect(nodes[n].addr).await;
             player.hello(Some(token)).await;
-            player.join(&room, None).await;
-            player
-                .send(&json!({"type": "take_seat", "room": room}))
-                .await;
-            player.sync().await;
+            player.sit(&room, None).await;
             players.push(player);
         }
         let mut playing = false;
@@ -1093,17 +1086,13 @@ async fn two_players_pressing_quick_play_on_two_nodes_are_sent_to_one_room() {
     // A player waiting in a room served by one node is found by quick play on the other,
     // once that node sees her there (presence).
     let (_, cyd) = https[0].guest("Cyd").await;
-    let (status, opened) = https[0].post("/api/quick-play", Some(&cyd), &hexdice).await;
+    let (status, opened) = https[0].quick_play(&cyd, &hexdice).await;
     assert_eq!(status, 201, "{opened}");
     let room = opened["room"]["id"].as_str().unwrap().to_owned();
     let (serving, other) = serving_and_other(&db, &nodes, &room).await;
     let mut cyd_socket = Client::connect(serving.addr).await;
     cyd_socket.hello(Some(&cyd)).await;
-    cyd_socket.join(&room, None).await;
-    cyd_socket
-        .send(&json!({"type": "take_seat", "room": room}))
-        .await;
-    cyd_socket.sync().await;
+    cyd_socket.sit(&room, None).await;
     let other_http = Http { addr: other.addr };
     until_lobby_shows(&other_http, &room, Duration::from_secs(5), |room| {
         room["seats"][0]["connected"] == true || room["seats"][1]["connected"] == true
@@ -1111,9 +1100,7 @@ async fn two_players_pressing_quick_play_on_two_nodes_are_sent_to_one_room() {
     .await
     .expect("Cyd shown present on the other node");
     let (_, dee) = other_http.guest("Dee").await;
-    let (status, found) = other_http
-        .post("/api/quick-play", Some(&dee), &hexdice)
-        .await;
+    let (status, found) = other_http.quick_play(&dee, &hexdice).await;
     assert_eq!(
         (status, found["room"]["id"].as_str()),
         (200, Some(room.as_str())),
@@ -1131,9 +1118,7 @@ async fn two_players_pressing_quick_play_on_two_nodes_are_sent_to_one_room() {
     ignore = "needs WARROOM_TEST_POSTGRES_URL and WARROOM_TEST_NATS_URL"
 )]
 async fn a_node_frozen_past_its_lease_cannot_store_a_chat_line_or_a_seat_in_a_room_that_moved() {
-    let nats = nats_url().await;
-    let db = common::db::postgres().await;
-    let prefix = &uuid::Uuid::new_v4().simple().to_string()[..6];
+    let (nats, db, prefix) = cluster_setup().await;
     let lease = 2;
     let frozen = Node::start(&db, &nats, &format!("w{prefix}a"), lease);
     cluster_up(&db, std::slice::from_ref(&frozen)).await;
@@ -1144,10 +1129,7 @@ async fn a_node_frozen_past_its_lease_cannot_store_a_chat_line_or_a_seat_in_a_ro
     let room = http
         .room_id(&ada_token, &json!({"ruleset": "hexdice"}))
         .await;
-    ada.join(&room, None).await;
-    ada.send(&json!({"type": "take_seat", "room": room, "seat": 0}))
-        .await;
-    ada.sync().await;
+    ada.sit(&room, Some(0)).await;
     let (bob_id, _, mut bob) = guest_on(&http, frozen.addr, "Bob").await;
     bob.join(&room, None).await;
     assert_eq!(owners(&db).await.get(&room), Some(&frozen.id));
@@ -1251,9 +1233,7 @@ async fn a_node_frozen_past_its_lease_cannot_store_a_chat_line_or_a_seat_in_a_ro
     ignore = "needs WARROOM_TEST_POSTGRES_URL and WARROOM_TEST_NATS_URL"
 )]
 async fn an_addresss_guest_and_room_allowances_hold_for_the_whole_cluster_not_per_node() {
-    let nats = nats_url().await;
-    let db = common::db::postgres().await;
-    let prefix = &uuid::Uuid::new_v4().simple().to_string()[..6];
+    let (nats, db, prefix) = cluster_setup().await;
     let limits = [
         ("--guests-per-ip-per-minute", "10"),
         ("--rooms-per-ip-per-minute", "4"),

@@ -23,7 +23,7 @@ use serde_json::json;
 use sqlx::Connection;
 use sqlx::postgres::PgConnection;
 
-use crate::cluster::{Node, cluster_up, nats_url, owners};
+use crate::cluster::{Node, cluster_setup, cluster_up, owners};
 use crate::common::{Client, Http, TestDb};
 
 /// The nodes' lease, in seconds.
@@ -194,9 +194,7 @@ async fn watch_moves(
 
 /// One run: `rooms` rooms over three fresh nodes, the busiest one failing with `fault`.
 pub async fn failover_run(rooms: usize, fault: Fault) -> Figures {
-    let nats = nats_url().await;
-    let db = crate::common::db::postgres().await;
-    let prefix = &uuid::Uuid::new_v4().simple().to_string()[..6];
+    let (nats, db, prefix) = cluster_setup().await;
     let nodes: Vec<Node> = ["a", "b", "c"]
         .iter()
         .map(|n| Node::start(&db, &nats, &format!("m{prefix}{n}"), LEASE))
@@ -222,9 +220,7 @@ pub async fn failover_run(rooms: usize, fault: Fault) -> Figures {
         creator.hello(Some(&token)).await;
         let joined = creator.join(&id, None).await;
         assert_eq!(joined["type"], "room", "{joined}");
-        creator
-            .send(&json!({"type": "take_seat", "room": id, "seat": 0}))
-            .await;
+        creator.take_seat(&id, Some(0)).await;
         creator.until_type("snapshot").await;
         creator.close().await;
         ids.push(id);

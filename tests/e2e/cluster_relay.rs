@@ -13,7 +13,7 @@ use std::time::Duration;
 use futures_util::StreamExt;
 use serde_json::{Value, json};
 
-use crate::cluster::{Node, cluster_up, nats_url, owners};
+use crate::cluster::{Node, cluster_setup, cluster_up, owners};
 use crate::common::play::{Chooser, Participant, participant};
 use crate::common::{Client, Http};
 use crate::play::{assert_no_foreign_card, cards_seen, classic_choice};
@@ -106,9 +106,7 @@ fn watch(client: &mut Client, seat: Option<u64>, seen: Kept) {
     ignore = "needs WARROOM_TEST_POSTGRES_URL and WARROOM_TEST_NATS_URL"
 )]
 async fn a_room_reaches_another_node_once_per_viewer_class_with_hidden_cards_kept_per_seat() {
-    let nats = nats_url().await;
-    let db = crate::common::db::postgres().await;
-    let prefix = &uuid::Uuid::new_v4().simple().to_string()[..6];
+    let (nats, db, prefix) = cluster_setup().await;
     // The room is opened while node a is alone, so a serves it.
     let a = Node::start(&db, &nats, &format!("r{prefix}a"), 5);
     cluster_up(&db, std::slice::from_ref(&a)).await;

@@ -14,7 +14,7 @@ use std::time::Duration;
 use futures_util::StreamExt;
 use serde_json::{Value, json};
 
-use crate::cluster::{Node, cluster_up, nats_url, owners};
+use crate::cluster::{Node, cluster_setup, cluster_up, owners};
 use crate::common::play::{Chooser, Participant, participant};
 use crate::common::{Client, Http};
 use crate::play::{cards_seen, classic_choice, foreign_card};
@@ -184,9 +184,7 @@ async fn play(
     ignore = "needs WARROOM_TEST_POSTGRES_URL and WARROOM_TEST_NATS_URL"
 )]
 async fn no_card_of_any_seat_goes_on_a_shared_nats_subject_before_or_after_a_takeover() {
-    let nats = nats_url().await;
-    let db = crate::common::db::postgres().await;
-    let prefix = &uuid::Uuid::new_v4().simple().to_string()[..6];
+    let (nats, db, prefix) = cluster_setup().await;
     let lease = 2;
     // The room is opened while node a is alone, so a serves it.
     let a = Node::start(&db, &nats, &format!("h{prefix}a"), lease);

@@ -14,7 +14,6 @@ use tokio::net::TcpStream;
 
 use common::play::{participant, seat_players};
 use common::{Client, TestDb, TestServer};
-use warroom_server::config::Config;
 
 const METHODS: [&str; 6] = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
 
@@ -68,140 +67,134 @@ fn with_params(path: &str, value: &str) -> String {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_route_answers_wrong_methods_and_malformed_input_in_the_contract() {
-    common::on_sqlite(|db: TestDb| async move {
-        let server = TestServer::start(&db).await;
-        let http = server.http();
-        let (_, token) = http.guest("Walker").await;
-        let bearer = format!("Bearer {token}");
-        let auth = [("authorization", bearer.as_str())];
-        let routes = documented_routes(&server).await;
-        assert!(routes.len() >= 15, "{routes:?}");
-        let (_, document) = http.get("/api/openapi.json", None).await;
-        // Each (route, method, status) answered that the document does not list.
-        let mut undocumented = std::collections::BTreeSet::new();
-        let mut checked = 0;
-        for (path, methods) in &routes {
-            let concrete = with_params(path, &uuid::Uuid::new_v4().to_string());
-            // Every method the route does not take: 405 with `Allow`.
-            for method in METHODS.iter().filter(|m| !methods.iter().any(|x| x == *m)) {
-                let answer = http.send(method, &concrete, &auth, b"").await;
-                let what = format!("{method} {path}");
-                assert_eq!(answer.error(405, &what), "method_not_allowed", "{what}");
-                let allow = answer.header("allow").unwrap_or_default().to_owned();
-                for taken in methods {
-                    assert!(allow.contains(taken.as_str()), "{what}: Allow {allow}");
-                }
-                checked += 1;
+    let server = TestServer::on_sqlite(|_| {}).await;
+    let http = server.http();
+    let (_, token) = http.guest("Walker").await;
+    let bearer = format!("Bearer {token}");
+    let auth = [("authorization", bearer.as_str())];
+    let routes = documented_routes(&server).await;
+    assert!(routes.len() >= 15, "{routes:?}");
+    let (_, document) = http.get("/api/openapi.json", None).await;
+    // Each (route, method, status) answered that the document does not list.
+    let mut undocumented = std::collections::BTreeSet::new();
+    let mut checked = 0;
+    for (path, methods) in &routes {
+        let concrete = with_params(path, &uuid::Uuid::new_v4().to_string());
+        // Every method the route does not take: 405 with `Allow`.
+        for method in METHODS.iter().filter(|m| !methods.iter().any(|x| x == *m)) {
+            let answer = http.send(method, &concrete, &auth, b"").await;
+            let what = format!("{method} {path}");
+            assert_eq!(answer.error(405, &what), "method_not_allowed", "{what}");
+            let allow = answer.header("allow").unwrap_or_default().to_owned();
+            for taken in methods {
+                assert!(allow.contains(taken.as_str()), "{what}: Allow {allow}");
             }
-            // Malformed inputs through every method it takes: never a 5xx, every error in the
-            // contract.
-            let mut inputs: Vec<(String, Vec<u8>, &str)> = vec![
-                (concrete.clone(), b"{".to_vec(), "a broken JSON body"),
-                (concrete.clone(), b"[1, 2]".to_vec(), "a JSON array body"),
-                (
-                    concrete.clone(),
-                    vec![0xff, 0xfe, 0x00],
-                    "a body that is not UTF-8",
-                ),
-                (
-                    format!("{concrete}?limit=abc&limit=3&state=x&state=y&ruleset=chess&name="),
-                    b"{}".to_vec(),
-                    "a bad and duplicate query",
-                ),
-                (concrete.clone(), vec![b' '; 70 * 1024], "an oversized body"),
-            ];
-            if path.contains('{') {
-                inputs.push((
-                    with_params(path, "%FF%FE"),
-                    Vec::new(),
-                    "bad UTF-8 in the path",
-                ));
-                inputs.push((with_params(path, "not-an-id"), Vec::new(), "a malformed id"));
+            checked += 1;
+        }
+        // Malformed inputs through every method it takes: never a 5xx, every error in the
+        // contract.
+        let mut inputs: Vec<(String, Vec<u8>, &str)> = vec![
+            (concrete.clone(), b"{".to_vec(), "a broken JSON body"),
+            (concrete.clone(), b"[1, 2]".to_vec(), "a JSON array body"),
+            (
+                concrete.clone(),
+                vec![0xff, 0xfe, 0x00],
+                "a body that is not UTF-8",
+            ),
+            (
+                format!("{concrete}?limit=abc&limit=3&state=x&state=y&ruleset=chess&name="),
+                b"{}".to_vec(),
+                "a bad and duplicate query",
+            ),
+            (concrete.clone(), vec![b' '; 70 * 1024], "an oversized body"),
+        ];
+        if path.contains('{') {
+            inputs.push((
+                with_params(path, "%FF%FE"),
+                Vec::new(),
+                "bad UTF-8 in the path",
+            ));
+            inputs.push((with_params(path, "not-an-id"), Vec::new(), "a malformed id"));
+        }
+        for method in methods {
+            if path == "/ws" {
+                continue; // checked below: without an upgrade it is a 400
             }
-            for method in methods {
-                if path == "/ws" {
-                    continue; // checked below: without an upgrade it is a 400
-                }
-                let listed = documented_statuses(&document, path, method);
-                // With the bearer, without one, and with one no identity holds.
-                let bearers: [&[(&str, &str)]; 3] =
-                    [&auth, &[], &[("authorization", "Bearer no-such-token")]];
-                for headers in bearers {
-                    for (target, body, what) in &inputs {
-                        let answer = http.send(method, target, headers, body).await;
-                        let what = format!("{method} {target:.80}: {what}");
-                        assert!(answer.status != 0, "{what}: an answer");
-                        assert!(
-                            answer.status < 500,
-                            "{what}: not a server error: {answer:?}"
-                        );
-                        if answer.status >= 400 {
-                            answer.error(answer.status, &what);
-                        }
-                        if !listed.contains(&answer.status) {
-                            undocumented.insert(format!("{method} {path} {}", answer.status));
-                        }
-                        checked += 1;
+            let listed = documented_statuses(&document, path, method);
+            // With the bearer, without one, and with one no identity holds.
+            let bearers: [&[(&str, &str)]; 3] =
+                [&auth, &[], &[("authorization", "Bearer no-such-token")]];
+            for headers in bearers {
+                for (target, body, what) in &inputs {
+                    let answer = http.send(method, target, headers, body).await;
+                    let what = format!("{method} {target:.80}: {what}");
+                    assert!(answer.status != 0, "{what}: an answer");
+                    assert!(
+                        answer.status < 500,
+                        "{what}: not a server error: {answer:?}"
+                    );
+                    if answer.status >= 400 {
+                        answer.error(answer.status, &what);
                     }
+                    if !listed.contains(&answer.status) {
+                        undocumented.insert(format!("{method} {path} {}", answer.status));
+                    }
+                    checked += 1;
                 }
             }
         }
-        println!("checked {checked} requests over {} routes", routes.len());
-        assert!(
-            undocumented.is_empty(),
-            "answers the OpenAPI document does not list: {undocumented:#?}"
-        );
-        server.stop().await;
-    })
-    .await;
+    }
+    println!("checked {checked} requests over {} routes", routes.len());
+    assert!(
+        undocumented.is_empty(),
+        "answers the OpenAPI document does not list: {undocumented:#?}"
+    );
+    server.stop().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn router_rejections_are_in_the_contract() {
-    common::on_sqlite(|db: TestDb| async move {
-        let server = TestServer::start(&db).await;
-        let http = server.http();
-        let answer = http.send("GET", "/no/such/route", &[], b"").await;
-        assert_eq!(answer.error(404, "unknown route"), "not_found");
-        let answer = http.send("GET", "/api/rooms/%FF%FE", &[], b"").await;
-        assert_eq!(answer.error(400, "bad UTF-8 in a path"), "invalid_request");
-        let answer = http
-            .send("GET", "/api/matches?state=playing&state=finished", &[], b"")
-            .await;
-        assert_eq!(
-            answer.error(400, "duplicate query field"),
-            "invalid_request"
-        );
-        let answer = http.send("GET", "/ws", &[], b"").await;
-        assert_eq!(answer.error(400, "/ws without upgrade"), "invalid_request");
-        let answer = http.send("DELETE", "/api/rooms", &[], b"").await;
-        assert_eq!(answer.error(405, "wrong method"), "method_not_allowed");
-        assert!(answer.header("allow").is_some_and(|a| a.contains("POST")));
-        let answer = http.send("POST", "/healthz", &[], b"").await;
-        assert_eq!(
-            answer.error(405, "wrong method on /healthz"),
-            "method_not_allowed"
-        );
-        let answer = http.send("POST", "/index.html", &[], b"").await;
-        assert_eq!(
-            answer.error(405, "wrong method on a client file"),
-            "method_not_allowed"
-        );
-        // The web client's files still answer as files.
-        let answer = http.send("GET", "/", &[], b"").await;
-        assert_eq!(answer.status, 200);
-        server.stop().await;
-    })
-    .await;
+    let server = TestServer::on_sqlite(|_| {}).await;
+    let http = server.http();
+    let answer = http.send("GET", "/no/such/route", &[], b"").await;
+    assert_eq!(answer.error(404, "unknown route"), "not_found");
+    let answer = http.send("GET", "/api/rooms/%FF%FE", &[], b"").await;
+    assert_eq!(answer.error(400, "bad UTF-8 in a path"), "invalid_request");
+    let answer = http
+        .send("GET", "/api/matches?state=playing&state=finished", &[], b"")
+        .await;
+    assert_eq!(
+        answer.error(400, "duplicate query field"),
+        "invalid_request"
+    );
+    let answer = http.send("GET", "/ws", &[], b"").await;
+    assert_eq!(answer.error(400, "/ws without upgrade"), "invalid_request");
+    let answer = http.send("DELETE", "/api/rooms", &[], b"").await;
+    assert_eq!(answer.error(405, "wrong method"), "method_not_allowed");
+    assert!(answer.header("allow").is_some_and(|a| a.contains("POST")));
+    let answer = http.send("POST", "/healthz", &[], b"").await;
+    assert_eq!(
+        answer.error(405, "wrong method on /healthz"),
+        "method_not_allowed"
+    );
+    let answer = http.send("POST", "/index.html", &[], b"").await;
+    assert_eq!(
+        answer.error(405, "wrong method on a client file"),
+        "method_not_allowed"
+    );
+    // The web client's files still answer as files.
+    let answer = http.send("GET", "/", &[], b"").await;
+    assert_eq!(answer.status, 200);
+    server.stop().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn oversized_and_slow_bodies_are_refused_in_the_contract() {
-    let db = common::db::sqlite();
-    let mut config = Config::for_tests(db.url.clone());
-    config.limits.max_body_bytes = 1024;
-    config.limits.body_read_timeout = Duration::from_secs(1);
-    let server = TestServer::start_with(config).await;
+    let server = TestServer::on_sqlite(|limits| {
+        limits.max_body_bytes = 1024;
+        limits.body_read_timeout = Duration::from_secs(1);
+    })
+    .await;
     let http = server.http();
     // Declared too large: refused before reading.
     let body = format!("{{\"name\": \"{}\"}}", "x".repeat(2000));
@@ -240,51 +233,47 @@ async fn oversized_and_slow_bodies_are_refused_in_the_contract() {
     let (id, _) = http.guest("Small").await;
     assert!(!id.is_empty());
     server.stop().await;
-    db.cleanup().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn unknown_ruleset_is_named_and_bearer_is_case_insensitive() {
-    common::on_sqlite(|db: TestDb| async move {
-        let server = TestServer::start(&db).await;
-        let http = server.http();
-        let (id, token) = http.guest("Casey").await;
-        for scheme in ["Bearer", "bearer", "BEARER", "bEaReR"] {
-            let credentials = format!("{scheme} {token}");
-            let header = [("authorization", credentials.as_str())];
-            let answer = http.send("GET", "/api/me", &header, b"").await;
-            assert_eq!(answer.status, 200, "{scheme}: {answer:?}");
-            assert_eq!(answer.body["id"], id.as_str());
-        }
+    let server = TestServer::on_sqlite(|_| {}).await;
+    let http = server.http();
+    let (id, token) = http.guest("Casey").await;
+    for scheme in ["Bearer", "bearer", "BEARER", "bEaReR"] {
+        let credentials = format!("{scheme} {token}");
+        let header = [("authorization", credentials.as_str())];
+        let answer = http.send("GET", "/api/me", &header, b"").await;
+        assert_eq!(answer.status, 200, "{scheme}: {answer:?}");
+        assert_eq!(answer.body["id"], id.as_str());
+    }
+    let answer = http
+        .send("GET", "/api/me", &[("authorization", "Basic abc")], b"")
+        .await;
+    assert_eq!(answer.error(401, "another scheme"), "unauthorized");
+    let credentials = format!("bearer {token}");
+    let header = [
+        ("authorization", credentials.as_str()),
+        ("content-type", "application/json"),
+    ];
+    for path in ["/api/rooms", "/api/quick-play"] {
         let answer = http
-            .send("GET", "/api/me", &[("authorization", "Basic abc")], b"")
+            .send("POST", path, &header, br#"{"ruleset": "chess"}"#)
             .await;
-        assert_eq!(answer.error(401, "another scheme"), "unauthorized");
-        let credentials = format!("bearer {token}");
-        let header = [
-            ("authorization", credentials.as_str()),
-            ("content-type", "application/json"),
-        ];
-        for path in ["/api/rooms", "/api/quick-play"] {
-            let answer = http
-                .send("POST", path, &header, br#"{"ruleset": "chess"}"#)
-                .await;
-            assert_eq!(answer.error(400, path), "unknown_ruleset", "{path}");
-        }
-        let answer = http
-            .send("POST", "/api/rooms", &header, br#"{"ruleset": 7}"#)
-            .await;
-        assert_eq!(
-            answer.error(400, "a ruleset that is no name"),
-            "invalid_request"
-        );
-        server.stop().await;
-    })
-    .await;
+        assert_eq!(answer.error(400, path), "unknown_ruleset", "{path}");
+    }
+    let answer = http
+        .send("POST", "/api/rooms", &header, br#"{"ruleset": 7}"#)
+        .await;
+    assert_eq!(
+        answer.error(400, "a ruleset that is no name"),
+        "invalid_request"
+    );
+    server.stop().await;
 }
 
 on_both_databases! {
-    unknown_fields_in_an_action_are_refused => unknown_fields_in_an_action_are_refused;
+    unknown_fields_in_an_action_are_refused;
 }
 
 async fn unknown_fields_in_an_action_are_refused(db: TestDb) {
@@ -320,11 +309,11 @@ async fn unknown_fields_in_an_action_are_refused(db: TestDb) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn rate_limited_names_the_room_and_action_it_dropped() {
-    let db = common::db::sqlite();
-    let mut config = Config::for_tests(db.url.clone());
-    config.limits.messages_per_second = 1;
-    config.limits.message_burst = 3;
-    let server = TestServer::start_with(config).await;
+    let server = TestServer::on_sqlite(|limits| {
+        limits.messages_per_second = 1;
+        limits.message_burst = 3;
+    })
+    .await;
     let http = server.http();
     let (_, ada) = http.guest("Ada").await;
     let room = http.room(&ada, &json!({"ruleset": "hexdice"})).await;
@@ -352,5 +341,4 @@ async fn rate_limited_names_the_room_and_action_it_dropped() {
         assert_eq!(message["id"], id, "{message}");
     }
     server.stop().await;
-    db.cleanup().await;
 }

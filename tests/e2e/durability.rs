@@ -5,7 +5,7 @@ use crate::common;
 use crate::play::verify;
 
 use std::net::SocketAddr;
-use std::process::{Child, Command, Stdio};
+use std::process::Child;
 
 use serde_json::{Value, json};
 
@@ -13,8 +13,8 @@ use common::play::{Chooser, Participant, participant, play, seat_everyone};
 use common::{Client, Http, TestDb, TestServer};
 
 on_both_databases! {
-    a_reconnecting_client_gets_exactly_what_it_missed => a_reconnecting_client_gets_exactly_what_it_missed;
-    sigkill_mid_match_loses_no_acknowledged_action => sigkill_mid_match_loses_no_acknowledged_action;
+    a_reconnecting_client_gets_exactly_what_it_missed;
+    sigkill_mid_match_loses_no_acknowledged_action;
 }
 
 async fn a_reconnecting_client_gets_exactly_what_it_missed(db: TestDb) {
@@ -112,20 +112,14 @@ pub struct ServerProcess {
 impl ServerProcess {
     /// Starts the binary over `database_url` and waits for its listening line.
     pub fn start(database_url: &str) -> ServerProcess {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_warroom"))
-            .args(["--bind", "127.0.0.1:0", "--database-url", database_url])
-            .args([
-                "--messages-per-second",
-                "100000",
-                "--message-burst",
-                "100000",
-            ])
-            .env("RUST_LOG", "warn")
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("start warroom");
-        let addr = common::listening_address(&mut child);
+        let (child, addr) = common::start_warroom([
+            "--database-url",
+            database_url,
+            "--messages-per-second",
+            "100000",
+            "--message-burst",
+            "100000",
+        ]);
         ServerProcess { child, addr }
     }
 
@@ -197,11 +191,7 @@ async fn sigkill_mid_match_loses_no_acknowledged_action(db: TestDb) {
     .await;
     assert!(over, "the match continues to its end");
     let http = Http { addr: second.addr };
-    let (_, shown) = http.get(&format!("/api/rooms/{room}"), None).await;
-    let match_id = shown["match_id"].as_str().unwrap();
-    let (status, replay) = http
-        .get(&format!("/api/matches/{match_id}/replay"), None)
-        .await;
+    let (status, replay) = http.room_replay(&room, None).await;
     assert_eq!(status, 200);
     assert_eq!(
         replay["actions"].as_array().unwrap().len() as u64,

@@ -8,11 +8,10 @@ use tokio_tungstenite::tungstenite::Message;
 
 use common::play::{play_at_random, seat_everyone};
 use common::{Client, TestDb, TestServer};
-use warroom_server::config::Config;
 
 on_both_databases! {
-    g_turn_1_refused_messages_get_their_code_and_change_nothing => g_turn_1_refused_messages_get_their_code_and_change_nothing;
-    seats_and_private_rooms_are_guarded => seats_and_private_rooms_are_guarded;
+    g_turn_1_refused_messages_get_their_code_and_change_nothing;
+    seats_and_private_rooms_are_guarded;
 }
 
 /// The match as a fresh spectator sees it: (seq, view).
@@ -77,9 +76,7 @@ async fn g_turn_1_refused_messages_get_their_code_and_change_nothing(db: TestDb)
         .send(&json!({"type": "action", "room": unknown_room, "id": "x", "action": legal}))
         .await;
     assert_eq!(client.error_code().await, "not_joined");
-    client
-        .send(&json!({"type": "take_seat", "room": room}))
-        .await;
+    client.take_seat(&room, None).await;
     assert_eq!(client.error_code().await, "match_started");
     client.sync().await;
 
@@ -143,18 +140,12 @@ async fn seats_and_private_rooms_are_guarded(db: TestDb) {
         .send(&json!({"type": "join", "room": room_id, "invite": invite}))
         .await;
     anonymous.until_type("room").await;
-    anonymous
-        .send(&json!({"type": "take_seat", "room": room_id}))
-        .await;
+    anonymous.take_seat(&room_id, None).await;
     assert_eq!(anonymous.error_code().await, "unauthorized");
 
-    bob_client
-        .send(&json!({"type": "take_seat", "room": room_id, "seat": 5}))
-        .await;
+    bob_client.take_seat(&room_id, Some(5)).await;
     assert_eq!(bob_client.error_code().await, "invalid_seat");
-    bob_client
-        .send(&json!({"type": "take_seat", "room": room_id, "seat": 1}))
-        .await;
+    bob_client.take_seat(&room_id, Some(1)).await;
     let seated = bob_client
         .until("room with Bob seated", |m| {
             m["type"] == "room" && m["room"]["seats"][1]["player"]["name"] == "Bob"
@@ -165,9 +156,7 @@ async fn seats_and_private_rooms_are_guarded(db: TestDb) {
         seated["room"]["invite_code"], invite,
         "a private room's seated player sees the invite"
     );
-    bob_client
-        .send(&json!({"type": "take_seat", "room": room_id}))
-        .await;
+    bob_client.take_seat(&room_id, None).await;
     assert_eq!(bob_client.error_code().await, "already_seated");
     bob_client
         .send(&json!({"type": "action", "room": room_id, "id": "early", "action": {"type": "end_turn"}}))
@@ -179,9 +168,7 @@ async fn seats_and_private_rooms_are_guarded(db: TestDb) {
         .send(&json!({"type": "join", "room": room_id, "invite": invite}))
         .await;
     cy_client.until_type("room").await;
-    cy_client
-        .send(&json!({"type": "take_seat", "room": room_id, "seat": 1}))
-        .await;
+    cy_client.take_seat(&room_id, Some(1)).await;
     assert_eq!(cy_client.error_code().await, "seat_taken");
     cy_client
         .send(&json!({"type": "leave_seat", "room": room_id}))
@@ -197,12 +184,8 @@ async fn seats_and_private_rooms_are_guarded(db: TestDb) {
             m["type"] == "room" && m["room"]["seats"][1]["player"].is_null()
         })
         .await;
-    cy_client
-        .send(&json!({"type": "take_seat", "room": room_id, "seat": 1}))
-        .await;
-    bob_client
-        .send(&json!({"type": "take_seat", "room": room_id}))
-        .await;
+    cy_client.take_seat(&room_id, Some(1)).await;
+    bob_client.take_seat(&room_id, None).await;
     let snapshot = bob_client.until_type("snapshot").await;
     assert_eq!(snapshot["seat"], 0);
     let snapshot = cy_client.until_type("snapshot").await;
@@ -216,12 +199,12 @@ async fn seats_and_private_rooms_are_guarded(db: TestDb) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn limits_rate_connections_and_slow_clients() {
-    let db = common::db::sqlite();
-    let mut config = Config::for_tests(db.url.clone());
-    config.limits.messages_per_second = 1;
-    config.limits.message_burst = 5;
-    config.limits.max_spectators_per_room = 2;
-    let server = TestServer::start_with(config).await;
+    let server = TestServer::on_sqlite(|limits| {
+        limits.messages_per_second = 1;
+        limits.message_burst = 5;
+        limits.max_spectators_per_room = 2;
+    })
+    .await;
     let http = server.http();
 
     // Rate: a burst of 5 passes, the 6th is refused.
@@ -261,7 +244,6 @@ async fn limits_rate_connections_and_slow_clients() {
     assert_eq!(answer["code"], "too_many_connections");
 
     server.stop().await;
-    db.cleanup().await;
 }
 
 /// True once the room counts a single spectator (the slow one was dropped).
@@ -272,12 +254,12 @@ async fn slow_is_gone(http: &common::Http, room_id: &str) -> bool {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_slow_client_is_disconnected_instead_of_slowing_the_room() {
-    let db = common::db::sqlite();
-    let mut config = Config::for_tests(db.url.clone());
-    config.limits.messages_per_second = 100_000;
-    config.limits.message_burst = 100_000;
-    config.limits.outgoing_queue = 16;
-    let server = TestServer::start_with(config).await;
+    let server = TestServer::on_sqlite(|limits| {
+        limits.messages_per_second = 100_000;
+        limits.message_burst = 100_000;
+        limits.outgoing_queue = 16;
+    })
+    .await;
     let http = server.http();
     let (_, ada) = http.guest("Ada").await;
     let room = http.room(&ada, &json!({"ruleset": "hexdice"})).await;
@@ -332,5 +314,4 @@ async fn a_slow_client_is_disconnected_instead_of_slowing_the_room() {
         "only `busy` still follows the room: {shown}"
     );
     server.stop().await;
-    db.cleanup().await;
 }

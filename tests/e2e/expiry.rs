@@ -12,7 +12,7 @@ use common::play::seat_players;
 use common::{Http, TestDb, TestServer};
 
 on_both_databases! {
-    abandoned_waiting_rooms_expire_and_say_so => abandoned_waiting_rooms_expire_and_say_so;
+    abandoned_waiting_rooms_expire_and_say_so;
 }
 
 async fn room_state(http: &Http, room: &str) -> Value {
@@ -29,11 +29,7 @@ async fn abandoned_waiting_rooms_expire_and_say_so(db: TestDb) {
     // Ada opens a room, takes a seat, and goes away.
     let left = http.room_id(&ada, &json!({"ruleset": "hexdice"})).await;
     let mut socket = server.client(Some(&ada)).await;
-    socket.join(&left, None).await;
-    socket
-        .send(&json!({"type": "take_seat", "room": left}))
-        .await;
-    socket.sync().await;
+    socket.sit(&left, None).await;
     socket.close().await;
     // Bob waits in his room; Cyd and Ada play in a third.
     let kept = http.room_id(&bob, &json!({"ruleset": "hexdice"})).await;
@@ -53,13 +49,7 @@ async fn abandoned_waiting_rooms_expire_and_say_so(db: TestDb) {
     }
     assert!(expired, "the abandoned room expires");
     let (_, lobby) = http.get("/api/rooms", None).await;
-    let lobby = lobby["rooms"].clone();
-    let listed: Vec<&str> = lobby
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|room| room["id"].as_str().unwrap())
-        .collect();
+    let listed = common::ids_of(&lobby["rooms"]);
     assert!(!listed.contains(&left.as_str()), "{listed:?}");
     assert!(
         listed.contains(&kept.as_str()),
@@ -74,13 +64,7 @@ async fn abandoned_waiting_rooms_expire_and_say_so(db: TestDb) {
         (Some("error"), Some("room_expired")),
         "{answer}"
     );
-    let (_, found) = http
-        .post(
-            "/api/quick-play",
-            Some(&cyd),
-            &json!({"ruleset": "hexdice"}),
-        )
-        .await;
+    let (_, found) = http.quick_play(&cyd, &json!({"ruleset": "hexdice"})).await;
     assert_ne!(found["room"]["id"].as_str(), Some(left.as_str()));
 
     // The room with Bob in it still waits, and the played one plays, well after a second.

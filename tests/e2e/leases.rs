@@ -152,6 +152,18 @@ fn person(n: u128) -> Identity {
     }
 }
 
+/// A batching writer over `store` (16 appends a batch, 4 lanes, 5 s per batch) and its task.
+fn writer_over(store: &Store) -> (Writer, tokio::task::JoinHandle<()>) {
+    Writer::spawn(
+        store.clone(),
+        16,
+        4,
+        Duration::from_secs(5),
+        Arc::new(Metrics::default()),
+        CancellationToken::new(),
+    )
+}
+
 /// A room with a running hexdice match (stored through the server's own store calls).
 async fn running_match(store: &Store) -> (RoomId, MatchId) {
     let room = waiting_room(store).await;
@@ -252,14 +264,7 @@ fn fence(node: &str, epoch: i64) -> Option<Fence> {
 #[cfg_attr(not(warroom_test_postgres), ignore = "needs WARROOM_TEST_POSTGRES_URL")]
 async fn an_append_is_refused_once_another_node_took_the_lease() {
     let (db, store) = store().await;
-    let (writer, _task) = Writer::spawn(
-        store.clone(),
-        16,
-        4,
-        Duration::from_secs(5),
-        Arc::new(Metrics::default()),
-        CancellationToken::new(),
-    );
+    let (writer, _task) = writer_over(&store);
     let (room, match_id) = running_match(&store).await;
     let (calm, calm_match) = running_match(&store).await;
     let a = store
@@ -607,14 +612,7 @@ async fn a_cluster_nodes_connections_end_idle_transactions_and_bound_statements(
 /// An append the writer meets already stored (on PostgreSQL also with a fence, which takes the
 /// transaction path) is settled against what is stored.
 async fn appends_already_stored_are_settled_against_the_stored_rows(store: Store, fenced: bool) {
-    let (writer, _task) = Writer::spawn(
-        store.clone(),
-        16,
-        4,
-        Duration::from_secs(5),
-        Arc::new(Metrics::default()),
-        CancellationToken::new(),
-    );
+    let (writer, _task) = writer_over(&store);
     let (room, match_id) = running_match(&store).await;
     let fence = if fenced {
         let epoch = store.acquire_lease(room, "a", LONG).await.unwrap().unwrap();

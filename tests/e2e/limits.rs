@@ -64,10 +64,8 @@ async fn half_sent_request_does_not_block_shutdown() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn half_sent_and_silent_connections_are_dropped_after_the_header_timeout() {
-    let db = common::db::sqlite();
-    let mut config = Config::for_tests(db.url.clone());
-    config.limits.header_read_timeout = Duration::from_secs(1);
-    let server = TestServer::start_with(config).await;
+    let server =
+        TestServer::on_sqlite(|limits| limits.header_read_timeout = Duration::from_secs(1)).await;
     let mut half_headers = TcpStream::connect(server.addr).await.unwrap();
     half_headers
         .write_all(b"GET /api/rooms HTTP/1.1\r\nhost: x\r\n")
@@ -105,7 +103,6 @@ async fn half_sent_and_silent_connections_are_dropped_after_the_header_timeout()
     let (status, _) = server.http().get("/healthz", None).await;
     assert_eq!(status, 200);
     server.stop().await;
-    db.cleanup().await;
 }
 
 /// A raw WebSocket (tokio-tungstenite) to `/ws`, with extra request headers and, if given, a
@@ -169,10 +166,8 @@ async fn metric_becomes(http: Http, name: &str, value: f64, limit: Duration) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_socket_that_never_says_hello_is_closed() {
-    let db = common::db::sqlite();
-    let mut config = Config::for_tests(db.url.clone());
-    config.limits.hello_timeout = Duration::from_secs(1);
-    let server = TestServer::start_with(config).await;
+    let server =
+        TestServer::on_sqlite(|limits| limits.hello_timeout = Duration::from_secs(1)).await;
     let started = Instant::now();
     let mut silent = raw_socket(server.addr, &[], None).await.unwrap();
     let mut greeted = server.client(None).await;
@@ -183,16 +178,15 @@ async fn a_socket_that_never_says_hello_is_closed() {
     tokio::time::sleep(Duration::from_millis(500)).await;
     greeted.sync().await;
     server.stop().await;
-    db.cleanup().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn idle_sockets_are_pinged_and_dead_ones_closed() {
-    let db = common::db::sqlite();
-    let mut config = Config::for_tests(db.url.clone());
-    config.limits.ping_interval = Duration::from_secs(1);
-    config.limits.ping_timeout = Duration::from_secs(2);
-    let server = TestServer::start_with(config).await;
+    let server = TestServer::on_sqlite(|limits| {
+        limits.ping_interval = Duration::from_secs(1);
+        limits.ping_timeout = Duration::from_secs(2);
+    })
+    .await;
     let http = server.http();
     // A live client: it reads, so tungstenite answers every ping with a pong.
     let mut live = raw_socket(server.addr, &[], None).await.unwrap();
@@ -227,15 +221,11 @@ async fn idle_sockets_are_pinged_and_dead_ones_closed() {
         "{code} {reason}"
     );
     server.stop().await;
-    db.cleanup().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn kicked_socket_is_closed_even_if_the_client_never_reads() {
-    let db = common::db::sqlite();
-    let mut config = Config::for_tests(db.url.clone());
-    config.limits.outgoing_queue = 8;
-    let server = TestServer::start_with(config).await;
+    let server = TestServer::on_sqlite(|limits| limits.outgoing_queue = 8).await;
     let http = server.http();
     let (room, mut players, mut spectator) =
         seat_everyone(http, server.addr, "classic", json!({"setup": "random"}), 3).await;
@@ -284,15 +274,11 @@ async fn kicked_socket_is_closed_even_if_the_client_never_reads() {
     })
     .await;
     server.stop().await;
-    db.cleanup().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn frames_over_the_limit_close_with_1009() {
-    let db = common::db::sqlite();
-    let mut config = Config::for_tests(db.url.clone());
-    config.limits.max_frame_bytes = 1024;
-    let server = TestServer::start_with(config).await;
+    let server = TestServer::on_sqlite(|limits| limits.max_frame_bytes = 1024).await;
     let mut client = raw_socket(server.addr, &[], None).await.unwrap();
     client
         .send(Message::Text(r#"{"type":"hello","token":null}"#.into()))
@@ -318,7 +304,6 @@ async fn frames_over_the_limit_close_with_1009() {
     let (code, reason) = close_frame(&mut client, Duration::from_secs(5)).await;
     assert_eq!((code, reason.as_str()), (1009, "frame_too_large"));
     server.stop().await;
-    db.cleanup().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -366,12 +351,12 @@ async fn websocket_origin_is_checked() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn per_address_caps_on_sockets_guests_and_rooms() {
-    let db = common::db::sqlite();
-    let mut config = Config::for_tests(db.url.clone());
-    config.limits.max_sockets_per_ip = 3;
-    config.limits.guests_per_ip_per_minute = 3;
-    config.limits.rooms_per_ip_per_minute = 2;
-    let server = TestServer::start_with(config).await;
+    let server = TestServer::on_sqlite(|limits| {
+        limits.max_sockets_per_ip = 3;
+        limits.guests_per_ip_per_minute = 3;
+        limits.rooms_per_ip_per_minute = 2;
+    })
+    .await;
     let http = server.http();
     // Sockets: three at once, the fourth refused until one closes.
     let mut open = Vec::new();
@@ -403,11 +388,7 @@ async fn per_address_caps_on_sockets_guests_and_rooms() {
     // Rooms: two a minute, quick play counted when it opens one.
     http.room(&tokens[0], &json!({"ruleset": "hexdice"})).await;
     let (status, body) = http
-        .post(
-            "/api/quick-play",
-            Some(&tokens[1]),
-            &json!({"ruleset": "classic", "seats": 3}),
-        )
+        .quick_play(&tokens[1], &json!({"ruleset": "classic", "seats": 3}))
         .await;
     assert_eq!(status, 201, "{body}");
     http.post_refused(
@@ -428,15 +409,10 @@ async fn per_address_caps_on_sockets_guests_and_rooms() {
     .await;
     // Quick play that finds a room opens none, so it is not counted.
     let (status, body) = http
-        .post(
-            "/api/quick-play",
-            Some(&tokens[2]),
-            &json!({"ruleset": "classic", "seats": 3}),
-        )
+        .quick_play(&tokens[2], &json!({"ruleset": "classic", "seats": 3}))
         .await;
     assert_eq!(status, 200, "{body}");
     server.stop().await;
-    db.cleanup().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -472,33 +448,30 @@ async fn forwarded_addresses_count_apart_only_when_trusted() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn web_client_is_served_with_security_headers() {
-    common::on_sqlite(|db: TestDb| async move {
-        let server = TestServer::start(&db).await;
-        for path in ["/", "/app.js", "/style.css"] {
-            let answer = server.http().send("GET", path, &[], b"").await;
-            assert_eq!(answer.status, 200, "{path}");
-            let csp = answer.header("content-security-policy").unwrap_or_default();
-            for directive in [
-                "default-src 'self'",
-                "script-src 'self'",
-                "style-src 'self'",
-                "frame-ancestors 'none'",
-            ] {
-                assert!(csp.contains(directive), "{path}: {csp}");
-            }
-            assert!(!csp.contains("unsafe-inline"), "{path}: {csp}");
-            assert_eq!(
-                answer.header("x-content-type-options"),
-                Some("nosniff"),
-                "{path}"
-            );
-            assert_eq!(answer.header("x-frame-options"), Some("DENY"), "{path}");
+    let server = TestServer::on_sqlite(|_| {}).await;
+    for path in ["/", "/app.js", "/style.css"] {
+        let answer = server.http().send("GET", path, &[], b"").await;
+        assert_eq!(answer.status, 200, "{path}");
+        let csp = answer.header("content-security-policy").unwrap_or_default();
+        for directive in [
+            "default-src 'self'",
+            "script-src 'self'",
+            "style-src 'self'",
+            "frame-ancestors 'none'",
+        ] {
+            assert!(csp.contains(directive), "{path}: {csp}");
         }
-        // The page has no inline script or style the policy would block.
-        let (_, page) = server.http().get("/", None).await;
-        let page = page.as_str().unwrap().to_owned();
-        assert!(!page.contains("<script>") && !page.contains("<style") && !page.contains("style="));
-        server.stop().await;
-    })
-    .await;
+        assert!(!csp.contains("unsafe-inline"), "{path}: {csp}");
+        assert_eq!(
+            answer.header("x-content-type-options"),
+            Some("nosniff"),
+            "{path}"
+        );
+        assert_eq!(answer.header("x-frame-options"), Some("DENY"), "{path}");
+    }
+    // The page has no inline script or style the policy would block.
+    let (_, page) = server.http().get("/", None).await;
+    let page = page.as_str().unwrap().to_owned();
+    assert!(!page.contains("<script>") && !page.contains("<style") && !page.contains("style="));
+    server.stop().await;
 }

@@ -7,9 +7,9 @@ use serde_json::json;
 use common::{TestDb, TestServer};
 
 on_both_databases! {
-    health_and_guest_identity => health_and_guest_identity;
-    rooms_are_created_listed_and_shown => rooms_are_created_listed_and_shown;
-    lobby_rooms_are_paginated_and_filtered => lobby_rooms_are_paginated_and_filtered;
+    health_and_guest_identity;
+    rooms_are_created_listed_and_shown;
+    lobby_rooms_are_paginated_and_filtered;
 }
 
 /// Every room id of the lobby pages `query` selects, following `next` with pages of `limit`.
@@ -211,12 +211,7 @@ async fn rooms_are_created_listed_and_shown(db: TestDb) {
     let (status, listed) = http.get("/api/rooms", None).await;
     assert_eq!(status, 200);
     let listed = listed["rooms"].clone();
-    let ids: Vec<&str> = listed
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| r["id"].as_str().unwrap())
-        .collect();
+    let ids = common::ids_of(&listed);
     assert!(ids.contains(&public["id"].as_str().unwrap()));
     assert!(
         !ids.contains(&private["id"].as_str().unwrap()),

@@ -15,7 +15,7 @@ use common::play::{play_at_random, seat_everyone};
 use common::{Http, TestDb, TestServer};
 
 on_both_databases! {
-    metrics_count_real_play_exactly => metrics_count_real_play_exactly;
+    metrics_count_real_play_exactly;
 }
 
 /// One scrape: every sample by its name with labels, e.g. `warroom_rooms{state="playing"}`.

@@ -139,18 +139,7 @@ async fn database_outage_answers_unavailable_then_play_resumes() {
 
     // What was acknowledged is what is stored: the replay holds every action, each once.
     let last = players[0].seq;
-    let (_, shown) = http.get(&format!("/api/rooms/{room}"), None).await;
-    let match_id = shown["match_id"].as_str().unwrap();
-    let (status, replay) = http
-        .get(&format!("/api/matches/{match_id}/replay"), None)
-        .await;
-    assert_eq!(status, 200);
-    let seqs: Vec<u64> = replay["actions"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|a| a["seq"].as_u64().unwrap())
-        .collect();
+    let (_, seqs) = stored_seqs(http, &room).await;
     assert_eq!(seqs, (1..=last).collect::<Vec<_>>());
     server.stop().await;
     db.cleanup().await;
@@ -180,11 +169,7 @@ async fn room_over_a_proxy(
 
 /// The seqs of the room's match as its replay holds them.
 async fn stored_seqs(http: Http, room: &str) -> (Value, Vec<u64>) {
-    let (_, shown) = http.get(&format!("/api/rooms/{room}"), None).await;
-    let match_id = shown["match_id"].as_str().unwrap();
-    let (status, replay) = http
-        .get(&format!("/api/matches/{match_id}/replay"), None)
-        .await;
+    let (status, replay) = http.room_replay(room, None).await;
     assert_eq!(status, 200, "{replay}");
     let seqs = replay["actions"]
         .as_array()

@@ -9,13 +9,12 @@ use serde_json::{Value, json};
 
 use common::play::{Chooser, play, play_at_random, seat_everyone};
 use common::{TestDb, TestServer};
-use warroom_server::config::Config;
 
 on_both_databases! {
-    g_rng_2_hexdice_match_is_played_to_the_end_and_verified => g_rng_2_hexdice_match_is_played_to_the_end_and_verified;
-    g_rng_1_capitals_match_is_played_to_the_end_and_verified => g_rng_1_capitals_match_is_played_to_the_end_and_verified;
-    classic_hidden_cards_reach_only_their_holder => classic_hidden_cards_reach_only_their_holder;
-    the_board_shape_is_sent_once_per_match => the_board_shape_is_sent_once_per_match;
+    g_rng_2_hexdice_match_is_played_to_the_end_and_verified;
+    g_rng_1_capitals_match_is_played_to_the_end_and_verified;
+    classic_hidden_cards_reach_only_their_holder;
+    the_board_shape_is_sent_once_per_match;
 }
 
 async fn g_rng_1_capitals_match_is_played_to_the_end_and_verified(db: TestDb) {
@@ -25,20 +24,11 @@ async fn g_rng_1_capitals_match_is_played_to_the_end_and_verified(db: TestDb) {
         seat_everyone(http, server.addr, "capitals", json!({}), 3).await;
     let mut chooser = Chooser(0xcafe);
     let over = play(&mut players, &mut [&mut spectator], 20_000, &mut |legal| {
-        // Ending the turn early keeps games short; otherwise pick uniformly.
-        let end = legal.iter().position(|a| a["type"] == "end_turn");
-        match end {
-            Some(end) if chooser.below(4) == 0 => end,
-            _ => chooser.below(legal.len()),
-        }
+        chooser.hurried(legal)
     })
     .await;
     assert!(over, "capitals ends within 20000 actions");
-    let (_, shown) = http.get(&format!("/api/rooms/{room}"), None).await;
-    let match_id = shown["match_id"].as_str().unwrap();
-    let (status, replay) = http
-        .get(&format!("/api/matches/{match_id}/replay"), None)
-        .await;
+    let (status, replay) = http.room_replay(&room, None).await;
     assert_eq!(status, 200);
     let (ok, output) = verify(&replay);
     assert!(ok, "verify accepts the capitals replay: {output}");
@@ -147,12 +137,7 @@ async fn classic_hidden_cards_reach_only_their_holder(db: TestDb) {
                 std::sync::atomic::Ordering::Relaxed,
             );
         };
-        for message in &client.received {
-            check(message);
-        }
-        client.received.clear();
-        client.keep = false;
-        client.inspect = Some(Box::new(check));
+        client.check_every_message(check);
     }
     let mut chooser = Chooser(0xc1a55);
     let over = play(&mut players, &mut [&mut spectator], 8_000, &mut |legal| {
@@ -169,17 +154,12 @@ async fn classic_hidden_cards_reach_only_their_holder(db: TestDb) {
     );
 
     // The replay hides them too: from a spectator entirely, from a seat all but its own.
-    let (_, shown) = http.get(&format!("/api/rooms/{room}"), None).await;
-    let match_id = shown["match_id"].as_str().unwrap();
-    let (status, public) = http
-        .get(&format!("/api/matches/{match_id}/replay"), None)
-        .await;
+    let match_id = http.match_of(&room).await;
+    let (status, public) = http.replay(&match_id, None).await;
     assert_eq!(status, 200);
     assert_no_foreign_card(&public, None);
     let token = players[1].token.clone().unwrap();
-    let (_, own) = http
-        .get(&format!("/api/matches/{match_id}/replay"), Some(&token))
-        .await;
+    let (_, own) = http.replay(&match_id, Some(&token)).await;
     assert_eq!(own["viewer"], json!({"seat": 1}));
     assert_no_foreign_card(&own, Some(1));
     if over {
@@ -242,12 +222,7 @@ async fn the_board_shape_is_sent_once_per_match(db: TestDb) {
             }
             _ => {}
         };
-        for message in &client.received {
-            check(message);
-        }
-        client.received.clear();
-        client.keep = false;
-        client.inspect = Some(Box::new(check));
+        client.check_every_message(check);
     }
     let mut chooser = Chooser(0xb0a2d);
     play(&mut players, &mut [&mut spectator], 300, &mut |legal| {
@@ -348,9 +323,7 @@ async fn g_rng_2_hexdice_match_is_played_to_the_end_and_verified(db: TestDb) {
     assert_eq!(summary["actions"].as_u64(), Some(last_seq));
     assert_eq!(summary["outcome"], players[0].outcome.clone().unwrap());
 
-    let (status, replay) = http
-        .get(&format!("/api/matches/{match_id}/replay"), None)
-        .await;
+    let (status, replay) = http.replay(&match_id, None).await;
     assert_eq!(status, 200);
     assert_eq!(replay["seed_commitment"], commitment);
     assert_eq!(replay["actions"].as_array().unwrap().len() as u64, last_seq);
@@ -407,10 +380,7 @@ fn hex_sha256(seed_hex: &str) -> String {
 /// the spectator still gets every action once and in order.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_spectator_at_its_pace_gets_every_action_in_order_and_the_players_never_wait() {
-    let db = common::db::sqlite();
-    let mut config = Config::for_tests(db.url.clone());
-    config.limits.spectator_pace_ms = 500;
-    let server = TestServer::start_with(config).await;
+    let server = TestServer::on_sqlite(|limits| limits.spectator_pace_ms = 500).await;
     let (_room, mut players, mut spectator) =
         seat_everyone(server.http(), server.addr, "hexdice", json!({}), 2).await;
     let mut chooser = Chooser(0x9ace);
@@ -438,5 +408,4 @@ async fn a_spectator_at_its_pace_gets_every_action_in_order_and_the_players_neve
         .collect();
     assert_eq!(seqs, (1..=last).collect::<Vec<u64>>());
     server.stop().await;
-    db.cleanup().await;
 }

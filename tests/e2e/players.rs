@@ -12,9 +12,9 @@ use common::play::{Chooser, Participant, play, seat_players};
 use common::{Http, TestDb, TestServer};
 
 on_both_databases! {
-    rename_conflict_is_refused_whatever_the_case => rename_conflict_is_refused_whatever_the_case;
-    recovery_code_takes_the_identity_to_another_device => recovery_code_takes_the_identity_to_another_device;
-    player_match_list_is_paginated_and_filtered => player_match_list_is_paginated_and_filtered;
+    rename_conflict_is_refused_whatever_the_case;
+    recovery_code_takes_the_identity_to_another_device;
+    player_match_list_is_paginated_and_filtered;
 }
 
 async fn rename_conflict_is_refused_whatever_the_case(db: TestDb) {

@@ -458,11 +458,8 @@ async fn operators_query_a_played_match_as_jsonb() {
         seat_everyone(http, server.addr, "hexdice", json!({}), 2).await;
     let over = play_at_random(&mut players, &mut [&mut spectator], 5_000, 0x0b5).await;
     assert!(over, "hexdice ends within 5000 actions");
-    let (_, shown) = http.get(&format!("/api/rooms/{room}"), None).await;
-    let match_id = shown["match_id"].as_str().unwrap().to_owned();
-    let (status, replay) = http
-        .get(&format!("/api/matches/{match_id}/replay"), None)
-        .await;
+    let match_id = http.match_of(&room).await;
+    let (status, replay) = http.replay(&match_id, None).await;
     assert_eq!(status, 200);
     server.stop().await;
 

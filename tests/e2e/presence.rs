@@ -10,8 +10,7 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 
 use common::play::seat_players;
-use common::{Client, TestDb, TestServer};
-use warroom_server::config::Config;
+use common::{Client, TestServer};
 
 /// The `room` messages among `messages`.
 fn rooms(messages: &[Value]) -> Vec<&Value> {
@@ -29,10 +28,7 @@ async fn until_spectators(client: &mut Client, spectators: u64) -> Value {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn spectators_cannot_lock_out_a_player() {
-    let db = common::db::sqlite();
-    let mut config = Config::for_tests(db.url.clone());
-    config.limits.max_spectators_per_room = 3;
-    let server = TestServer::start_with(config).await;
+    let server = TestServer::on_sqlite(|limits| limits.max_spectators_per_room = 3).await;
     let http = server.http();
     let [(_, ada), (_, bob)] = http.guests(["Ada", "Bob"]).await;
     let room = http
@@ -72,111 +68,104 @@ async fn spectators_cannot_lock_out_a_player() {
     }
     assert!(admitted, "a freed spectator place is taken");
     server.stop().await;
-    db.cleanup().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_repeated_join_is_answered_only_to_its_sender() {
-    common::on_sqlite(|db: TestDb| async move {
-        let server = TestServer::start(&db).await;
-        let http = server.http();
-        let (_, ada) = http.guest("Ada").await;
-        let room = http.room(&ada, &json!({"ruleset": "hexdice"})).await;
-        let room_id = room["id"].as_str().unwrap().to_owned();
-        let mut watcher = server.client(None).await;
-        watcher.join(&room_id, None).await;
-        let mut flooder = server.client(None).await;
-        flooder.join(&room_id, None).await;
-        until_spectators(&mut watcher, 2).await;
-        watcher.sync().await;
-        let before = watcher.received.len();
-        for _ in 0..20 {
-            flooder
-                .send(&json!({"type": "join", "room": room_id}))
-                .await;
-        }
-        flooder.sync().await;
-        watcher.sync().await;
-        let heard: Vec<_> = watcher.received[before..]
-            .iter()
-            .filter(|m| m["type"] != "pong")
-            .collect();
-        assert!(
-            heard.is_empty(),
-            "the others hear nothing of a repeated join: {heard:?}"
-        );
-        let answers = rooms(&flooder.received).len();
-        assert_eq!(answers, 21, "the sender is answered each time, once");
-        // A fresh joiner gets its room once (not twice), and the others hear of it once.
-        let mut fresh = server.client(None).await;
-        let joined = fresh.join(&room_id, None).await;
-        assert_eq!(joined["room"]["spectators"], 3, "{joined}");
-        until_spectators(&mut watcher, 3).await;
-        tokio::time::sleep(Duration::from_millis(600)).await;
-        fresh.sync().await;
-        watcher.sync().await;
-        assert_eq!(rooms(&fresh.received).len(), 1, "{:?}", fresh.received);
-        assert_eq!(
-            rooms(&watcher.received[before..]).len(),
-            1,
-            "the others hear of the new spectator once"
-        );
-        server.stop().await;
-    })
-    .await;
+    let server = TestServer::on_sqlite(|_| {}).await;
+    let http = server.http();
+    let (_, ada) = http.guest("Ada").await;
+    let room = http.room(&ada, &json!({"ruleset": "hexdice"})).await;
+    let room_id = room["id"].as_str().unwrap().to_owned();
+    let mut watcher = server.client(None).await;
+    watcher.join(&room_id, None).await;
+    let mut flooder = server.client(None).await;
+    flooder.join(&room_id, None).await;
+    until_spectators(&mut watcher, 2).await;
+    watcher.sync().await;
+    let before = watcher.received.len();
+    for _ in 0..20 {
+        flooder
+            .send(&json!({"type": "join", "room": room_id}))
+            .await;
+    }
+    flooder.sync().await;
+    watcher.sync().await;
+    let heard: Vec<_> = watcher.received[before..]
+        .iter()
+        .filter(|m| m["type"] != "pong")
+        .collect();
+    assert!(
+        heard.is_empty(),
+        "the others hear nothing of a repeated join: {heard:?}"
+    );
+    let answers = rooms(&flooder.received).len();
+    assert_eq!(answers, 21, "the sender is answered each time, once");
+    // A fresh joiner gets its room once (not twice), and the others hear of it once.
+    let mut fresh = server.client(None).await;
+    let joined = fresh.join(&room_id, None).await;
+    assert_eq!(joined["room"]["spectators"], 3, "{joined}");
+    until_spectators(&mut watcher, 3).await;
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    fresh.sync().await;
+    watcher.sync().await;
+    assert_eq!(rooms(&fresh.received).len(), 1, "{:?}", fresh.received);
+    assert_eq!(
+        rooms(&watcher.received[before..]).len(),
+        1,
+        "the others hear of the new spectator once"
+    );
+    server.stop().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_crowd_coming_and_going_is_told_coalesced() {
-    common::on_sqlite(|db: TestDb| async move {
-        let server = TestServer::start(&db).await;
-        let http = server.http();
-        let (_, ada) = http.guest("Ada").await;
-        let room = http
-            .room(&ada, &json!({"ruleset": "hexdice", "creator_seat": 0}))
+    let server = TestServer::on_sqlite(|_| {}).await;
+    let http = server.http();
+    let (_, ada) = http.guest("Ada").await;
+    let room = http
+        .room(&ada, &json!({"ruleset": "hexdice", "creator_seat": 0}))
+        .await;
+    let room_id = room["id"].as_str().unwrap().to_owned();
+    // Ada holds a seat: she is not counted as a spectator.
+    let mut watcher = server.client(Some(&ada)).await;
+    watcher.join(&room_id, None).await;
+    watcher.sync().await;
+    let mut crowd = Vec::new();
+    for _ in 0..40 {
+        crowd.push(server.client(None).await);
+    }
+    let before = watcher.received.len();
+    let started = Instant::now();
+    for client in &mut crowd {
+        client.send(&json!({"type": "join", "room": room_id})).await;
+    }
+    for client in &mut crowd {
+        let joined = client
+            .until("room", |m| m["type"] == "room" || m["type"] == "error")
             .await;
-        let room_id = room["id"].as_str().unwrap().to_owned();
-        // Ada holds a seat: she is not counted as a spectator.
-        let mut watcher = server.client(Some(&ada)).await;
-        watcher.join(&room_id, None).await;
-        watcher.sync().await;
-        let mut crowd = Vec::new();
-        for _ in 0..40 {
-            crowd.push(server.client(None).await);
-        }
-        let before = watcher.received.len();
-        let started = Instant::now();
-        for client in &mut crowd {
-            client.send(&json!({"type": "join", "room": room_id})).await;
-        }
-        for client in &mut crowd {
-            let joined = client
-                .until("room", |m| m["type"] == "room" || m["type"] == "error")
-                .await;
-            assert_eq!(joined["type"], "room", "{joined}");
-        }
-        for client in crowd {
-            client.close().await;
-        }
-        // Everyone left: the watcher's last word says so.
-        until_spectators(&mut watcher, 0).await;
-        let took = started.elapsed();
-        tokio::time::sleep(Duration::from_millis(600)).await;
-        watcher.sync().await;
-        let heard = rooms(&watcher.received[before..]);
-        assert_eq!(heard.last().unwrap()["room"]["spectators"], 0);
-        // 80 changes; at most one `room` every 250 ms (and the first at once).
-        let allowed = took.as_millis() / 250 + 2;
-        assert!(
-            heard.len() as u128 <= allowed,
-            "{} room messages in {took:?} (allowed {allowed})",
-            heard.len()
-        );
-        // The lobby's copy is current at once.
-        let (_, shown) = http.get(&format!("/api/rooms/{room_id}"), None).await;
-        assert_eq!(shown["spectators"], 0, "{shown}");
-        assert_eq!(shown["seats"][0]["connected"], true, "{shown}");
-        server.stop().await;
-    })
-    .await;
+        assert_eq!(joined["type"], "room", "{joined}");
+    }
+    for client in crowd {
+        client.close().await;
+    }
+    // Everyone left: the watcher's last word says so.
+    until_spectators(&mut watcher, 0).await;
+    let took = started.elapsed();
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    watcher.sync().await;
+    let heard = rooms(&watcher.received[before..]);
+    assert_eq!(heard.last().unwrap()["room"]["spectators"], 0);
+    // 80 changes; at most one `room` every 250 ms (and the first at once).
+    let allowed = took.as_millis() / 250 + 2;
+    assert!(
+        heard.len() as u128 <= allowed,
+        "{} room messages in {took:?} (allowed {allowed})",
+        heard.len()
+    );
+    // The lobby's copy is current at once.
+    let (_, shown) = http.get(&format!("/api/rooms/{room_id}"), None).await;
+    assert_eq!(shown["spectators"], 0, "{shown}");
+    assert_eq!(shown["seats"][0]["connected"], true, "{shown}");
+    server.stop().await;
 }

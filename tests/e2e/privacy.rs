@@ -10,7 +10,7 @@ use common::play::{Chooser, play, seat_players};
 use common::{Client, Http, TestDb, TestServer};
 
 on_both_databases! {
-    private_match_is_hidden_from_strangers => private_match_is_hidden_from_strangers;
+    private_match_is_hidden_from_strangers;
 }
 
 /// Ids in a list of match summaries (or a player's page).
@@ -134,66 +134,23 @@ async fn private_match_is_hidden_from_strangers(db: TestDb) {
 
     for finished in [false, true] {
         let stage = if finished { "finished" } else { "running" };
-        check_visibility(
-            http,
-            &format!("{stage}, player"),
-            Some(&ada),
-            None,
-            &match_id,
-            &ada_id,
-            true,
-        )
-        .await;
-        check_visibility(
-            http,
-            &format!("{stage}, other player"),
-            Some(&bob),
-            None,
-            &match_id,
-            &ada_id,
-            true,
-        )
-        .await;
-        check_visibility(
-            http,
-            &format!("{stage}, stranger"),
-            Some(&cy),
-            None,
-            &match_id,
-            &ada_id,
-            false,
-        )
-        .await;
-        check_visibility(
-            http,
-            &format!("{stage}, anonymous"),
-            None,
-            None,
-            &match_id,
-            &ada_id,
-            false,
-        )
-        .await;
-        check_visibility(
-            http,
-            &format!("{stage}, invite holder"),
-            None,
-            Some(&invite),
-            &match_id,
-            &ada_id,
-            true,
-        )
-        .await;
-        check_visibility(
-            http,
-            &format!("{stage}, wrong invite"),
-            Some(&cy),
-            Some("0000000000000000"),
-            &match_id,
-            &ada_id,
-            false,
-        )
-        .await;
+        // Who asks (bearer, invite) and whether the match is shown to them.
+        for (who, bearer, code, visible) in [
+            ("player", Some(ada.as_str()), None, true),
+            ("other player", Some(bob.as_str()), None, true),
+            ("stranger", Some(cy.as_str()), None, false),
+            ("anonymous", None, None, false),
+            ("invite holder", None, Some(invite.as_str()), true),
+            (
+                "wrong invite",
+                Some(cy.as_str()),
+                Some("0000000000000000"),
+                false,
+            ),
+        ] {
+            let label = format!("{stage}, {who}");
+            check_visibility(http, &label, bearer, code, &match_id, &ada_id, visible).await;
+        }
         if !finished {
             let over = play(&mut players, &mut [], 5_000, &mut |legal| {
                 chooser.below(legal.len())

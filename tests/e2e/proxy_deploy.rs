@@ -12,7 +12,7 @@ use std::net::SocketAddr;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::cluster::{Node, cluster_up, nats_url};
+use crate::cluster::{Node, cluster_setup, cluster_up};
 use crate::common::Http;
 
 /// The proxy's read timeout for plain requests (`location /` in deploy/nginx.conf).
@@ -119,9 +119,7 @@ async fn timed_get(addr: SocketAddr, path: &str, limit: Duration) -> (u16, Durat
     ignore = "needs WARROOM_TEST_POSTGRES_URL and WARROOM_TEST_NATS_URL"
 )]
 async fn the_shipped_proxy_takes_a_frozen_node_out_within_its_timeout_and_keeps_metrics_private() {
-    let nats = nats_url().await;
-    let db = crate::common::db::postgres().await;
-    let prefix = &uuid::Uuid::new_v4().simple().to_string()[..6];
+    let (nats, db, prefix) = cluster_setup().await;
     let nodes = vec![
         Node::start(&db, &nats, &format!("x{prefix}a"), 5),
         Node::start(&db, &nats, &format!("x{prefix}b"), 5),

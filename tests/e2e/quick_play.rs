@@ -8,7 +8,7 @@ use serde_json::json;
 use common::{Client, TestDb, TestServer};
 
 on_both_databases! {
-    quick_play_joins_the_oldest_waiting_room => quick_play_joins_the_oldest_waiting_room;
+    quick_play_joins_the_oldest_waiting_room;
 }
 
 async fn quick_play_joins_the_oldest_waiting_room(db: TestDb) {
@@ -18,7 +18,7 @@ async fn quick_play_joins_the_oldest_waiting_room(db: TestDb) {
     let hexdice = json!({"ruleset": "hexdice"});
 
     // Nothing waits: a room is opened.
-    let (status, first) = http.post("/api/quick-play", Some(&ada), &hexdice).await;
+    let (status, first) = http.quick_play(&ada, &hexdice).await;
     assert_eq!(
         (status, first["created"].as_bool()),
         (201, Some(true)),
@@ -28,13 +28,9 @@ async fn quick_play_joins_the_oldest_waiting_room(db: TestDb) {
     assert_eq!(first["room"]["state"], "waiting");
     assert_eq!(first["room"]["private"], false);
     let mut ada_socket = server.client(Some(&ada)).await;
-    ada_socket.join(&room, None).await;
-    ada_socket
-        .send(&json!({"type": "take_seat", "room": room}))
-        .await;
-    ada_socket.sync().await;
+    ada_socket.sit(&room, None).await;
     // Asking again sends Ada back to the room she waits in.
-    let (status, again) = http.post("/api/quick-play", Some(&ada), &hexdice).await;
+    let (status, again) = http.quick_play(&ada, &hexdice).await;
     assert_eq!(
         (status, again["room"]["id"].as_str()),
         (200, Some(room.as_str()))
@@ -42,11 +38,7 @@ async fn quick_play_joins_the_oldest_waiting_room(db: TestDb) {
 
     // A newer room whose only seated player has gone is not offered.
     let (_, dee_room) = http
-        .post(
-            "/api/quick-play",
-            Some(&dee),
-            &json!({"ruleset": "hexdice", "seats": 2}),
-        )
+        .quick_play(&dee, &json!({"ruleset": "hexdice", "seats": 2}))
         .await;
     assert_eq!(
         dee_room["room"]["id"].as_str(),
@@ -55,15 +47,11 @@ async fn quick_play_joins_the_oldest_waiting_room(db: TestDb) {
     );
     let gone_id = http.room_id(&dee, &json!({"ruleset": "hexdice"})).await;
     let mut dee_socket = server.client(Some(&dee)).await;
-    dee_socket.join(&gone_id, None).await;
-    dee_socket
-        .send(&json!({"type": "take_seat", "room": gone_id}))
-        .await;
-    dee_socket.sync().await;
+    dee_socket.sit(&gone_id, None).await;
     dee_socket.close().await;
 
     // Bob is sent to Ada's room (the oldest that fits), takes the seat, and the match starts.
-    let (status, found) = http.post("/api/quick-play", Some(&bob), &hexdice).await;
+    let (status, found) = http.quick_play(&bob, &hexdice).await;
     assert_eq!(
         (status, found["created"].as_bool()),
         (200, Some(false)),
@@ -76,15 +64,13 @@ async fn quick_play_joins_the_oldest_waiting_room(db: TestDb) {
     );
     let mut bob_socket = server.client(Some(&bob)).await;
     bob_socket.join(&room, None).await;
-    bob_socket
-        .send(&json!({"type": "take_seat", "room": room}))
-        .await;
+    bob_socket.take_seat(&room, None).await;
     let snapshot = bob_socket.until_type("snapshot").await;
     assert_eq!(snapshot["room"], room.as_str());
 
     // Ada's room plays now and Dee's room has nobody present: Cyd gets a new room.
     wait_until_absent(&http, &gone_id).await;
-    let (status, fresh) = http.post("/api/quick-play", Some(&cyd), &hexdice).await;
+    let (status, fresh) = http.quick_play(&cyd, &hexdice).await;
     assert_eq!(
         (status, fresh["created"].as_bool()),
         (201, Some(true)),
@@ -104,11 +90,7 @@ async fn quick_play_joins_the_oldest_waiting_room(db: TestDb) {
     )
     .await;
     let (status, body) = http
-        .post(
-            "/api/quick-play",
-            Some(&cyd),
-            &json!({"ruleset": "hexdice", "seats": 7}),
-        )
+        .quick_play(&cyd, &json!({"ruleset": "hexdice", "seats": 7}))
         .await;
     assert_eq!(status, 400, "{body}");
     drop(ada_socket);

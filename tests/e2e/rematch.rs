@@ -11,8 +11,8 @@ use common::play::{Chooser, Participant, play, seat_everyone, seat_players};
 use common::{TestDb, TestServer};
 
 on_both_databases! {
-    rematch_with_two_of_three_accepting => rematch_with_two_of_three_accepting;
-    a_rematch_against_the_computer_seats_the_bots_again => a_rematch_against_the_computer_seats_the_bots_again;
+    rematch_with_two_of_three_accepting;
+    a_rematch_against_the_computer_seats_the_bots_again;
 }
 
 /// Answers the rematch; returns the refusal, or the rematch as it stands with this answer.
@@ -46,11 +46,7 @@ async fn rematch_with_two_of_three_accepting(db: TestDb) {
 
     let mut chooser = Chooser(0x2e3a);
     let over = play(&mut players, &mut [&mut spectator], 20_000, &mut |legal| {
-        let end = legal.iter().position(|a| a["type"] == "end_turn");
-        match end {
-            Some(end) if chooser.below(4) == 0 => end,
-            _ => chooser.below(legal.len()),
-        }
+        chooser.hurried(legal)
     })
     .await;
     assert!(over, "capitals ends");

@@ -18,7 +18,7 @@ use crate::play::verify;
 use common::{Client, Http, TestDb, TestServer};
 
 on_both_databases! {
-    a_seats_and_a_spectators_classic_replay_are_what_they_saw_and_no_more => a_seats_and_a_spectators_classic_replay_are_what_they_saw_and_no_more;
+    a_seats_and_a_spectators_classic_replay_are_what_they_saw_and_no_more;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -134,11 +134,7 @@ async fn bots_match_watched(
 
 /// The replay of the room's match as `token` (or anyone) sees it.
 async fn replay_of(http: Http, room: &str, token: Option<&str>) -> Value {
-    let (_, shown) = http.get(&format!("/api/rooms/{room}"), None).await;
-    let match_id = shown["match_id"].as_str().expect("a match").to_owned();
-    let (status, replay) = http
-        .get(&format!("/api/matches/{match_id}/replay"), token)
-        .await;
+    let (status, replay) = http.room_replay(room, token).await;
     assert_eq!(status, 200, "{replay}");
     replay
 }

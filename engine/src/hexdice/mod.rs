@@ -20,7 +20,7 @@ pub(crate) mod state;
 mod view;
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 use std::ops::RangeInclusive;
 

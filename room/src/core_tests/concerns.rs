@@ -4,12 +4,11 @@
 
 use std::time::{Duration, Instant};
 
-use serde_json::Value;
-use warroom_engine::{RulesetId, Seat, Viewer};
+use warroom_engine::{RulesetId, Seat};
 use warroom_protocol::{ActedBy, ChatChannel, RoomState, ServerMsg, Takeover, codes};
 
 use super::driver::*;
-use super::{player, sends, started, started_room, to_act};
+use super::{legal_of, player, sends, started, started_room, to_act};
 use crate::core::{InFlight, Limits, RoomCore};
 use crate::error::RoomError;
 use crate::input::{Answer, Command, Input, WriteFailed};
@@ -237,13 +236,7 @@ fn a_joiner_a_little_behind_gets_each_action_and_one_far_behind_a_snapshot() {
         let seat = to_act(&core).unwrap();
         let conn = crate::ConnId::from(seat.0) + 1;
         join(&mut core, conn, Some(player(seat.0)), None, t0).unwrap();
-        let legal = core
-            .game
-            .as_ref()
-            .unwrap()
-            .runner
-            .legal_actions_for(Viewer::Seat(seat));
-        let legal = warroom_protocol::legal::expand_value(&legal.unwrap().to_value()).unwrap();
+        let legal = legal_of(&core, seat);
         act(&mut core, conn, format!("a{n}"), &legal[0], t0).unwrap();
         committed(&mut core, n + 1, Ok(()), t0).unwrap();
         drain(&mut core);
@@ -485,15 +478,7 @@ fn a_seat_timed_out_on_two_turns_in_a_row_is_played_by_the_bot_until_back() {
     let mut played = 0;
     let mut stored = Vec::new();
     while to_act(&core) == Some(other) {
-        let legal = core
-            .game
-            .as_ref()
-            .unwrap()
-            .runner
-            .legal_actions_for(Viewer::Seat(other))
-            .unwrap()
-            .to_value();
-        let legal: Vec<Value> = warroom_protocol::legal::expand_value(&legal).unwrap();
+        let legal = legal_of(&core, other);
         act(
             &mut core,
             other_conn,
@@ -545,13 +530,7 @@ fn a_player_away_past_the_grace_period_is_taken_over_and_an_action_gives_the_sea
     );
     // Back, and acting: the seat is theirs again and the bot's late decision is dropped.
     join(&mut core, conn, Some(player(first.0)), None, t0 + grace).unwrap();
-    let legal = core
-        .game
-        .as_ref()
-        .unwrap()
-        .runner
-        .legal_actions_for(Viewer::Seat(first));
-    let legal = warroom_protocol::legal::expand_value(&legal.unwrap().to_value()).unwrap();
+    let legal = legal_of(&core, first);
     act(&mut core, conn, "mine".into(), &legal[0], t0 + grace).unwrap();
     assert_eq!(core.takeover(first), None);
     let late = legal[0].clone();

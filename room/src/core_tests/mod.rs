@@ -6,7 +6,7 @@ mod driver;
 
 use serde_json::{Value, json};
 use std::time::Instant;
-use warroom_engine::{RulesetId, Seat};
+use warroom_engine::{RulesetId, Seat, Viewer};
 use warroom_protocol::{
     ActedBy, ClockSettings, Identity, RoomSettings, RoomState, ServerMsg, Takeover,
 };
@@ -230,6 +230,17 @@ fn bot_turn(outputs: Vec<Output>) -> Option<(u64, Seat, Option<Value>)> {
         Output::Bot(turn) => Some((turn.seq, turn.seat, (turn.job)(1))),
         _ => None,
     })
+}
+
+/// The legal actions of `seat` in the core's match, one by one.
+fn legal_of(core: &RoomCore, seat: Seat) -> Vec<Value> {
+    let legal = core
+        .game
+        .as_ref()
+        .unwrap()
+        .runner
+        .legal_actions_for(Viewer::Seat(seat));
+    warroom_protocol::legal::expand_value(&legal.unwrap().to_value()).unwrap()
 }
 
 /// The seat to act in the core's match.
@@ -528,15 +539,13 @@ fn a_player_who_acts_in_time_keeps_the_bank_and_the_clock_waits_for_each_commit(
 /// returns what the core asked to send after each commit.
 fn play_committed(core: &mut RoomCore, count: usize) -> Vec<Vec<Output>> {
     use super::Submission;
-    use warroom_engine::Viewer;
     let mut rounds = Vec::new();
     for n in 0..count {
         let game = core.game.as_ref().unwrap();
         let Some(seat) = game.runner.to_act() else {
             break;
         };
-        let legal = game.runner.legal_actions_for(Viewer::Seat(seat)).unwrap();
-        let legal = warroom_protocol::legal::expand_value(&legal.to_value()).unwrap();
+        let legal = legal_of(core, seat);
         let action = legal[n % legal.len()].clone();
         let now = Instant::now();
         let Submitted::Pending(seq) = core
@@ -606,7 +615,6 @@ fn follow_views(
 
 #[test]
 fn live_followers_get_patches_that_rebuild_their_view_and_a_rejoin_gets_whole_views() {
-    use warroom_engine::Viewer;
     for (ruleset, seats, spectator) in [
         (RulesetId::Hexdice, 2, 3),
         (RulesetId::Classic, 3, 100),

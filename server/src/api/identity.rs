@@ -4,7 +4,7 @@
 use axum::Json;
 use axum::body::Bytes;
 use axum::extract::State;
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::StatusCode;
 use warroom_protocol::{
     ErrorBody, GuestCreated, Identity, IdentityId, Me, NewGuest, Recover, RecoveryCode, Rename,
     codes,
@@ -13,19 +13,15 @@ use warroom_protocol::{
 use super::body::json;
 use crate::error::ApiError;
 use crate::identity::{new_recovery_code, new_token, recovery_hash, token_hash, validate_name};
+use crate::openapi::{NameTaken, Refused, Unauthorized};
 use crate::per_ip::ClientIp;
-use crate::state::AppState;
+use crate::state::{AppState, Bearer};
 use crate::store::{is_unique_violation, now_ms, rfc3339};
 
 /// Creates a guest identity and returns its token (the only time it is shown).
 #[utoipa::path(
     post, path = "/api/guests", tag = "players", request_body = NewGuest,
-    responses(
-        (status = 201, description = "the new guest and its bearer token (shown once)", body = GuestCreated),
-        (status = 400, description = "`invalid_request` and the other codes of a refused request", body = ErrorBody),
-        (status = 409, description = "`name_taken`", body = ErrorBody),
-        (status = 429, description = "`rate_limited`: too many guests from this address (`--guests-per-ip-per-minute`)", body = ErrorBody)
-    )
+    responses((status = 201, description = "the new guest and its bearer token (shown once)", body = GuestCreated), Refused, NameTaken, (status = 429, description = "`rate_limited`: too many guests from this address (`--guests-per-ip-per-minute`)", body = ErrorBody))
 )]
 pub async fn create_guest(
     State(state): State<AppState>,
@@ -57,13 +53,12 @@ pub async fn create_guest(
 /// Who the bearer token belongs to.
 #[utoipa::path(
     get, path = "/api/me", tag = "players", security(("bearer" = [])),
-    responses(
-        (status = 200, description = "the bearer's identity", body = Me),
-        (status = 401, description = "`unauthorized`: a valid bearer token is required", body = ErrorBody)
-    )
+    responses((status = 200, description = "the bearer's identity", body = Me), Unauthorized)
 )]
-pub async fn me(State(state): State<AppState>, headers: HeaderMap) -> Result<Json<Me>, ApiError> {
-    let identity = state.required_identity(&headers).await?;
+pub async fn me(
+    State(state): State<AppState>,
+    Bearer(identity): Bearer,
+) -> Result<Json<Me>, ApiError> {
     Ok(Json(me_of(&state, identity.id).await?))
 }
 
@@ -71,19 +66,13 @@ pub async fn me(State(state): State<AppState>, headers: HeaderMap) -> Result<Jso
 /// name is allowed. Rooms already open show the new name once they next load the seat.
 #[utoipa::path(
     patch, path = "/api/me", tag = "players", request_body = Rename, security(("bearer" = [])),
-    responses(
-        (status = 200, description = "renamed", body = Me),
-        (status = 400, description = "`invalid_request` and the other codes of a refused request", body = ErrorBody),
-        (status = 401, description = "`unauthorized`: a valid bearer token is required", body = ErrorBody),
-        (status = 409, description = "`name_taken`", body = ErrorBody)
-    )
+    responses((status = 200, description = "renamed", body = Me), Refused, Unauthorized, NameTaken)
 )]
 pub async fn rename(
     State(state): State<AppState>,
-    headers: HeaderMap,
+    Bearer(identity): Bearer,
     body: Bytes,
 ) -> Result<Json<Me>, ApiError> {
-    let identity = state.required_identity(&headers).await?;
     let request: Rename = json(&body)?;
     let name = validate_name(&request.name)?;
     state
@@ -97,16 +86,12 @@ pub async fn rename(
 /// Makes a new recovery code for the bearer (shown once; any earlier code stops working).
 #[utoipa::path(
     post, path = "/api/me/recovery", tag = "players", security(("bearer" = [])),
-    responses(
-        (status = 201, description = "a new recovery code, replacing any earlier one (shown once)", body = RecoveryCode),
-        (status = 401, description = "`unauthorized`: a valid bearer token is required", body = ErrorBody)
-    )
+    responses((status = 201, description = "a new recovery code, replacing any earlier one (shown once)", body = RecoveryCode), Unauthorized)
 )]
 pub async fn new_recovery(
     State(state): State<AppState>,
-    headers: HeaderMap,
+    Bearer(identity): Bearer,
 ) -> Result<(StatusCode, Json<RecoveryCode>), ApiError> {
-    let identity = state.required_identity(&headers).await?;
     let code = new_recovery_code()?;
     let hash = recovery_hash(&code).ok_or_else(|| ApiError::internal("a fresh code is invalid"))?;
     let at = now_ms();
@@ -124,11 +109,7 @@ pub async fn new_recovery(
 /// other devices keep theirs).
 #[utoipa::path(
     post, path = "/api/recover", tag = "players", request_body = Recover,
-    responses(
-        (status = 200, description = "a new bearer token for the identity", body = GuestCreated),
-        (status = 400, description = "`invalid_request` and the other codes of a refused request", body = ErrorBody),
-        (status = 401, description = "`invalid_recovery_code`", body = ErrorBody)
-    )
+    responses((status = 200, description = "a new bearer token for the identity", body = GuestCreated), Refused, (status = 401, description = "`invalid_recovery_code`", body = ErrorBody))
 )]
 pub async fn recover(
     State(state): State<AppState>,

@@ -7,17 +7,17 @@
 
 use axum::Json;
 use axum::extract::{Path, Query, State};
-use axum::http::HeaderMap;
 use serde::Deserialize;
 use warroom_engine::{RulesetId, Seat, Viewer};
 use warroom_protocol::{
-    ErrorBody, Identity, IdentityId, MatchId, MatchSeat, MatchState, MatchSummary, Replay, codes,
+    Identity, IdentityId, MatchId, MatchSeat, MatchState, MatchSummary, Replay, codes,
 };
 
 use super::body::path_id;
 use crate::error::ApiError;
+use crate::openapi::{MatchNotFound, Refused, Unauthorized, UnknownBearer};
 use crate::runner::rules;
-use crate::state::AppState;
+use crate::state::{AppState, MaybeBearer};
 use crate::store::{MatchFilter, MatchRecord, rfc3339};
 use warroom_room::chat::{Reader, may_read};
 
@@ -68,18 +68,13 @@ async fn visible_match(
 /// Matches, newest first; a private room's only to those who played them.
 #[utoipa::path(
     get, path = "/api/matches", tag = "matches", security((), ("bearer" = [])), params(("player" = Option<String>, Query, description = "only matches of this identity id"), ("ruleset" = Option<String>, Query, description = "only this ruleset"), ("state" = Option<String>, Query, description = "`playing` or `finished`")),
-    responses(
-        (status = 200, description = "matches, newest first", body = Vec<MatchSummary>),
-        (status = 400, description = "`invalid_request` and the other codes of a refused request", body = ErrorBody),
-        (status = 401, description = "`unauthorized`: a bearer token no identity holds", body = ErrorBody)
-    )
+    responses((status = 200, description = "matches, newest first", body = Vec<MatchSummary>), Refused, UnknownBearer)
 )]
 pub async fn list(
     State(state): State<AppState>,
-    headers: HeaderMap,
     Query(query): Query<ListQuery>,
+    MaybeBearer(viewer): MaybeBearer,
 ) -> Result<Json<Vec<MatchSummary>>, ApiError> {
-    let viewer = state.optional_identity(&headers).await?;
     let bad = |what: &str| ApiError::bad_request(codes::INVALID_REQUEST, what.to_owned());
     let filter = MatchFilter {
         player: query
@@ -110,19 +105,14 @@ pub async fn list(
 /// One match (a private room's only to its players, its creator and holders of its invite).
 #[utoipa::path(
     get, path = "/api/matches/{id}", tag = "matches", security((), ("bearer" = [])), params(("id" = String, Path, description = "the match id"), ("invite" = Option<String>, Query, description = "a private room's invite code")),
-    responses(
-        (status = 200, description = "the match", body = MatchSummary),
-        (status = 401, description = "`unauthorized`: a valid bearer token is required", body = ErrorBody),
-        (status = 404, description = "`match_not_found` (also a private match the bearer may not see)", body = ErrorBody)
-    )
+    responses((status = 200, description = "the match", body = MatchSummary), Unauthorized, MatchNotFound)
 )]
 pub async fn show(
     State(state): State<AppState>,
-    headers: HeaderMap,
     Path(id): Path<String>,
     Query(query): Query<InviteQuery>,
+    MaybeBearer(viewer): MaybeBearer,
 ) -> Result<Json<MatchSummary>, ApiError> {
-    let viewer = state.optional_identity(&headers).await?;
     let record = visible_match(&state, &id, viewer.as_ref(), query.invite.as_deref()).await?;
     Ok(Json(summary(&record)))
 }
@@ -130,19 +120,14 @@ pub async fn show(
 /// A match's replay, redacted for the bearer (a seat sees its own hidden information).
 #[utoipa::path(
     get, path = "/api/matches/{id}/replay", tag = "matches", security((), ("bearer" = [])), params(("id" = String, Path, description = "the match id"), ("invite" = Option<String>, Query, description = "a private room's invite code")),
-    responses(
-        (status = 200, description = "the replay as the bearer may see it (a seat sees its own hidden information); the seed once the match is over", body = Replay),
-        (status = 401, description = "`unauthorized`: a valid bearer token is required", body = ErrorBody),
-        (status = 404, description = "`match_not_found` (also a private match the bearer may not see)", body = ErrorBody)
-    )
+    responses((status = 200, description = "the replay as the bearer may see it (a seat sees its own hidden information); the seed once the match is over", body = Replay), Unauthorized, MatchNotFound)
 )]
 pub async fn replay(
     State(state): State<AppState>,
-    headers: HeaderMap,
     Path(id): Path<String>,
     Query(query): Query<InviteQuery>,
+    MaybeBearer(viewer_identity): MaybeBearer,
 ) -> Result<Json<Replay>, ApiError> {
-    let viewer_identity = state.optional_identity(&headers).await?;
     let record = visible_match(
         &state,
         &id,

@@ -3,17 +3,17 @@
 
 use axum::Json;
 use axum::extract::{Path, Query, State};
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::StatusCode;
 use serde::Deserialize;
-use warroom_engine::RulesetId;
 use warroom_protocol::{
-    ErrorBody, IdentityId, MatchPage, MatchResult, PlayerMatch, PlayerProfile, codes,
+    IdentityId, MatchId, MatchPage, MatchResult, PlayerMatch, PlayerProfile, codes,
 };
 
-use super::body::path_id;
+use super::body::{page_cursor, page_limit, path_id, ruleset_filter};
 use super::matches::summary;
 use crate::error::ApiError;
-use crate::state::AppState;
+use crate::openapi::{PlayerNotFound, Refused, UnknownBearer};
+use crate::state::{AppState, MaybeBearer};
 use crate::store::{IdentityRecord, PlayerMatchQuery, result_for, rfc3339};
 
 /// Matches on a page when the client does not say.
@@ -42,11 +42,7 @@ pub struct FindQuery {
 /// The player with this name (any case).
 #[utoipa::path(
     get, path = "/api/players", tag = "players", params(("name" = String, Query, description = "the player's name (any case)")),
-    responses(
-        (status = 200, description = "the player's page", body = PlayerProfile),
-        (status = 400, description = "`invalid_request` and the other codes of a refused request", body = ErrorBody),
-        (status = 404, description = "`player_not_found`", body = ErrorBody)
-    )
+    responses((status = 200, description = "the player's page", body = PlayerProfile), Refused, PlayerNotFound)
 )]
 pub async fn find(
     State(state): State<AppState>,
@@ -64,10 +60,7 @@ pub async fn find(
 /// One player's page.
 #[utoipa::path(
     get, path = "/api/players/{id}", tag = "players", params(("id" = String, Path, description = "the player's identity id")),
-    responses(
-        (status = 200, description = "the player's page", body = PlayerProfile),
-        (status = 404, description = "`player_not_found`", body = ErrorBody)
-    )
+    responses((status = 200, description = "the player's page", body = PlayerProfile), PlayerNotFound)
 )]
 pub async fn show(
     State(state): State<AppState>,
@@ -104,46 +97,32 @@ pub struct MatchesQuery {
 /// a bearer who played in them.
 #[utoipa::path(
     get, path = "/api/players/{id}/matches", tag = "players", security((), ("bearer" = [])), params(("id" = String, Path, description = "the player's identity id"), ("ruleset" = Option<String>, Query, description = "only this ruleset"), ("result" = Option<String>, Query, description = "`won`, `lost` or `playing`"), ("limit" = Option<u32>, Query, description = "matches per page, 1 to 100 (default 20)"), ("before" = Option<String>, Query, description = "the `next` cursor of the previous page")),
-    responses(
-        (status = 200, description = "one page of the player's matches, newest first", body = MatchPage),
-        (status = 400, description = "`invalid_request` and the other codes of a refused request", body = ErrorBody),
-        (status = 401, description = "`unauthorized`: a bearer token no identity holds", body = ErrorBody),
-        (status = 404, description = "`player_not_found`", body = ErrorBody)
-    )
+    responses((status = 200, description = "one page of the player's matches, newest first", body = MatchPage), Refused, UnknownBearer, PlayerNotFound)
 )]
 pub async fn matches(
     State(state): State<AppState>,
-    headers: HeaderMap,
     Path(id): Path<String>,
     Query(query): Query<MatchesQuery>,
+    MaybeBearer(viewer): MaybeBearer,
 ) -> Result<Json<MatchPage>, ApiError> {
-    let viewer = state.optional_identity(&headers).await?;
     let player: IdentityId = path_id(&id, player_not_found)?;
     if state.store.identity(player).await?.is_none() {
         return Err(player_not_found());
     }
-    let limit = match query.limit {
-        None => DEFAULT_PAGE,
-        Some(text) => text
-            .parse()
-            .ok()
-            .filter(|limit| (1..=MAX_PAGE).contains(limit))
-            .ok_or_else(|| bad(format!("limit is a number from 1 to {MAX_PAGE}")))?,
-    };
+    let limit = page_limit(query.limit.as_deref(), DEFAULT_PAGE, MAX_PAGE)?;
     let request = PlayerMatchQuery {
         player,
         viewer: viewer.map(|v| v.id),
-        ruleset: query
-            .ruleset
-            .filter(|r| !r.is_empty())
-            .map(|r| r.parse::<RulesetId>().map_err(|e| bad(e.to_string())))
-            .transpose()?,
+        ruleset: ruleset_filter(query.ruleset)?,
         result: query
             .result
             .filter(|r| !r.is_empty())
             .map(|r| MatchResult::parse(&r).ok_or_else(|| bad("result is won, lost or playing")))
             .transpose()?,
-        before: query.before.map(|c| parse_cursor(&c)).transpose()?,
+        before: query
+            .before
+            .map(|c| page_cursor::<MatchId>(&c))
+            .transpose()?,
         limit,
     };
     let rows = state.store.player_matches(&request).await?;
@@ -172,12 +151,4 @@ pub async fn matches(
 /// The opaque cursor of the page after the match that started at `started_at` with id `id`.
 fn cursor(started_at: i64, id: &str) -> String {
     format!("{started_at}.{id}")
-}
-
-fn parse_cursor(text: &str) -> Result<(i64, String), ApiError> {
-    let invalid = || bad("before is the `next` value of a previous page");
-    let (time, id) = text.split_once('.').ok_or_else(invalid)?;
-    let time: i64 = time.parse().map_err(|_| invalid())?;
-    let id: warroom_protocol::MatchId = id.parse().map_err(|_| invalid())?;
-    Ok((time, id.to_string()))
 }

@@ -4,7 +4,7 @@
 use axum::Json;
 use axum::body::Bytes;
 use axum::extract::{Path, Query, State};
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::StatusCode;
 use serde::Deserialize;
 use warroom_engine::RulesetId;
 use warroom_protocol::{
@@ -12,21 +12,20 @@ use warroom_protocol::{
     RulesetInfo, codes,
 };
 
-use super::body::{json, path_id};
+use super::body::{json, page_cursor, page_limit, path_id, ruleset_filter};
 use crate::bots::bot_identity;
 use crate::error::ApiError;
 use crate::identity::random_bytes;
+use crate::openapi::{Refused, Unauthorized};
 use crate::per_ip::ClientIp;
 use crate::runner::rules;
-use crate::state::AppState;
+use crate::state::{AppState, Bearer, MaybeBearer};
 use crate::store::{LobbyQuery, RoomRecord, now_ms};
 
 /// Every ruleset this build offers.
 #[utoipa::path(
     get, path = "/api/rulesets", tag = "rooms",
-    responses(
-        (status = 200, description = "every ruleset this build offers", body = Vec<RulesetInfo>)
-    )
+    responses((status = 200, description = "every ruleset this build offers", body = Vec<RulesetInfo>))
 )]
 pub async fn rulesets() -> Json<Vec<RulesetInfo>> {
     Json(
@@ -45,20 +44,14 @@ pub async fn rulesets() -> Json<Vec<RulesetInfo>> {
 /// Opens a room; its creator sees the invite code, and takes `creator_seat` when one is named.
 #[utoipa::path(
     post, path = "/api/rooms", tag = "rooms", request_body = NewRoom, security(("bearer" = [])),
-    responses(
-        (status = 201, description = "the room, with its invite code (its creator only)", body = Room),
-        (status = 400, description = "`invalid_request` and the other codes of a refused request", body = ErrorBody),
-        (status = 401, description = "`unauthorized`: a valid bearer token is required", body = ErrorBody),
-        (status = 429, description = "`rate_limited`: too many rooms from this address (`--rooms-per-ip-per-minute`)", body = ErrorBody)
-    )
+    responses((status = 201, description = "the room, with its invite code (its creator only)", body = Room), Refused, Unauthorized, (status = 429, description = "`rate_limited`: too many rooms from this address (`--rooms-per-ip-per-minute`)", body = ErrorBody))
 )]
 pub async fn create(
     State(state): State<AppState>,
     ip: ClientIp,
-    headers: HeaderMap,
+    Bearer(creator): Bearer,
     body: Bytes,
 ) -> Result<(StatusCode, Json<Room>), ApiError> {
-    let creator = state.required_identity(&headers).await?;
     let request: NewRoom = json(&body)?;
     let room = open_room(&state, ip, &creator, request).await?;
     Ok((StatusCode::CREATED, Json(room)))
@@ -197,24 +190,18 @@ const MAX_PAGE: u32 = 100;
 /// One page of the public rooms that are waiting or playing, newest first.
 #[utoipa::path(
     get, path = "/api/rooms", tag = "rooms", params(("ruleset" = Option<String>, Query, description = "only this ruleset"), ("state" = Option<String>, Query, description = "`waiting` or `playing`"), ("open" = Option<bool>, Query, description = "`true`: only waiting rooms with a free seat"), ("limit" = Option<u32>, Query, description = "rooms per page, 1 to 100 (default 50)"), ("before" = Option<String>, Query, description = "the `next` cursor of the previous page")),
-    responses(
-        (status = 200, description = "one page of the public rooms that are waiting or playing, newest first", body = RoomPage),
-        (status = 400, description = "`invalid_request`: a bad filter, limit or cursor", body = ErrorBody)
-    )
+    responses((status = 200, description = "one page of the public rooms that are waiting or playing, newest first", body = RoomPage), (status = 400, description = "`invalid_request`: a bad filter, limit or cursor", body = ErrorBody))
 )]
 pub async fn list(
     State(state): State<AppState>,
     Query(query): Query<ListQuery>,
 ) -> Result<Json<RoomPage>, ApiError> {
     let bad = |what: String| ApiError::bad_request(codes::INVALID_REQUEST, what);
-    let limit = match query.limit.filter(|l| !l.is_empty()) {
-        None => DEFAULT_PAGE,
-        Some(text) => text
-            .parse()
-            .ok()
-            .filter(|limit| (1..=MAX_PAGE).contains(limit))
-            .ok_or_else(|| bad(format!("limit is a number from 1 to {MAX_PAGE}")))?,
-    };
+    let limit = page_limit(
+        query.limit.as_deref().filter(|l| !l.is_empty()),
+        DEFAULT_PAGE,
+        MAX_PAGE,
+    )?;
     let lobby = LobbyQuery {
         state: match query.state.as_deref().filter(|s| !s.is_empty()) {
             None => None,
@@ -222,17 +209,16 @@ pub async fn list(
             Some("playing") => Some(RoomState::Playing),
             Some(_) => return Err(bad("state is waiting or playing".into())),
         },
-        ruleset: query
-            .ruleset
-            .filter(|r| !r.is_empty())
-            .map(|r| r.parse::<RulesetId>().map_err(|e| bad(e.to_string())))
-            .transpose()?,
+        ruleset: ruleset_filter(query.ruleset)?,
         open: match query.open.as_deref() {
             None | Some("" | "false") => false,
             Some("true") => true,
             Some(_) => return Err(bad("open is true or false".into())),
         },
-        before: query.before.map(|c| parse_cursor(&c)).transpose()?,
+        before: query
+            .before
+            .map(|c| page_cursor::<RoomId>(&c))
+            .transpose()?,
         limit,
     };
     // While the database is out of reach the lobby is the rooms in memory (one page).
@@ -309,34 +295,16 @@ fn cursor(created_at: i64, id: RoomId) -> String {
     format!("{created_at}.{id}")
 }
 
-fn parse_cursor(text: &str) -> Result<(i64, String), ApiError> {
-    let invalid = || {
-        ApiError::bad_request(
-            codes::INVALID_REQUEST,
-            "before is the `next` value of a previous page",
-        )
-    };
-    let (time, id) = text.split_once('.').ok_or_else(invalid)?;
-    let time: i64 = time.parse().map_err(|_| invalid())?;
-    let id: RoomId = id.parse().map_err(|_| invalid())?;
-    Ok((time, id.to_string()))
-}
-
 /// One room (private ones too: their id is as secret as a link).
 #[utoipa::path(
     get, path = "/api/rooms/{id}", tag = "rooms", security((), ("bearer" = [])), params(("id" = String, Path, description = "the room id")),
-    responses(
-        (status = 200, description = "the room", body = Room),
-        (status = 401, description = "`unauthorized`: a valid bearer token is required", body = ErrorBody),
-        (status = 404, description = "`room_not_found`", body = ErrorBody)
-    )
+    responses((status = 200, description = "the room", body = Room), Unauthorized, (status = 404, description = "`room_not_found`", body = ErrorBody))
 )]
 pub async fn show(
     State(state): State<AppState>,
-    headers: HeaderMap,
     Path(id): Path<String>,
+    MaybeBearer(viewer): MaybeBearer,
 ) -> Result<Json<Room>, ApiError> {
-    let viewer = state.optional_identity(&headers).await?;
     let id: RoomId = path_id(&id, ApiError::room_not_found)?;
     let mut room = state.room_summary(id).await?;
     if let Some(viewer) = viewer {

@@ -310,83 +310,72 @@ impl ClusterNode {
     ) -> Result<RoomAnswer, Forwarded> {
         let started = std::time::Instant::now();
         self.metrics.cluster_forwarded.inc();
-        let answer = self
-            .forward_untimed(owner, room, conn, outbox, mutes, command)
-            .await;
+        let answer: Result<RoomAnswer, Forwarded> = async {
+            let joining = matches!(command, Command::Join { .. });
+            let leaving = matches!(command, Command::Leave);
+            lock(&self.local).entry(conn).or_insert_with(|| Local {
+                outbox: outbox.clone(),
+                rooms: HashMap::new(),
+            });
+            let mut was_member = true;
+            if joining {
+                was_member = self
+                    .streams
+                    .follow(room, conn, outbox, mutes)
+                    .await
+                    .map_err(|error| Forwarded::Refused(ApiError::unavailable(error)))?;
+            }
+            if leaving {
+                self.streams.unfollow(room, conn).await;
+            }
+            let ask = Ask::Room {
+                room,
+                from: self.node.to_string(),
+                conn,
+                command,
+            };
+            let answer = self.request(owner, &ask).await;
+            let unanswered = match &answer {
+                Err(Forwarded::Unreachable) => true,
+                Err(Forwarded::Refused(error)) => error.code == codes::UNAVAILABLE,
+                Ok(_) => false,
+            };
+            if unanswered {
+                self.metrics.cluster_forward_failures.inc();
+            }
+            if joining && !was_member && !matches!(answer, Ok(Answer { result: Ok(_), .. })) {
+                self.streams.unfollow(room, conn).await;
+            }
+            let answer = answer?;
+            if joining && answer.result.is_ok() {
+                self.streams.joined(room, conn, owner).await;
+            }
+            if answer.result.is_ok()
+                && !leaving
+                && let Some(after) = answer.after
+            {
+                self.streams.wait(room, after, ORDER_WAIT).await;
+            }
+            {
+                let mut local = lock(&self.local);
+                if let Some(entry) = local.get_mut(&conn) {
+                    if joining && answer.result.is_ok() {
+                        entry.rooms.insert(room, owner.to_owned());
+                    }
+                    if leaving {
+                        entry.rooms.remove(&room);
+                    }
+                }
+            }
+            answer
+                .result
+                .map_err(|error| Forwarded::Refused(error.into()))
+        }
+        .await;
         self.metrics
             .cluster_forward_seconds
             .observe(started.elapsed().as_secs_f64());
         answer
-    }
-
-    async fn forward_untimed(
-        &self,
-        owner: &str,
-        room: RoomId,
-        conn: ConnId,
-        outbox: &Outbox,
-        mutes: &Mutes,
-        command: Command,
-    ) -> Result<RoomAnswer, Forwarded> {
-        let joining = matches!(command, Command::Join { .. });
-        let leaving = matches!(command, Command::Leave);
-        lock(&self.local).entry(conn).or_insert_with(|| Local {
-            outbox: outbox.clone(),
-            rooms: HashMap::new(),
-        });
-        let mut was_member = true;
-        if joining {
-            was_member = self
-                .streams
-                .follow(room, conn, outbox, mutes)
-                .await
-                .map_err(|error| Forwarded::Refused(ApiError::unavailable(error)))?;
-        }
-        if leaving {
-            self.streams.unfollow(room, conn).await;
-        }
-        let ask = Ask::Room {
-            room,
-            from: self.node.to_string(),
-            conn,
-            command,
-        };
-        let answer = self.request(owner, &ask).await;
-        let unanswered = match &answer {
-            Err(Forwarded::Unreachable) => true,
-            Err(Forwarded::Refused(error)) => error.code == codes::UNAVAILABLE,
-            Ok(_) => false,
-        };
-        if unanswered {
-            self.metrics.cluster_forward_failures.inc();
-        }
-        if joining && !was_member && !matches!(answer, Ok(Answer { result: Ok(_), .. })) {
-            self.streams.unfollow(room, conn).await;
-        }
-        let answer = answer?;
-        if joining && answer.result.is_ok() {
-            self.streams.joined(room, conn, owner).await;
-        }
-        if answer.result.is_ok()
-            && !leaving
-            && let Some(after) = answer.after
-        {
-            self.streams.wait(room, after, ORDER_WAIT).await;
-        }
-        {
-            let mut local = lock(&self.local);
-            if let Some(entry) = local.get_mut(&conn) {
-                if joining && answer.result.is_ok() {
-                    entry.rooms.insert(room, owner.to_owned());
-                }
-                if leaving {
-                    entry.rooms.remove(&room);
-                }
-            }
-        }
-        answer
-            .result
-            .map_err(|error| Forwarded::Refused(error.into()))
     }
 
     /// Connection `conn` (closing) stops following `room` on node `owner`, waiting for

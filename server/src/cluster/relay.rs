@@ -314,72 +314,6 @@ impl Relay {
         }
     }
 
-    /// Publishes `text` for the remote followers `to` (every one of them follows the room):
-    /// once for each whole class among them (`all` when they are everyone), once more on
-    /// `direct` for the rest. `speaker`: a line of chat's, whose muters' nodes drop it.
-    pub fn send(
-        &mut self,
-        to: &[ConnId],
-        text: &Utf8Bytes,
-        speaker: Option<IdentityId>,
-        paced: bool,
-    ) -> Result<(), Overflow> {
-        if to.is_empty() {
-            return Ok(());
-        }
-        if self.pending.load(Ordering::Acquire) >= self.relays.limit {
-            return Err(Overflow);
-        }
-        let payload = Bytes::from(text.clone());
-        let told = |conn: &ConnId| self.followers.get(conn).and_then(|f| f.class);
-        // `all` only for what several classes read: a message for one class (a seat's hand and
-        // drawn card) goes on that class's subject even when its class is every remote
-        // follower, so no seat's hidden information is ever on a subject shared by all.
-        if to.len() == self.followers.len()
-            && to.iter().all(|conn| told(conn).is_some())
-            && to.iter().any(|conn| told(conn) != told(&to[0]))
-        {
-            let subject = self.all.clone();
-            self.publish(subject, None, speaker, paced, payload);
-            return Ok(());
-        }
-        // Grouped by class, in first-seen order (a message goes to a few classes at most).
-        let mut groups: Vec<(Option<Viewer>, usize)> = Vec::new();
-        for conn in to {
-            let class = told(conn);
-            match groups.iter_mut().find(|(c, _)| *c == class) {
-                Some((_, count)) => *count += 1,
-                None => groups.push((class, 1)),
-            }
-        }
-        let whole = |class: Option<Viewer>, count: usize| {
-            class.is_some_and(|class| self.class_count.get(&class) == Some(&count))
-        };
-        let whole_classes: Vec<Viewer> = groups
-            .iter()
-            .filter(|(class, count)| whole(*class, *count))
-            .filter_map(|(class, _)| *class)
-            .collect();
-        let rest: Vec<String> = to
-            .iter()
-            .filter(|conn| !told(conn).is_some_and(|class| whole_classes.contains(&class)))
-            .filter_map(|conn| self.followers.get(conn).map(|f| f.remote.to_string()))
-            .collect();
-        for class in whole_classes {
-            let subject = self
-                .class_subjects
-                .entry(class)
-                .or_insert_with(|| room_subject(self.room, &class_name(class)))
-                .clone();
-            self.publish(subject, None, speaker, paced, payload.clone());
-        }
-        if !rest.is_empty() {
-            let subject = self.direct.clone();
-            self.publish(subject, Some(rest.join(",")), speaker, paced, payload);
-        }
-        Ok(())
-    }
-
     /// Drops every remote follower, telling their nodes to disconnect them with `reason` (a
     /// close code: `room_moved`, `slow_consumer`); their ids here, for the room to forget.
     pub fn close_all(&mut self, reason: &str) -> Vec<ConnId> {
@@ -491,6 +425,9 @@ impl Remote for Relay {
         Relay::reclassify(self, seats, class_of);
     }
 
+    /// Publishes `text` for the remote followers `to` (every one of them follows the room):
+    /// once for each whole class among them (`all` when they are everyone), once more on
+    /// `direct` for the rest. `speaker`: a line of chat's, whose muters' nodes drop it.
     fn send(
         &mut self,
         to: &[ConnId],
@@ -498,7 +435,60 @@ impl Remote for Relay {
         speaker: Option<IdentityId>,
         paced: bool,
     ) -> Result<(), Overflow> {
-        Relay::send(self, to, text, speaker, paced)
+        if to.is_empty() {
+            return Ok(());
+        }
+        if self.pending.load(Ordering::Acquire) >= self.relays.limit {
+            return Err(Overflow);
+        }
+        let payload = Bytes::from(text.clone());
+        let told = |conn: &ConnId| self.followers.get(conn).and_then(|f| f.class);
+        // `all` only for what several classes read: a message for one class (a seat's hand and
+        // drawn card) goes on that class's subject even when its class is every remote
+        // follower, so no seat's hidden information is ever on a subject shared by all.
+        if to.len() == self.followers.len()
+            && to.iter().all(|conn| told(conn).is_some())
+            && to.iter().any(|conn| told(conn) != told(&to[0]))
+        {
+            let subject = self.all.clone();
+            self.publish(subject, None, speaker, paced, payload);
+            return Ok(());
+        }
+        // Grouped by class, in first-seen order (a message goes to a few classes at most).
+        let mut groups: Vec<(Option<Viewer>, usize)> = Vec::new();
+        for conn in to {
+            let class = told(conn);
+            match groups.iter_mut().find(|(c, _)| *c == class) {
+                Some((_, count)) => *count += 1,
+                None => groups.push((class, 1)),
+            }
+        }
+        let whole = |class: Option<Viewer>, count: usize| {
+            class.is_some_and(|class| self.class_count.get(&class) == Some(&count))
+        };
+        let whole_classes: Vec<Viewer> = groups
+            .iter()
+            .filter(|(class, count)| whole(*class, *count))
+            .filter_map(|(class, _)| *class)
+            .collect();
+        let rest: Vec<String> = to
+            .iter()
+            .filter(|conn| !told(conn).is_some_and(|class| whole_classes.contains(&class)))
+            .filter_map(|conn| self.followers.get(conn).map(|f| f.remote.to_string()))
+            .collect();
+        for class in whole_classes {
+            let subject = self
+                .class_subjects
+                .entry(class)
+                .or_insert_with(|| room_subject(self.room, &class_name(class)))
+                .clone();
+            self.publish(subject, None, speaker, paced, payload.clone());
+        }
+        if !rest.is_empty() {
+            let subject = self.direct.clone();
+            self.publish(subject, Some(rest.join(",")), speaker, paced, payload);
+        }
+        Ok(())
     }
 
     fn close_all(&mut self, reason: &str) -> Vec<ConnId> {

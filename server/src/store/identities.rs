@@ -69,14 +69,9 @@ impl Store {
 
     /// One identity by id.
     pub async fn identity(&self, id: IdentityId) -> sqlx::Result<Option<IdentityRecord>> {
-        let row = sqlx::query(&format!(
-            "SELECT {} FROM identities WHERE id = {}",
-            self.identity_columns(),
-            self.dialect.uuid(1)
-        ))
-        .bind(id.to_string())
-        .fetch_optional(&self.pool)
-        .await?;
+        let row = self
+            .row_by_id(&self.identity_columns(), "identities", "id", id)
+            .await?;
         row.map(|row| identity_record_from(&row)).transpose()
     }
 

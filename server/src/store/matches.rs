@@ -31,14 +31,9 @@ impl Store {
 
     /// One match.
     pub async fn match_record(&self, id: MatchId) -> sqlx::Result<Option<MatchRecord>> {
-        let row = sqlx::query(&format!(
-            "SELECT {} FROM matches m WHERE m.id = {}",
-            self.match_columns(),
-            self.dialect.uuid(1)
-        ))
-        .bind(id.to_string())
-        .fetch_optional(&self.pool)
-        .await?;
+        let row = self
+            .row_by_id(&self.match_columns(), "matches m", "m.id", id)
+            .await?;
         match row {
             Some(row) => Ok(Some(self.match_from(&row).await?)),
             None => Ok(None),

@@ -23,7 +23,7 @@ pub mod writer;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use sqlx::AnyPool;
-use sqlx::any::AnyPoolOptions;
+use sqlx::any::{AnyPoolOptions, AnyRow};
 
 pub use dialect::{Dialect, SqlType};
 pub use identities::{IdentityRecord, is_unique_violation};
@@ -185,6 +185,24 @@ impl Store {
     /// Closes every connection (after the writer has flushed).
     pub async fn close(&self) {
         self.pool.close().await;
+    }
+
+    /// The row of `from` (a table, with its alias) whose `id` (a uuid column) is `id`: its
+    /// `columns`. Every lookup of a record by its id is this one query.
+    async fn row_by_id(
+        &self,
+        columns: &str,
+        from: &str,
+        id_column: &str,
+        id: impl ToString,
+    ) -> sqlx::Result<Option<AnyRow>> {
+        sqlx::query(&format!(
+            "SELECT {columns} FROM {from} WHERE {id_column} = {}",
+            self.dialect.uuid(1)
+        ))
+        .bind(id.to_string())
+        .fetch_optional(&self.pool)
+        .await
     }
 }
 

@@ -37,6 +37,30 @@ impl Store {
         tx.commit().await
     }
 
+    /// Inserts that `identity` holds `seat` of the room or match `owner`, into `table_and_owner`
+    /// (`room_seats (room_id` or `match_seats (match_id`).
+    async fn insert_seat(
+        &self,
+        conn: &mut AnyConnection,
+        table_and_owner: &str,
+        owner: impl ToString,
+        seat: usize,
+        identity: IdentityId,
+    ) -> sqlx::Result<()> {
+        let d = self.dialect;
+        sqlx::query(&format!(
+            "INSERT INTO {table_and_owner}, seat, identity_id) VALUES ({}, $2, {})",
+            d.uuid(1),
+            d.uuid(3)
+        ))
+        .bind(owner.to_string())
+        .bind(i64::try_from(seat).unwrap_or(i64::MAX))
+        .bind(identity.to_string())
+        .execute(conn)
+        .await?;
+        Ok(())
+    }
+
     /// Inserts a new room and its taken seats on `conn`.
     async fn insert_room(&self, conn: &mut AnyConnection, room: &RoomRecord) -> sqlx::Result<()> {
         let d = self.dialect;
@@ -61,19 +85,10 @@ impl Store {
         .execute(&mut *conn)
         .await?;
         for (seat, holder) in room.seats.iter().enumerate() {
-            let Some(holder) = holder else {
-                continue;
-            };
-            sqlx::query(&format!(
-                "INSERT INTO room_seats (room_id, seat, identity_id) VALUES ({}, $2, {})",
-                d.uuid(1),
-                d.uuid(3)
-            ))
-            .bind(room.id.to_string())
-            .bind(i64::try_from(seat).unwrap_or(i64::MAX))
-            .bind(holder.id.to_string())
-            .execute(&mut *conn)
-            .await?;
+            if let Some(holder) = holder {
+                self.insert_seat(conn, "room_seats (room_id", room.id, seat, holder.id)
+                    .await?;
+            }
         }
         Ok(())
     }
@@ -146,15 +161,13 @@ impl Store {
         .execute(write.conn())
         .await?;
         for (seat, player) in started.seats.iter().enumerate() {
-            sqlx::query(&format!(
-                "INSERT INTO match_seats (match_id, seat, identity_id) VALUES ({}, $2, {})",
-                d.uuid(1),
-                d.uuid(3)
-            ))
-            .bind(started.id.to_string())
-            .bind(i64::try_from(seat).unwrap_or(i64::MAX))
-            .bind(player.id.to_string())
-            .execute(write.conn())
+            self.insert_seat(
+                write.conn(),
+                "match_seats (match_id",
+                started.id,
+                seat,
+                player.id,
+            )
             .await?;
         }
         sqlx::query(&format!(
@@ -230,14 +243,9 @@ impl Store {
 
     /// One room.
     pub async fn room(&self, id: RoomId) -> sqlx::Result<Option<RoomRecord>> {
-        let row = sqlx::query(&format!(
-            "SELECT {} FROM rooms r WHERE r.id = {}",
-            self.room_columns(),
-            self.dialect.uuid(1)
-        ))
-        .bind(id.to_string())
-        .fetch_optional(&self.pool)
-        .await?;
+        let row = self
+            .row_by_id(&self.room_columns(), "rooms r", "r.id", id)
+            .await?;
         match row {
             Some(row) => Ok(Some(self.room_from(&row).await?)),
             None => Ok(None),
@@ -326,14 +334,8 @@ impl Store {
 
     /// The room a finished room's rematch is played in, if its players agreed to one.
     pub async fn rematch_room(&self, room: RoomId) -> sqlx::Result<Option<RoomId>> {
-        let row = sqlx::query(&format!(
-            "SELECT {} FROM rooms WHERE id = {}",
-            self.dialect.text("rematch_room", "rematch_room"),
-            self.dialect.uuid(1)
-        ))
-        .bind(room.to_string())
-        .fetch_optional(&self.pool)
-        .await?;
+        let column = self.dialect.text("rematch_room", "rematch_room");
+        let row = self.row_by_id(&column, "rooms", "id", room).await?;
         let Some(row) = row else { return Ok(None) };
         row.try_get::<Option<String>, _>("rematch_room")?
             .map(|id| parse_column("rematch_room", &id))

@@ -12,7 +12,7 @@ use warroom_protocol::{ClientMsg, ErrorBody, Identity, IdentityId, RoomId, Serve
 
 use super::rate::RateLimiter;
 use super::writer::{CloseReason, Closer, Outgoing, Pace, write_loop};
-use crate::cluster::node::Forwarded;
+use crate::cluster::node::{ClusterNode, Forwarded};
 use warroom_room::{Answer, Command};
 
 use crate::error::ApiError;
@@ -312,13 +312,26 @@ impl Connection {
             Some(Followed::Here(handle)) if handle.is_closed() => Err(ApiError::room_moved()),
             Some(Followed::Here(handle)) => handle.ask_within(self.id, command, None, limit).await,
             Some(Followed::There(owner)) => match &self.state.cluster {
-                Some(cluster) => cluster
-                    .forward(owner, room, self.id, &self.outbox, &self.mutes, command)
+                Some(cluster) => self
+                    .forward(cluster, owner, room, command)
                     .await
                     .map_err(ApiError::from),
                 None => Err(ApiError::room_moved()),
             },
         }
+    }
+
+    /// Sends `command` to `room` on node `owner` as this connection (`ClusterNode::forward`).
+    async fn forward(
+        &self,
+        cluster: &ClusterNode,
+        owner: &str,
+        room: RoomId,
+        command: Command,
+    ) -> Result<Answer, Forwarded> {
+        cluster
+            .forward(owner, room, self.id, &self.outbox, &self.mutes, command)
+            .await
     }
 
     /// Stops following a room.
@@ -327,16 +340,7 @@ impl Connection {
             Followed::Here(handle) => handle.leave(self.id).await,
             Followed::There(owner) => {
                 if let Some(cluster) = &self.state.cluster {
-                    let _ = cluster
-                        .forward(
-                            &owner,
-                            room,
-                            self.id,
-                            &self.outbox,
-                            &self.mutes,
-                            Command::Leave,
-                        )
-                        .await;
+                    let _ = self.forward(cluster, &owner, room, Command::Leave).await;
                 }
             }
         }
@@ -499,17 +503,7 @@ impl Connection {
                     let Some(cluster) = self.state.cluster.clone() else {
                         return Err(ApiError::room_moved());
                     };
-                    match cluster
-                        .forward(
-                            &owner,
-                            room,
-                            self.id,
-                            &self.outbox,
-                            &self.mutes,
-                            command.clone(),
-                        )
-                        .await
-                    {
+                    match self.forward(&cluster, &owner, room, command.clone()).await {
                         Ok(_) => {
                             self.rooms.insert(room, Followed::There(owner));
                             return Ok(());

@@ -186,6 +186,34 @@ impl Client {
             .await
     }
 
+    /// Runs `check` on every message received so far and, from now on, on each as it arrives,
+    /// keeping none (a long match checked message by message).
+    pub fn check_every_message(&mut self, mut check: impl FnMut(&Value) + Send + 'static) {
+        for message in &self.received {
+            check(message);
+        }
+        self.received.clear();
+        self.keep = false;
+        self.inspect = Some(Box::new(check));
+    }
+
+    /// Asks for `seat` of `room` (the first free one when `None`); answers nothing.
+    pub async fn take_seat(&mut self, room: &str, seat: Option<u64>) {
+        let mut message = json!({"type": "take_seat", "room": room});
+        if let Some(seat) = seat {
+            message["seat"] = json!(seat);
+        }
+        self.send(&message).await;
+    }
+
+    /// Joins `room`, takes `seat` there ([`Client::take_seat`]) and waits until the server has
+    /// handled both.
+    pub async fn sit(&mut self, room: &str, seat: Option<u64>) {
+        self.join(room, None).await;
+        self.take_seat(room, seat).await;
+        self.sync().await;
+    }
+
     /// Round-trips a ping: every message sent before it has been handled when the pong arrives.
     pub async fn sync(&mut self) {
         self.send(&json!({"type": "ping"})).await;

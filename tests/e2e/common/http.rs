@@ -100,6 +100,32 @@ impl Http {
         self.kit().room(token, request).await.expect("a room")
     }
 
+    /// `POST /api/quick-play` as `token`: the status and the body.
+    pub async fn quick_play(&self, token: &str, request: &Value) -> (u16, Value) {
+        self.post("/api/quick-play", Some(token), request).await
+    }
+
+    /// The match `room` plays (its `match_id`, as `GET /api/rooms/{room}` shows it).
+    pub async fn match_of(&self, room: &str) -> String {
+        let (_, shown) = self.get(&format!("/api/rooms/{room}"), None).await;
+        shown["match_id"]
+            .as_str()
+            .unwrap_or_else(|| panic!("the room plays a match: {shown}"))
+            .to_owned()
+    }
+
+    /// A match's replay as `token` (or anyone) sees it: the status and the body.
+    pub async fn replay(&self, match_id: &str, token: Option<&str>) -> (u16, Value) {
+        self.get(&format!("/api/matches/{match_id}/replay"), token)
+            .await
+    }
+
+    /// The replay of the match `room` plays, as `token` (or anyone) sees it.
+    pub async fn room_replay(&self, room: &str, token: Option<&str>) -> (u16, Value) {
+        let match_id = self.match_of(room).await;
+        self.replay(&match_id, token).await
+    }
+
     /// Sends these bytes as they are (a whole request, however wrong) and reads the answer
     /// until the server closes the connection.
     pub async fn raw(&self, request: &[u8]) -> Answer {

@@ -16,7 +16,7 @@ use std::time::Duration;
 use tokio::net::TcpListener;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
-use warroom_server::config::Config;
+use warroom_server::config::{Config, Limits};
 
 pub use client::Client;
 pub use db::TestDb;
@@ -31,12 +31,25 @@ pub struct TestServer {
     pub addr: SocketAddr,
     stop: Option<oneshot::Sender<()>>,
     task: JoinHandle<anyhow::Result<()>>,
+    /// The database it made for itself ([`TestServer::on_sqlite`]), removed when it stops.
+    own_db: Option<TestDb>,
 }
 
 impl TestServer {
     /// Starts a server over `db` with the default limits.
     pub async fn start(db: &TestDb) -> TestServer {
         Self::start_with(Config::for_tests(db.url.clone())).await
+    }
+
+    /// Starts a server over a fresh SQLite database of its own (removed by [`TestServer::stop`])
+    /// with the test limits as `configure` changes them.
+    pub async fn on_sqlite(configure: impl FnOnce(&mut Limits)) -> TestServer {
+        let db = db::sqlite();
+        let mut config = Config::for_tests(db.url.clone());
+        configure(&mut config.limits);
+        let mut server = Self::start_with(config).await;
+        server.own_db = Some(db);
+        server
     }
 
     /// Starts a server with this configuration.
@@ -51,6 +64,7 @@ impl TestServer {
             addr,
             stop: Some(stop),
             task,
+            own_db: None,
         };
         // Wait until it answers (migrations and rebuilding happen before serving).
         let http = server.http();
@@ -75,7 +89,7 @@ impl TestServer {
         client
     }
 
-    /// Stops gracefully and waits until every append is flushed.
+    /// Stops gracefully and waits until every append is flushed; then removes its own database.
     pub async fn stop(mut self) {
         if let Some(stop) = self.stop.take() {
             let _ = stop.send(());
@@ -85,6 +99,9 @@ impl TestServer {
             .expect("the server stops in time")
             .expect("server task")
             .expect("server result");
+        if let Some(db) = self.own_db.take() {
+            db.cleanup().await;
+        }
     }
 }
 
@@ -112,26 +129,54 @@ where
     db.cleanup().await;
 }
 
-/// Declares `<name>::sqlite` and `<name>::postgres` tests running `body(db)`; the second is
-/// ignored, with its reason, unless `WARROOM_TEST_POSTGRES_URL` is set (server/build.rs).
+/// Declares, for each `name` (an `async fn name(db: TestDb)` beside it), the tests
+/// `<name>::sqlite` and `<name>::postgres`; the second is ignored, with its reason, unless
+/// `WARROOM_TEST_POSTGRES_URL` is set (server/build.rs).
 #[macro_export]
 macro_rules! on_both_databases {
-    ($($name:ident => $body:ident;)*) => {
+    ($($name:ident;)*) => {
         $(
             mod $name {
                 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
                 async fn sqlite() {
-                    $crate::common::on_sqlite(super::$body).await;
+                    $crate::common::on_sqlite(super::$name).await;
                 }
 
                 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
                 #[cfg_attr(not(warroom_test_postgres), ignore = "needs WARROOM_TEST_POSTGRES_URL")]
                 async fn postgres() {
-                    $crate::common::on_postgres(super::$body).await;
+                    $crate::common::on_postgres(super::$name).await;
                 }
             }
         )*
     };
+}
+
+/// The `id` of each item of a JSON list (a lobby page's `rooms`).
+pub fn ids_of(list: &serde_json::Value) -> Vec<&str> {
+    list.as_array()
+        .expect("a list")
+        .iter()
+        .map(|item| item["id"].as_str().expect("an id"))
+        .collect()
+}
+
+/// Starts the `warroom` binary with `args` (after `--bind 127.0.0.1:0`), its warnings on the
+/// test's stderr; returns it and the address it listens on.
+pub fn start_warroom<'a>(
+    args: impl IntoIterator<Item = &'a str>,
+) -> (std::process::Child, SocketAddr) {
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_warroom"))
+        .args(["--bind", "127.0.0.1:0"])
+        .args(args)
+        .env("RUST_LOG", "warn")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("start warroom");
+    let addr = listening_address(&mut child);
+    (child, addr)
 }
 
 /// The address a `warroom` process started with `--bind 127.0.0.1:0` and a piped stdout listens

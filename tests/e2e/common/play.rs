@@ -205,6 +205,16 @@ impl Chooser {
         self.0 ^= self.0 << 17;
         (self.0 % n as u64) as usize
     }
+
+    /// One of the `legal` actions, `end_turn` one time in four when it is listed: ending turns
+    /// early keeps capitals matches short.
+    pub fn hurried(&mut self, legal: &[Value]) -> usize {
+        let end = legal.iter().position(|a| a["type"] == "end_turn");
+        match end {
+            Some(end) if self.below(4) == 0 => end,
+            _ => self.below(legal.len()),
+        }
+    }
 }
 
 /// Plays `steps` uniformly random legal actions (or to the end), chosen by `Chooser(seed)`;

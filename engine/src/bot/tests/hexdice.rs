@@ -8,29 +8,13 @@
 
 use crate::bot::{Bot, BotLevel, BotRng};
 use crate::core::{Ruleset, Seat};
-use crate::hexdice::board::MAX_CELLS;
 use crate::hexdice::state::Phase;
-use crate::hexdice::{Action, BoardChoice, Hexdice, Layout, Options};
-use crate::rng::Seed;
+use crate::hexdice::tests::fixture::{small, with_dice};
+use crate::hexdice::{Action, Hexdice};
 
 /// A small-board match in play: `dice` lists (cell, seat, face); seat 0 is to act in `phase`.
 fn position(dice: &[(u8, u8, u8)], phase: Phase) -> Hexdice {
-    let options = Options {
-        board: BoardChoice::Layout(Layout::Small),
-        ..Options::default()
-    };
-    let (mut state, _) = Hexdice::new(&options, 2, Seed::from_u64(1)).expect("starts");
-    state.owned = [0; 2];
-    state.face = [0; MAX_CELLS];
-    for &(cell, seat, face) in dice {
-        state.owned[usize::from(seat)] |= 1 << cell;
-        state.face[usize::from(cell)] = face;
-    }
-    state.unplaced = [[0; 6]; 2];
-    state.reserve = [[3, 3], [3, 3]];
-    state.first_turn = Some(Seat(0));
-    state.occupation_starter = Seat(0);
-    state.turn = 3;
+    let mut state = with_dice(&small(), dice, 3);
     state.phase = phase;
     state
 }

@@ -14,7 +14,7 @@ use crate::rng::{MatchRng, Seed};
 ///  row 1: 5   6   7   8   9
 /// ```
 /// Cell `i` of row 0 touches `i ± 1`, `5 + i` and `4 + i`; cells 0, 1 and 5 touch each other.
-pub(super) fn small() -> Options {
+pub(crate) fn small() -> Options {
     Options {
         board: BoardChoice::Layout(Layout::Small),
         ..Options::default()
@@ -32,11 +32,11 @@ pub(super) fn seed_rolling(rolls: &[u8]) -> Seed {
         .expect("some seed rolls any short sequence")
 }
 
-/// A position in the play phase: `dice` lists (cell, owner, face); every other cell is empty.
-/// Seat `seat` is to act: in its attack phase if it can attack, else in its move phase. The next
-/// reserve rolls will be `rolls`.
-pub(super) fn position(options: Options, dice: &[(u8, u8, u8)], seat: u8, rolls: &[u8]) -> Hexdice {
-    let (mut state, _) = Hexdice::new(&options, 2, Seed::from_u64(1)).expect("valid options");
+/// A two-seat match of `options` past its placement, in turn `turn` (seat 0 opened the play),
+/// with only `dice` on the board, (cell, owner, face), full reserves and nothing left to place;
+/// its phase and RNG are the new match's, for the caller to set.
+pub(crate) fn with_dice(options: &Options, dice: &[(u8, u8, u8)], turn: u32) -> Hexdice {
+    let (mut state, _) = Hexdice::new(options, 2, Seed::from_u64(1)).expect("valid options");
     state.owned = [0; 2];
     state.face = [0; MAX_CELLS];
     for &(cell, owner, face) in dice {
@@ -47,7 +47,15 @@ pub(super) fn position(options: Options, dice: &[(u8, u8, u8)], seat: u8, rolls:
     state.reserve = [[3, 3], [3, 3]];
     state.first_turn = Some(Seat(0));
     state.occupation_starter = Seat(0);
-    state.turn = 1;
+    state.turn = turn;
+    state
+}
+
+/// A position in the play phase: `dice` lists (cell, owner, face); every other cell is empty.
+/// Seat `seat` is to act: in its attack phase if it can attack, else in its move phase. The next
+/// reserve rolls will be `rolls`.
+pub(super) fn position(options: Options, dice: &[(u8, u8, u8)], seat: u8, rolls: &[u8]) -> Hexdice {
+    let mut state = with_dice(&options, dice, 1);
     let seat = Seat(seat);
     state.phase = if state.can_attack(seat) {
         Phase::Attack { seat }

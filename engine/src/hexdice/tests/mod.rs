@@ -4,7 +4,7 @@
 mod attack;
 mod board;
 mod end;
-mod fixture;
+pub(crate) mod fixture;
 mod props;
 mod setup;
 mod turn;
