@@ -17,10 +17,10 @@ use common::play::{play_at_random, seat_players};
 use common::{TestDb, TestServer};
 
 on_both_databases! {
-    a_rated_match_to_the_end_moves_ratings_once => rated_match_moves_ratings_once;
-    rated_rooms_refuse_bots_and_new_identities => refusals;
-    a_result_against_a_fresh_identity_from_the_same_address_does_not_count => fresh_identity;
-    rated_quick_play_matches_by_strength => matchmaking;
+    a_rated_match_to_the_end_moves_ratings_once;
+    rated_rooms_refuse_bots_and_new_identities;
+    a_result_against_a_fresh_identity_from_the_same_address_does_not_count;
+    rated_quick_play_matches_by_strength;
 }
 
 /// A test server whose fresh identities may play rated, and whose abuse rule on identities
@@ -56,7 +56,7 @@ async fn play_rated_hexdice(server: &TestServer, tokens: &[String]) -> (String, 
     (shown["match_id"].as_str().unwrap().to_owned(), winner)
 }
 
-async fn rated_match_moves_ratings_once(db: TestDb) {
+async fn a_rated_match_to_the_end_moves_ratings_once(db: TestDb) {
     let server = TestServer::start_with(open_config(&db)).await;
     let http = server.http();
     let [(ada_id, ada), (bob_id, bob)] = http.guests(["Ada", "Bob"]).await;
@@ -137,7 +137,7 @@ async fn rated_match_moves_ratings_once(db: TestDb) {
     server.stop().await;
 }
 
-async fn refusals(db: TestDb) {
+async fn rated_rooms_refuse_bots_and_new_identities(db: TestDb) {
     // A server with the default rule: 5 finished matches before rated play.
     let server = TestServer::start(&db).await;
     let http = server.http();
@@ -212,7 +212,7 @@ async fn refusals(db: TestDb) {
     server.stop().await;
 }
 
-async fn fresh_identity(db: TestDb) {
+async fn a_result_against_a_fresh_identity_from_the_same_address_does_not_count(db: TestDb) {
     // Fresh identities may play rated here, but Ada and Bob were both created from 127.0.0.1
     // within the default 10 minutes: their result does not count.
     let mut config = Config::for_tests(db.url.clone());
@@ -258,7 +258,7 @@ async fn seed_rating(db: &TestDb, player: &str, shown: i64) {
     pool.close().await;
 }
 
-async fn matchmaking(db: TestDb) {
+async fn rated_quick_play_matches_by_strength(db: TestDb) {
     // The window: 100 points at first, 100 more a second, up to 500 (reached after 4 s).
     let mut config = open_config(&db);
     config.ratings.matchmaking_start = 100;

@@ -14,44 +14,24 @@
 use axum::Json;
 use axum::body::Bytes;
 use axum::extract::State;
-<<<<<<< HEAD
 use axum::http::StatusCode;
-use warroom_protocol::{ErrorBody, Identity, NewRoom, QuickPlay, QuickPlayRoom, Room, RoomState};
-=======
-use axum::http::{HeaderMap, StatusCode};
 use warroom_protocol::{
     ErrorBody, Identity, IdentityId, NewRoom, QuickPlay, QuickPlayRoom, Room, RoomState,
 };
->>>>>>> ratings
 
 use super::body::json;
 use super::rooms::open_room;
 use crate::error::ApiError;
 use crate::openapi::{Refused, Unauthorized};
 use crate::per_ip::ClientIp;
-<<<<<<< HEAD
-use crate::state::{AppState, Bearer};
-=======
 use crate::ratings::matchmaking::{Candidate, choose};
-use crate::state::AppState;
->>>>>>> ratings
+use crate::state::{AppState, Bearer};
 use crate::store::LobbyQuery;
 
 /// Finds or opens a room to play `ruleset` in now.
 #[utoipa::path(
     post, path = "/api/quick-play", tag = "rooms", request_body = QuickPlay, security(("bearer" = [])),
-<<<<<<< HEAD
-    responses((status = 200, description = "a waiting room that fits", body = QuickPlayRoom), (status = 201, description = "no room fitted: a new one", body = QuickPlayRoom), Refused, Unauthorized, (status = 429, description = "`rate_limited`: too many rooms from this address (`--rooms-per-ip-per-minute`)", body = ErrorBody))
-=======
-    responses(
-        (status = 200, description = "a waiting room that fits", body = QuickPlayRoom),
-        (status = 201, description = "no room fitted: a new one", body = QuickPlayRoom),
-        (status = 400, description = "`invalid_request` and the other codes of a refused request", body = ErrorBody),
-        (status = 401, description = "`unauthorized`: a valid bearer token is required", body = ErrorBody),
-        (status = 403, description = "`not_yet_rated`: rated quick play by an identity with too few finished matches (`--rated-min-matches`)", body = ErrorBody),
-        (status = 429, description = "`rate_limited`: too many rooms opened from this address (`--rooms-per-ip-per-minute`)", body = ErrorBody)
-    )
->>>>>>> ratings
+    responses((status = 200, description = "a waiting room that fits", body = QuickPlayRoom), (status = 201, description = "no room fitted: a new one", body = QuickPlayRoom), Refused, Unauthorized, (status = 403, description = "`not_yet_rated`: rated quick play by an identity with too few finished matches (`--rated-min-matches`)", body = ErrorBody), (status = 429, description = "`rate_limited`: too many rooms from this address (`--rooms-per-ip-per-minute`)", body = ErrorBody))
 )]
 pub async fn quick_play(
     State(state): State<AppState>,

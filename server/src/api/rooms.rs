@@ -44,17 +44,7 @@ pub async fn rulesets() -> Json<Vec<RulesetInfo>> {
 /// Opens a room; its creator sees the invite code, and takes `creator_seat` when one is named.
 #[utoipa::path(
     post, path = "/api/rooms", tag = "rooms", request_body = NewRoom, security(("bearer" = [])),
-<<<<<<< HEAD
-    responses((status = 201, description = "the room, with its invite code (its creator only)", body = Room), Refused, Unauthorized, (status = 429, description = "`rate_limited`: too many rooms from this address (`--rooms-per-ip-per-minute`)", body = ErrorBody))
-=======
-    responses(
-        (status = 201, description = "the room, with its invite code (its creator only)", body = Room),
-        (status = 400, description = "`invalid_request` and the other codes of a refused request", body = ErrorBody),
-        (status = 401, description = "`unauthorized`: a valid bearer token is required", body = ErrorBody),
-        (status = 403, description = "`not_yet_rated`: a rated room asked for by an identity with too few finished matches (`--rated-min-matches`)", body = ErrorBody),
-        (status = 429, description = "`rate_limited`: too many rooms from this address (`--rooms-per-ip-per-minute`)", body = ErrorBody)
-    )
->>>>>>> ratings
+    responses((status = 201, description = "the room, with its invite code (its creator only)", body = Room), Refused, Unauthorized, (status = 403, description = "`not_yet_rated`: a rated room asked for by an identity with too few finished matches (`--rated-min-matches`)", body = ErrorBody), (status = 429, description = "`rate_limited`: too many rooms from this address (`--rooms-per-ip-per-minute`)", body = ErrorBody))
 )]
 pub async fn create(
     State(state): State<AppState>,
