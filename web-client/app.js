@@ -6,7 +6,7 @@
 
 import { LANGUAGES, language, loadLanguage, t } from './lib/i18n.js';
 import { ApiError } from './lib/api.js';
-import { h, replaceChildren } from './lib/dom.js';
+import { h, s, replaceChildren } from './lib/dom.js';
 import * as identity from './lib/identity.js';
 import * as router from './lib/router.js';
 import { Connection } from './lib/socket.js';
@@ -121,7 +121,16 @@ function showNavigation() {
   link.href = router.leaderboardLink();
   link.title = t('leaderboards');
   link.setAttribute('aria-label', t('leaderboards'));
-  replaceChildren(link, h('span', { 'aria-hidden': 'true', class: 'icon' }, '🏆'), h('span', { class: 'label' }, t('leaderboards')));
+  replaceChildren(link, podium(), h('span', { class: 'label' }, t('leaderboards')));
+}
+
+/** The leaderboards' icon: a podium (drawn, not a font's glyph, so every device shows it). */
+function podium() {
+  return s(
+    'svg',
+    { class: 'icon', viewBox: '0 0 24 24', width: 22, height: 22, 'aria-hidden': 'true' },
+    s('path', { d: 'M2 21V14h6v7zM9 21V7h6v14zM16 21V11h6v10z', fill: 'currentColor' }),
+  );
 }
 
 /** Draws the screen the hash names. */

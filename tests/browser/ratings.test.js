@@ -157,14 +157,21 @@ test('rated rooms, rating changes at the end and in the replay, the leaderboard 
   assert.deepEqual(opponents, [['Ada', '3', '2', '1']]);
   await screenshot(ada.page, 'ratings-player-page');
 
-  // On a phone: the top bar's link, the leaderboard and the player page fit the screen.
-  const phone = await openClient(setup.browser, `${setup.server.url}/#/leaderboard/hexdice?provisional=1`, SIZES.phone);
+  // On a phone (whose top bar is full), the lobby's link leads to the leaderboard; it, its tabs
+  // and the player page fit the screen.
+  const phone = await openClient(setup.browser, setup.server.url, SIZES.phone);
+  const lobbyLink = phone.page.locator('[data-testid=leaderboard-links] a[data-ruleset=hexdice]');
+  const box = await lobbyLink.boundingBox();
+  assert.ok(box && box.height >= 40, `the lobby's link can be tapped: ${JSON.stringify(box)}`);
+  await lobbyLink.tap();
+  await phone.page.waitForSelector('[data-testid=leaderboard-empty]');
+  const tab = await phone.page.locator('[data-testid=tab-provisional]').boundingBox();
+  assert.ok(tab && tab.height >= 40, `a tab can be tapped: ${JSON.stringify(tab)}`);
+  await phone.page.locator('[data-testid=tab-provisional]').tap();
   await phone.page.waitForSelector('.leaderboard-table');
   assert.ok(await fitsWidth(phone.page), 'the leaderboard fits a phone');
-  const link = await phone.page.locator('#leaderboards').boundingBox();
-  assert.ok(link && link.height >= 40 && link.width >= 24, `the top bar's link can be tapped: ${JSON.stringify(link)}`);
   await screenshot(phone.page, 'ratings-leaderboard-phone');
-  await phone.page.click('.leaderboard-table tbody tr:first-child th a');
+  await phone.page.locator('.leaderboard-table tbody tr:first-child th a').tap();
   await phone.page.waitForSelector('[data-testid=rating-graph]');
   assert.ok(await fitsWidth(phone.page), 'the player page fits a phone');
   const graph = await phone.page.locator('[data-testid=rating-graph]').boundingBox();

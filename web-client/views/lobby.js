@@ -166,7 +166,7 @@ export function lobby(session) {
       session.guest ? h('p', {}, h('a', { href: playerLink(session.guest.id), 'data-testid': 'my-page' }, t('my_page'))) : null,
       h('h3', {}, t('leaderboards')),
       h(
-        'p',
+        'div',
         { class: 'inline leaderboard-links', 'data-testid': 'leaderboard-links' },
         GAMES.map((ruleset) => h('a', { href: leaderboardLink(ruleset), 'data-ruleset': ruleset }, rulesetName(ruleset))),
       ),
@@ -205,7 +205,7 @@ function games(session) {
             h('p', { class: 'muted' }, min === max ? t('players_exact', { n: min }) : t('players_range', { min, max })),
             h('p', {}, tMaybe(`blurb_${ruleset}`) ?? ''),
             h(
-              'p',
+              'div',
               { class: 'inline game-links' },
               h('a', { href: rulesLink(ruleset), 'data-testid': `rules-${ruleset}` }, t('rules_link')),
               h('a', { href: leaderboardLink(ruleset), 'data-testid': `leaderboard-${ruleset}` }, t('leaderboard_link')),

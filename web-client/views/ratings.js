@@ -82,7 +82,7 @@ export function ratingChanges(match, names) {
 }
 
 /** The graph's drawing box, in SVG units (it scales to its container's width). */
-const GRAPH = { width: 480, height: 140, left: 44, right: 10, top: 12, bottom: 12 };
+const GRAPH = { width: 480, height: 160, left: 52, right: 10, top: 14, bottom: 14 };
 
 /**
  * A rating's history as a line with one point per rated match (the line starts from the rating
