@@ -223,6 +223,14 @@ pub trait Ruleset: Clone + fmt::Debug + PartialEq + Send + Sync + 'static {
     /// How the match ended, once it has.
     fn outcome(&self) -> Option<Outcome>;
 
+    /// True once `seat` is out of the match (eliminated) while others play on: what a
+    /// finishing order is read from (the server's ratings). A duel has no such moment (its
+    /// loser is out when it ends), hence the default.
+    fn is_out(&self, seat: Seat) -> bool {
+        let _ = seat;
+        false
+    }
+
     /// Convenience over [`Ruleset::apply`] that returns the events in a fresh vector.
     fn play(&mut self, seat: Seat, action: &Self::Action) -> Result<Vec<Self::Event>, Self::Error> {
         let mut events = Vec::new();

@@ -55,6 +55,10 @@ pub const INVALID_REQUEST: &str = "invalid_request";
 pub const INVALID_OPTIONS: &str = "invalid_options";
 /// A ruleset this server build does not offer.
 pub const UNKNOWN_RULESET: &str = "unknown_ruleset";
+/// A rated room cannot have computer seats (docs/RATINGS.md).
+pub const RATED_WITHOUT_BOTS: &str = "rated_without_bots";
+/// An identity with fewer finished matches than `--rated-min-matches` cannot play rated.
+pub const NOT_YET_RATED: &str = "not_yet_rated";
 /// The server is busy (a room's queue is full); try again.
 pub const BUSY: &str = "busy";
 /// Something failed inside the server; nothing was changed.

@@ -85,6 +85,10 @@ pub struct RoomSettings {
     /// (rooms stored without it: the default).
     #[serde(default = "RoomSettings::default_grace_seconds")]
     pub grace_seconds: u32,
+    /// A rated room: people only, and its result moves their ratings (docs/RATINGS.md; rooms
+    /// stored without it: casual).
+    #[serde(default)]
+    pub rated: bool,
 }
 
 impl RoomSettings {
@@ -110,6 +114,7 @@ impl Default for RoomSettings {
             clock: None,
             bot_delay_ms: RoomSettings::DEFAULT_BOT_DELAY_MS,
             grace_seconds: RoomSettings::DEFAULT_GRACE_SECONDS,
+            rated: false,
         }
     }
 }

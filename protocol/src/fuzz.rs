@@ -151,6 +151,8 @@ fn played<R: Ruleset>(options_json: &str, seats: u8, viewer: Viewer) -> Replay {
         });
     }
     Replay {
+        rated: false,
+        ratings: None,
         match_id: MatchId(uuid::Uuid::nil()),
         ruleset: R::ID,
         options,

@@ -18,6 +18,7 @@ pub mod legal;
 pub mod patch;
 pub mod played;
 mod players;
+mod ratings;
 mod raw;
 mod rest;
 pub mod static_parts;
@@ -36,6 +37,10 @@ pub use legal::LegalGroup;
 pub use players::{
     MatchPage, MatchResult, Me, PlayerMatch, PlayerProfile, QuickPlay, QuickPlayRoom, Recover,
     RecoveryCode, Rename, RulesetRecord,
+};
+pub use ratings::{
+    Leaderboard, LeaderboardEntry, OpponentRecord, PlayerRatings, RatingPoint, RatingSystem,
+    RulesetRating, SeatRating,
 };
 pub use raw::RawJson;
 pub use rest::{

@@ -164,6 +164,10 @@ pub struct QuickPlay {
     /// Only rooms with this many seats (a new room gets it); any when absent.
     #[serde(default)]
     pub seats: Option<u8>,
+    /// Rated rooms only, matched by strength (docs/RATINGS.md); casual when absent.
+    #[serde(default)]
+    #[cfg_attr(test, ts(as = "Option<bool>", optional))]
+    pub rated: bool,
 }
 
 /// The answer to `POST /api/quick-play`: the room to join and take a seat in.

@@ -8,6 +8,7 @@ use crate::chat::ChatLine;
 use crate::control::{ActedBy, BotSeat, ClockChoice, ClockState, RoomSettings, Takeover};
 use crate::ids::{IdentityId, MatchId, RoomId};
 use crate::raw::RawJson;
+use crate::ratings::SeatRating;
 
 /// The body of `GET /healthz`.
 #[cfg_attr(test, derive(ts_rs::TS))]
@@ -126,6 +127,11 @@ pub struct NewRoom {
     #[serde(default)]
     #[cfg_attr(test, ts(optional))]
     pub clock: Option<ClockChoice>,
+    /// A rated room: people only (no `bots`), every seated identity with enough finished
+    /// matches (docs/RATINGS.md); casual when absent.
+    #[serde(default)]
+    #[cfg_attr(test, ts(as = "Option<bool>", optional))]
+    pub rated: bool,
 }
 
 /// Where a room is in its life.
@@ -214,6 +220,9 @@ pub struct Room {
     pub clock: Option<ClockState>,
     /// Private rooms are unlisted and joined with the invite code.
     pub private: bool,
+    /// A rated room (its settings' `rated`, repeated here for the lobby).
+    #[serde(default)]
+    pub rated: bool,
     /// Only for the room's creator and for a private room's seated players.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(test, ts(optional))]
@@ -307,6 +316,13 @@ pub struct MatchSummary {
     pub started_at: String,
     /// When it ended (RFC 3339).
     pub finished_at: Option<String>,
+    /// Played in a rated room (docs/RATINGS.md).
+    #[serde(default)]
+    pub rated: bool,
+    /// Each seat's rating change, once a rated match ended and its result counted; `null`
+    /// otherwise.
+    #[serde(default)]
+    pub ratings: Option<Vec<SeatRating>>,
 }
 
 /// One accepted action of a replay.
@@ -383,4 +399,11 @@ pub struct Replay {
     /// between actions. Not part of what `warroom verify` checks.
     #[serde(default)]
     pub chat: Vec<ChatLine>,
+    /// Played in a rated room (docs/RATINGS.md). Not part of what `warroom verify` checks.
+    #[serde(default)]
+    pub rated: bool,
+    /// Each seat's rating before the match and its change, once a rated match ended and its
+    /// result counted; `null` otherwise.
+    #[serde(default)]
+    pub ratings: Option<Vec<SeatRating>>,
 }

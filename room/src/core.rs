@@ -347,7 +347,10 @@ impl RoomCore {
                     self.start(now);
                 }
             }
-            Command::TakeSeat { seat } => match self.check_take_seat(conn, seat) {
+            Command::TakeSeat {
+                seat,
+                may_play_rated,
+            } => match self.check_take_seat(conn, seat, may_play_rated) {
                 Ok(change) => {
                     let answer = Answer::Seat(change.seat);
                     self.write_seat(change, ask, answer);
@@ -880,13 +883,25 @@ impl RoomCore {
 
     // ----- seats and the start -----
 
-    fn check_take_seat(&self, conn: ConnId, wanted: Option<Seat>) -> Result<SeatChange, RoomError> {
+    fn check_take_seat(
+        &self,
+        conn: ConnId,
+        wanted: Option<Seat>,
+        may_play_rated: bool,
+    ) -> Result<SeatChange, RoomError> {
         let identity = self
             .follower(conn)?
             .identity
             .clone()
             .ok_or_else(RoomError::unauthorized)?;
-        seats::check_take(&self.record, identity, wanted)
+        let change = seats::check_take(&self.record, identity, wanted)?;
+        if self.record.settings.rated && !may_play_rated {
+            return Err(RoomError::forbidden(
+                codes::NOT_YET_RATED,
+                "this room is rated, and rated play opens after a number of finished matches",
+            ));
+        }
+        Ok(change)
     }
 
     fn check_leave_seat(&self, conn: ConnId) -> Result<SeatChange, RoomError> {
@@ -954,6 +969,8 @@ impl RoomCore {
             started_at: self.wall_ms(now),
             finished_at: None,
             seats,
+            rated: self.record.settings.rated,
+            ratings: None,
         };
         let game = Box::new(Game::new(match_id, seed, runner));
         self.write(Write::Start(record), InFlight::Start { game });
@@ -1118,6 +1135,11 @@ impl RoomCore {
             events: accepted.events,
             clock,
             finish: game.runner.outcome(),
+            rated: if self.record.settings.rated {
+                game.runner.places()
+            } else {
+                None
+            },
         };
         let seq = accepted.seq;
         self.write(

@@ -82,6 +82,10 @@ pub enum Command {
     TakeSeat {
         /// The seat wanted.
         seat: Option<Seat>,
+        /// Whether the identity has finished enough matches to play rated (the server looks it
+        /// up; a rated room refuses the seat otherwise, `not_yet_rated`).
+        #[serde(default)]
+        may_play_rated: bool,
     },
     /// Give the seat back before the start.
     LeaveSeat,

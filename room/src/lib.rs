@@ -22,6 +22,7 @@ mod followers;
 pub mod game;
 pub mod input;
 pub mod output;
+pub mod placings;
 mod presence;
 pub mod records;
 pub mod rematch;

@@ -8,6 +8,7 @@ use std::time::{Duration, UNIX_EPOCH};
 use warroom_engine::{Outcome, RulesetId, Seat};
 use warroom_protocol::{
     ActedBy, Identity, IdentityId, MatchId, MatchState, RoomId, RoomSettings, RoomState,
+    SeatRating,
 };
 
 /// A room as stored.
@@ -66,6 +67,10 @@ pub struct MatchRecord {
     pub finished_at: Option<i64>,
     /// Who plays each seat, in seat order.
     pub seats: Vec<Identity>,
+    /// Played in a rated room.
+    pub rated: bool,
+    /// Each seat's rating change, once a rated match ended and its result counted.
+    pub ratings: Option<Vec<SeatRating>>,
 }
 
 /// One accepted action as stored.
@@ -110,6 +115,9 @@ pub struct Append {
     pub clock: Option<String>,
     /// Set when this action ended the match.
     pub finish: Option<Outcome>,
+    /// Set when this action ended a rated match: each seat's place (`placings.rs`), which the
+    /// store turns into rating changes in the transaction that stores the result.
+    pub rated: Option<crate::placings::Places>,
 }
 
 /// A stored time (Unix milliseconds) as RFC 3339, how the API shows times.

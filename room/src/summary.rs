@@ -53,6 +53,7 @@ pub fn room_for(
         settings: record.settings.clone(),
         clock: now.clock.clone(),
         private: record.private,
+        rated: record.settings.rated,
         invite_code: sees_invite(record, identity).then(|| record.invite_code.clone()),
         state: record.state,
         seats,

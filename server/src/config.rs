@@ -68,6 +68,63 @@ pub struct Config {
     /// Cluster mode (several nodes over one PostgreSQL); off without `--nats-url`.
     #[command(flatten)]
     pub cluster: ClusterConfig,
+    /// Rated play: who may play it, and how quick play matches by strength.
+    #[command(flatten)]
+    pub ratings: RatingsConfig,
+}
+
+/// Rated play's settings (docs/RATINGS.md).
+#[derive(Clone, Debug, Args)]
+pub struct RatingsConfig {
+    /// Finished matches an identity needs before it may create, quick-play into or take a seat
+    /// in a rated room (`not_yet_rated`); a new identity plays casual until then.
+    #[arg(long, env = "WARROOM_RATED_MIN_MATCHES", default_value_t = 5)]
+    pub rated_min_matches: u64,
+    /// A rated result does not count when one of its seats' identities was created less than
+    /// this before the match ended from the address another seat's identity was created from.
+    #[arg(long, env = "WARROOM_RATED_NEW_IDENTITY_WINDOW", default_value = "10m", value_parser = duration)]
+    pub rated_new_identity_window: Duration,
+    /// Rated quick play: the widest rating gap between players at first (display points).
+    #[arg(long, env = "WARROOM_MATCHMAKING_START", default_value_t = 100)]
+    pub matchmaking_start: u32,
+    /// Rated quick play: display points the window widens by per second a player waits.
+    #[arg(long, env = "WARROOM_MATCHMAKING_PER_SECOND", default_value_t = 10)]
+    pub matchmaking_per_second: u32,
+    /// Rated quick play: the widest window (display points); a player waiting long enough for it
+    /// is matched with anyone within it.
+    #[arg(long, env = "WARROOM_MATCHMAKING_MAX", default_value_t = 500)]
+    pub matchmaking_max: u32,
+}
+
+impl RatingsConfig {
+    /// Rated quick play's window.
+    pub fn window(&self) -> crate::ratings::matchmaking::Window {
+        crate::ratings::matchmaking::Window {
+            start: self.matchmaking_start,
+            per_second: self.matchmaking_per_second,
+            max: self.matchmaking_max,
+        }
+    }
+
+    /// The rules the writer and the handlers apply.
+    pub fn policy(&self) -> crate::ratings::RatingPolicy {
+        crate::ratings::RatingPolicy {
+            min_matches: self.rated_min_matches,
+            new_identity_window: self.rated_new_identity_window,
+        }
+    }
+}
+
+impl Default for RatingsConfig {
+    fn default() -> Self {
+        RatingsConfig {
+            rated_min_matches: 5,
+            rated_new_identity_window: Duration::from_secs(10 * 60),
+            matchmaking_start: 100,
+            matchmaking_per_second: 10,
+            matchmaking_max: 500,
+        }
+    }
 }
 
 /// How a node joins a cluster (docs/SCALING.md). Without `--nats-url` the server is a single
@@ -331,6 +388,7 @@ impl Config {
                 lease_seconds: DEFAULT_LEASE_SECONDS,
                 ..ClusterConfig::default()
             },
+            ratings: RatingsConfig::default(),
             limits: Limits {
                 messages_per_second: 100_000,
                 message_burst: 100_000,

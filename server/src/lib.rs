@@ -19,6 +19,7 @@ pub mod mutes;
 pub mod openapi;
 pub mod ops;
 pub mod per_ip;
+pub mod ratings;
 pub mod request_body;
 pub mod room;
 pub mod serve;
@@ -121,7 +122,9 @@ pub async fn run(
         .cluster
         .enabled()
         .then(|| SessionLimits::for_lease(config.cluster.lease()));
-    let store = Store::connect_with(&url, config.limits.database_timeout(), limits).await?;
+    let store = Store::connect_with(&url, config.limits.database_timeout(), limits)
+        .await?
+        .with_rating_policy(config.ratings.policy());
     let metrics = Arc::new(Metrics::default());
     let stop_writer = CancellationToken::new();
     let (writer, writer_task) = Writer::spawn(
@@ -195,7 +198,8 @@ pub async fn run(
         metrics,
         writer_health,
     )
-    .with_cluster(cluster.clone());
+    .with_cluster(cluster.clone())
+    .with_matchmaking(config.ratings.window());
     let database = state.database.clone();
     let watch_store = store.clone();
     let database_timeout = config.limits.database_timeout();

@@ -26,6 +26,7 @@ use utoipa::{Modify, OpenApi};
         (name = "players", description = "identities, names, recovery codes, players' pages"),
         (name = "rooms", description = "rulesets, the lobby's rooms, quick play"),
         (name = "matches", description = "matches and their replays"),
+        (name = "ratings", description = "leaderboards and players' ratings (docs/RATINGS.md)"),
         (name = "operations", description = "health, metrics, this document, the socket")
     )
 )]

@@ -49,6 +49,12 @@ impl ClientIp {
             },
         }
     }
+
+    /// SHA-256 (hex) of [`ClientIp::key`]: what an identity keeps of the address it was
+    /// created from (the ratings' abuse rule, `ratings/abuse.rs`), never the address itself.
+    pub fn hashed(self) -> String {
+        crate::identity::token_hash(&self.key().to_string())
+    }
 }
 
 /// Whether the client's address is the last one in `X-Forwarded-For` (`--trust-forwarded-for`),

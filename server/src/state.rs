@@ -17,6 +17,7 @@ use crate::metrics::Metrics;
 use crate::per_ip::{CreationRate, SocketCount, TrustForwardedFor};
 use crate::room::{ConnId, Rooms};
 use crate::store::writer::WriterHealth;
+use crate::ratings::matchmaking::Window;
 use crate::store::{RoomRecord, Store};
 
 /// Shared application state (cheap to clone).
@@ -47,6 +48,8 @@ pub struct AppState {
     next_conn: Arc<AtomicU64>,
     /// Cluster mode: this node (rooms served elsewhere, placement).
     pub cluster: Option<Arc<ClusterNode>>,
+    /// Rated quick play's window (`ratings/matchmaking.rs`).
+    pub matchmaking: Window,
 }
 
 impl AppState {
@@ -72,7 +75,14 @@ impl AppState {
             database: Arc::new(DatabaseHealth::default()),
             next_conn: Arc::new(AtomicU64::new(1)),
             cluster: None,
+            matchmaking: crate::config::RatingsConfig::default().window(),
         }
+    }
+
+    /// Rated quick play's window (`--matchmaking-start`, `-per-second`, `-max`).
+    pub fn with_matchmaking(mut self, window: Window) -> Self {
+        self.matchmaking = window;
+        self
     }
 
     /// Cluster mode: this node; the creation allowances per address become the cluster's.

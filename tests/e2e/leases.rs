@@ -166,7 +166,7 @@ async fn players(store: &Store) -> [Identity; 2] {
     for (n, player) in players.iter().enumerate() {
         if store.identity(player.id).await.unwrap().is_none() {
             store
-                .create_identity(player, &format!("{:064x}", n + 1))
+                .create_identity(player, &format!("{:064x}", n + 1), None)
                 .await
                 .unwrap();
         }
@@ -210,6 +210,8 @@ fn match_of(room: RoomId) -> MatchRecord {
         started_at: 2,
         finished_at: None,
         seats: vec![person(1), person(2)],
+        rated: false,
+        ratings: None,
     }
 }
 
@@ -226,6 +228,7 @@ fn append(room: RoomId, match_id: MatchId, seq: u64, fence: Option<Fence>) -> Fe
         events: "[]".into(),
         clock: None,
         finish: None,
+        rated: None,
     };
     FencedAppend { append, fence }
 }

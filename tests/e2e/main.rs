@@ -31,5 +31,6 @@ mod presence;
 mod privacy;
 mod proxy_deploy;
 mod quick_play;
+mod ratings;
 mod rematch;
 mod replays;

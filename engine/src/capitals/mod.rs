@@ -97,4 +97,8 @@ impl Ruleset for Capitals {
     fn outcome(&self) -> Option<Outcome> {
         self.outcome.clone()
     }
+
+    fn is_out(&self, seat: Seat) -> bool {
+        self.is_eliminated(seat)
+    }
 }

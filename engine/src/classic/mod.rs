@@ -124,4 +124,8 @@ impl Ruleset for Classic {
             reason: "world_conquered".to_owned(),
         })
     }
+
+    fn is_out(&self, seat: Seat) -> bool {
+        Classic::is_out(self, seat)
+    }
 }

@@ -167,6 +167,8 @@ impl<R: Ruleset + warroom_engine::Bot> Rules for Engine<R> {
             outcome: record.outcome.clone(),
             // The chat is the store's, not the engine's: the replay endpoint adds it.
             chat: Vec::new(),
+            rated: record.rated,
+            ratings: record.ratings.clone(),
         })
     }
 

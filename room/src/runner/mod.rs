@@ -124,6 +124,8 @@ pub trait MatchRunner: Send {
     fn bot_job(&self, level: BotLevel) -> BotJob;
     /// How it ended, once it has.
     fn outcome(&self) -> Option<Outcome>;
+    /// Once it has ended, each seat's place (`placings.rs`).
+    fn places(&self) -> Option<crate::placings::Places>;
     /// What `viewer` may see now, whole, written as JSON.
     fn view(&self, viewer: Viewer) -> RawJson;
     /// What `viewer` may see now without the static parts, as `applied` carries it

@@ -13,6 +13,7 @@ use super::dynamic_view::without_static_parts;
 use super::{Accepted, BotJob, MatchRunner, SeenAction};
 use super::{from_json, to_json};
 use crate::error::RoomError;
+use crate::placings::{self, Places};
 
 /// One logged action: a ruleset action or a resignation.
 #[derive(Clone, Debug)]
@@ -57,6 +58,9 @@ pub struct Runner<R: Ruleset> {
     /// The last action as every viewer sees it, written once, when the ruleset hides nothing
     /// ([`Ruleset::SAME_FOR_EVERY_VIEWER`]); cleared whenever the history changes.
     shared_last: RefCell<Option<SeenAction>>,
+    /// Per seat, the seq after which it was out (eliminated or resigned): the finishing order
+    /// (`placings.rs`).
+    out_at: Vec<Option<u64>>,
 }
 
 impl<R: Ruleset> Runner<R> {
@@ -70,6 +74,7 @@ impl<R: Ruleset> Runner<R> {
             history: Vec::new(),
             last_events: Vec::new(),
             shared_last: RefCell::new(None),
+            out_at: vec![None; usize::from(seats)],
         })
     }
 
@@ -119,6 +124,10 @@ impl<R: Ruleset> Runner<R> {
         self.history.push(entry);
         self.last_events = events;
         *self.shared_last.get_mut() = None;
+        let state = &self.state;
+        placings::note_out(&mut self.out_at, accepted.seq, |seat| {
+            state.rules.is_out(seat) || state.has_resigned(seat)
+        });
         accepted
     }
 
@@ -185,6 +194,10 @@ impl<R: Bot> MatchRunner for Runner<R> {
         self.state.outcome()
     }
 
+    fn places(&self) -> Option<Places> {
+        Some(placings::finishing_order(&self.state.outcome()?, &self.out_at))
+    }
+
     fn view(&self, viewer: Viewer) -> RawJson {
         RawJson::of(&self.state.rules.view(viewer))
     }
@@ -243,6 +256,8 @@ impl<R: Bot> MatchRunner for Runner<R> {
         if self.history.pop().is_some() {
             (self.state, self.last_events) = self.replayed(self.history.len());
             *self.shared_last.get_mut() = None;
+            let seq = self.seq();
+            placings::forget_after(&mut self.out_at, seq);
         }
     }
 

@@ -41,7 +41,7 @@ pub async fn create_guest(
     let token = new_token()?;
     state
         .store
-        .create_identity(&identity, &token_hash(&token))
+        .create_identity(&identity, &token_hash(&token), Some(&ip.hashed()))
         .await
         .map_err(|error| name_error(error, &identity.name))?;
     Ok((

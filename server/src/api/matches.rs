@@ -205,5 +205,7 @@ pub(super) fn summary(record: &MatchRecord) -> MatchSummary {
         actions: record.action_count,
         started_at: rfc3339(record.started_at),
         finished_at: record.finished_at.map(rfc3339),
+        rated: record.rated,
+        ratings: record.ratings.clone(),
     }
 }

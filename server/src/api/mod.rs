@@ -1,11 +1,12 @@
 //! The REST API (JSON): identity, players' pages, rulesets, the lobby's rooms and quick play,
-//! matches and replays.
+//! matches and replays, ratings.
 
 mod body;
 mod identity;
 mod matches;
 mod players;
 mod quick_play;
+pub mod ratings;
 mod rooms;
 
 use utoipa_axum::router::OpenApiRouter;
@@ -24,6 +25,8 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(players::find))
         .routes(routes!(players::show))
         .routes(routes!(players::matches))
+        .routes(routes!(ratings::player_ratings))
+        .routes(routes!(ratings::leaderboard))
         .routes(routes!(quick_play::quick_play))
         .routes(routes!(rooms::rulesets))
         .routes(routes!(rooms::create, rooms::list))

@@ -7,17 +7,23 @@
 //! (wherever they are served, with the presence their nodes wrote), and quick plays of one
 //! ruleset take turns cluster-wide (`store/quick_play.rs`): two players pressing "Play now" at
 //! once on two nodes are sent to one room.
+//!
+//! Rated quick play (`"rated": true`, docs/RATINGS.md) looks only at rated rooms and picks by
+//! strength (`ratings/matchmaking.rs`); casual quick play only at casual rooms.
 
 use axum::Json;
 use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
-use warroom_protocol::{ErrorBody, Identity, NewRoom, QuickPlay, QuickPlayRoom, Room, RoomState};
+use warroom_protocol::{
+    ErrorBody, Identity, IdentityId, NewRoom, QuickPlay, QuickPlayRoom, Room, RoomState,
+};
 
 use super::body::json;
 use super::rooms::open_room;
 use crate::error::ApiError;
 use crate::per_ip::ClientIp;
+use crate::ratings::matchmaking::{Candidate, choose};
 use crate::state::AppState;
 use crate::store::LobbyQuery;
 
@@ -29,6 +35,7 @@ use crate::store::LobbyQuery;
         (status = 201, description = "no room fitted: a new one", body = QuickPlayRoom),
         (status = 400, description = "`invalid_request` and the other codes of a refused request", body = ErrorBody),
         (status = 401, description = "`unauthorized`: a valid bearer token is required", body = ErrorBody),
+        (status = 403, description = "`not_yet_rated`: rated quick play by an identity with too few finished matches (`--rated-min-matches`)", body = ErrorBody),
         (status = 429, description = "`rate_limited`: too many rooms opened from this address (`--rooms-per-ip-per-minute`)", body = ErrorBody)
     )
 )]
@@ -40,6 +47,9 @@ pub async fn quick_play(
 ) -> Result<(StatusCode, Json<QuickPlayRoom>), ApiError> {
     let player = state.required_identity(&headers).await?;
     let request: QuickPlay = json(&body)?;
+    if request.rated {
+        super::ratings::check_may_play_rated(&state, player.id).await?;
+    }
     // Cluster mode: one quick play of the ruleset at a time across the nodes, held until the
     // room is picked or stored, so the next one finds it.
     let turn = match &state.cluster {
@@ -50,8 +60,12 @@ pub async fn quick_play(
         Some(_) => waiting_in_cluster(&state, &request).await?,
         None => state.rooms.public_rooms(),
     };
-    if let Some(room) = pick(&rooms, &request, &player) {
-        let room = room.clone();
+    let picked = if request.rated {
+        pick_rated(&state, &rooms, &request, &player).await?
+    } else {
+        pick(&rooms, &request, &player).cloned()
+    };
+    if let Some(room) = picked {
         if let Some(turn) = turn {
             turn.end().await;
         }
@@ -78,6 +92,7 @@ pub async fn quick_play(
             bot_delay_ms: None,
             grace_seconds: None,
             clock: None,
+            rated: request.rated,
         },
     )
     .await?;
@@ -112,35 +127,110 @@ async fn waiting_in_cluster(state: &AppState, request: &QuickPlay) -> Result<Vec
     Ok(state.lobby_summaries(&records).await)
 }
 
-/// The room quick play sends `player` to, among the public rooms: one it already waits in, else
-/// the oldest waiting room of the ruleset (with the seat count asked for) that has a free seat
-/// and in which everyone seated is present, so nobody is matched with a player who left.
-fn pick<'a>(rooms: &'a [Room], request: &QuickPlay, player: &Identity) -> Option<&'a Room> {
-    let waiting = rooms.iter().filter(|room| {
-        room.state == RoomState::Waiting
-            && room.ruleset == request.ruleset
-            && request
-                .seats
-                .is_none_or(|seats| room.seats.len() == usize::from(seats))
-    });
-    let holds_seat = |room: &Room| {
+/// The waiting public rooms of the request's ruleset, seat count and kind (rated or casual),
+/// and among them one `player` already waits in, if any.
+fn waiting<'a>(
+    rooms: &'a [Room],
+    request: &QuickPlay,
+    player: &Identity,
+) -> (Vec<&'a Room>, Option<&'a Room>) {
+    let waiting: Vec<&Room> = rooms
+        .iter()
+        .filter(|room| {
+            room.state == RoomState::Waiting
+                && room.ruleset == request.ruleset
+                && room.rated == request.rated
+                && request
+                    .seats
+                    .is_none_or(|seats| room.seats.len() == usize::from(seats))
+        })
+        .collect();
+    let mine = waiting.iter().copied().find(|room| {
         room.seats
             .iter()
             .any(|seat| seat.player.as_ref().is_some_and(|p| p.id == player.id))
-    };
-    if let Some(mine) = waiting.clone().find(|room| holds_seat(room)) {
-        return Some(mine);
+    });
+    (waiting, mine)
+}
+
+/// A room with a free seat in which everyone seated is present, so nobody is matched with a
+/// player who left.
+fn open_to_join(room: &Room) -> bool {
+    room.seats.iter().any(|seat| seat.player.is_none())
+        && room
+            .seats
+            .iter()
+            .all(|seat| seat.player.is_none() || seat.connected)
+}
+
+/// The room casual quick play sends `player` to, among the public rooms: one it already waits
+/// in, else the oldest waiting casual room of the ruleset (with the seat count asked for) that
+/// is open to join.
+fn pick<'a>(rooms: &'a [Room], request: &QuickPlay, player: &Identity) -> Option<&'a Room> {
+    let (waiting, mine) = waiting(rooms, request, player);
+    if mine.is_some() {
+        return mine;
     }
     waiting
-        .filter(|room| {
-            room.seats.iter().any(|seat| seat.player.is_none())
-                && room
-                    .seats
-                    .iter()
-                    .all(|seat| seat.player.is_none() || seat.connected)
-        })
+        .into_iter()
+        .filter(|room| open_to_join(room))
         // RFC 3339 times of one format sort as text.
         .min_by(|a, b| a.created_at.cmp(&b.created_at))
+}
+
+/// The room rated quick play sends `player` to: one it already waits in, else the waiting rated
+/// room open to join whose players are closest to its rating within the room's window
+/// (`ratings/matchmaking.rs`); `None`: a new room.
+async fn pick_rated(
+    state: &AppState,
+    rooms: &[Room],
+    request: &QuickPlay,
+    player: &Identity,
+) -> Result<Option<Room>, ApiError> {
+    let (waiting, mine) = waiting(rooms, request, player);
+    if let Some(mine) = mine {
+        return Ok(Some(mine.clone()));
+    }
+    // At most 40 rooms of at most 6 seats: the ratings are read in one query.
+    let open: Vec<&Room> = waiting
+        .into_iter()
+        .filter(|room| open_to_join(room))
+        .take(40)
+        .collect();
+    let mut ids: Vec<IdentityId> = vec![player.id];
+    ids.extend(
+        open.iter()
+            .flat_map(|room| room.seats.iter().filter_map(|seat| seat.player.as_ref()))
+            .map(|p| p.id),
+    );
+    let ratings = state.store.shown_ratings(request.ruleset, &ids).await?;
+    let mine = ratings.get(&player.id).copied().unwrap_or(1500);
+    let now = std::time::SystemTime::now();
+    let candidates: Vec<Candidate> = open
+        .iter()
+        .map(|room| {
+            let seated: Vec<i64> = room
+                .seats
+                .iter()
+                .filter_map(|seat| seat.player.as_ref())
+                .map(|p| ratings.get(&p.id).copied().unwrap_or(mine))
+                .collect();
+            let average = if seated.is_empty() {
+                mine
+            } else {
+                seated.iter().sum::<i64>() / seated.len() as i64
+            };
+            let waited = humantime::parse_rfc3339(&room.created_at)
+                .ok()
+                .and_then(|created| now.duration_since(created).ok())
+                .unwrap_or_default();
+            Candidate {
+                gap: average.abs_diff(mine),
+                waited,
+            }
+        })
+        .collect();
+    Ok(choose(&state.matchmaking, &candidates).map(|index| open[index].clone()))
 }
 
 #[cfg(test)]
@@ -158,6 +248,7 @@ mod tests {
             settings: warroom_protocol::RoomSettings::default(),
             clock: None,
             private: false,
+            rated: false,
             invite_code: None,
             state: RoomState::Waiting,
             seats: seats
@@ -190,6 +281,7 @@ mod tests {
         let hexdice = QuickPlay {
             ruleset: RulesetId::Hexdice,
             seats: None,
+            rated: false,
         };
         let newer = room(
             "2026-01-01T10:05:00.000Z",
@@ -219,6 +311,7 @@ mod tests {
         let three = QuickPlay {
             ruleset: RulesetId::Hexdice,
             seats: Some(3),
+            rated: false,
         };
         assert_eq!(pick(&rooms, &three, &me), None);
     }

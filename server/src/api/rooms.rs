@@ -49,6 +49,7 @@ pub async fn rulesets() -> Json<Vec<RulesetInfo>> {
         (status = 201, description = "the room, with its invite code (its creator only)", body = Room),
         (status = 400, description = "`invalid_request` and the other codes of a refused request", body = ErrorBody),
         (status = 401, description = "`unauthorized`: a valid bearer token is required", body = ErrorBody),
+        (status = 403, description = "`not_yet_rated`: a rated room asked for by an identity with too few finished matches (`--rated-min-matches`)", body = ErrorBody),
         (status = 429, description = "`rate_limited`: too many rooms from this address (`--rooms-per-ip-per-minute`)", body = ErrorBody)
     )
 )]
@@ -100,6 +101,15 @@ pub(super) async fn open_room(
             ));
         }
         *slot = Some(bot_identity(bot.level));
+    }
+    if request.rated {
+        if !request.bots.is_empty() {
+            return Err(ApiError::bad_request(
+                codes::RATED_WITHOUT_BOTS,
+                "a rated room is for people only: it cannot have computer seats",
+            ));
+        }
+        super::ratings::check_may_play_rated(state, creator.id).await?;
     }
     let bot_delay_ms = request
         .bot_delay_ms
@@ -155,6 +165,7 @@ pub(super) async fn open_room(
             clock,
             bot_delay_ms,
             grace_seconds,
+            rated: request.rated,
         },
         seat_count: seats,
         private: request.private,

@@ -51,6 +51,7 @@ pub(super) fn record(bot_delay_ms: u32, clock: Option<ClockSettings>) -> RoomRec
         clock,
         bot_delay_ms,
         grace_seconds: u32::try_from(GRACE.as_secs()).unwrap(),
+        rated: false,
     };
     waiting_room(
         RulesetId::Hexdice,

@@ -31,19 +31,26 @@ impl Store {
         )
     }
 
-    /// Stores a new identity with the hash of its token. A name another identity has (in any
-    /// case) fails with a unique violation ([`is_unique_violation`]).
-    pub async fn create_identity(&self, identity: &Identity, token_hash: &str) -> sqlx::Result<()> {
+    /// Stores a new identity with the hash of its token and of the address it was created from
+    /// (`ClientIp::hashed`). A name another identity has (in any case) fails with a unique
+    /// violation ([`is_unique_violation`]).
+    pub async fn create_identity(
+        &self,
+        identity: &Identity,
+        token_hash: &str,
+        created_address: Option<&str>,
+    ) -> sqlx::Result<()> {
         let (id, created_at) = (self.dialect.uuid(1), self.dialect.time(5));
         sqlx::query(&format!(
-            "INSERT INTO identities (id, name, name_key, token_hash, created_at) \
-             VALUES ({id}, $2, $3, $4, {created_at})"
+            "INSERT INTO identities (id, name, name_key, token_hash, created_at, created_address) \
+             VALUES ({id}, $2, $3, $4, {created_at}, $6)"
         ))
         .bind(identity.id.to_string())
         .bind(identity.name.clone())
         .bind(name_key(&identity.name))
         .bind(token_hash.to_owned())
         .bind(now_ms())
+        .bind(created_address.map(str::to_owned))
         .execute(&self.pool)
         .await?;
         Ok(())

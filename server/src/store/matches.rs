@@ -6,7 +6,7 @@ use warroom_engine::{Outcome, Seat};
 use warroom_protocol::{ActedBy, MatchId, MatchState};
 
 use super::identities::{identity_from, parse_column};
-use super::{ActionRecord, MatchFilter, MatchRecord, Store};
+use super::{ActionRecord, Dialect, MatchFilter, MatchRecord, Store};
 
 /// The most matches one listing returns.
 const LIST_LIMIT: i64 = 100;
@@ -20,12 +20,17 @@ impl Store {
         format!(
             "{}, {}, m.ruleset, {}, m.seed, m.seed_commitment, m.state, m.winner, m.reason, \
              CASE WHEN m.state = 'finished' THEN m.action_count ELSE COALESCE((SELECT MAX(a.seq) \
-             FROM match_actions a WHERE a.match_id = m.id), 0) END AS action_count, {}, {}",
+             FROM match_actions a WHERE a.match_id = m.id), 0) END AS action_count, {}, {}, \
+             COALESCE((SELECT {} FROM rooms rr WHERE rr.id = m.room_id), 0) AS rated",
             d.text("m.id", "id"),
             d.text("m.room_id", "room_id"),
             d.text("m.options", "options"),
             d.ms("m.started_at", "started_at"),
             d.ms("m.finished_at", "finished_at"),
+            match d {
+                Dialect::Sqlite => "json_extract(rr.settings, '$.rated')",
+                Dialect::Postgres => "(rr.settings->>'rated')::boolean::int::bigint",
+            },
         )
     }
 
@@ -182,6 +187,12 @@ impl Store {
             .iter()
             .map(|seat_row| identity_from(seat_row, "id", "name"))
             .collect::<sqlx::Result<Vec<_>>>()?;
+        let rated = row.try_get::<Option<i64>, _>("rated")?.unwrap_or(0) != 0;
+        let ratings = if rated && state == MatchState::Finished {
+            Some(self.match_ratings(id).await?).filter(|changes| !changes.is_empty())
+        } else {
+            None
+        };
         Ok(MatchRecord {
             id,
             room_id: parse_column("room_id", &row.try_get::<String, _>("room_id")?)?,
@@ -195,6 +206,8 @@ impl Store {
             started_at: row.try_get("started_at")?,
             finished_at: row.try_get("finished_at")?,
             seats,
+            rated,
+            ratings,
         })
     }
 }

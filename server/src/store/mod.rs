@@ -17,12 +17,15 @@ pub mod presence;
 mod queries;
 pub mod quick_play;
 pub mod rate_buckets;
+pub mod ratings;
 mod rooms;
 pub mod writer;
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use sqlx::AnyPool;
+
+use crate::ratings::RatingPolicy;
 use sqlx::any::AnyPoolOptions;
 
 pub use dialect::{Dialect, SqlType};
@@ -38,6 +41,8 @@ pub struct Store {
     pool: AnyPool,
     /// Which database it is, for the SQL that differs.
     dialect: Dialect,
+    /// The ratings' abuse rules, applied by the writer when it stores a rated result.
+    rating_policy: RatingPolicy,
 }
 
 /// What PostgreSQL enforces on each connection of a cluster node's pool (docs/SCALING.md), so
@@ -131,7 +136,11 @@ impl Store {
                 .await?;
             sqlx::migrate!("../migrations/sqlite").run(&pool).await?;
         }
-        let store = Store { pool, dialect };
+        let store = Store {
+            pool,
+            dialect,
+            rating_policy: RatingPolicy::default(),
+        };
         let renamed = store.key_unkeyed_names().await?;
         if renamed > 0 {
             tracing::warn!("{renamed} identities shared a name and were given a suffix");
@@ -160,7 +169,20 @@ impl Store {
         Store {
             pool,
             dialect: Dialect::Sqlite,
+            rating_policy: RatingPolicy::default(),
         }
+    }
+
+    /// This store with the server's ratings settings (`--rated-min-matches`,
+    /// `--rated-new-identity-window`).
+    pub fn with_rating_policy(mut self, policy: RatingPolicy) -> Store {
+        self.rating_policy = policy;
+        self
+    }
+
+    /// The ratings settings.
+    pub fn rating_policy(&self) -> &RatingPolicy {
+        &self.rating_policy
     }
 
     /// The pool, for the writer.

@@ -495,7 +495,7 @@ impl Task {
                 Some(kept) => kept,
                 None => store.pool().acquire().await?,
             };
-            write_rows(slot.insert(connection), store.dialect(), appends).await
+            write_rows(slot.insert(connection), store, appends).await
         };
         let (tx, moved) = tokio::time::timeout(self.timeout, rows)
             .await
@@ -617,11 +617,11 @@ impl From<sqlx::Error> for WriteError {
 /// whose fence no longer holds; says which those were ([`write_fenced`]).
 async fn write_rows<'c>(
     connection: &'c mut AnyConnection,
-    d: Dialect,
+    store: &Store,
     appends: &[&FencedAppend],
 ) -> sqlx::Result<(sqlx::Transaction<'c, Any>, Vec<bool>)> {
     let mut tx = connection.begin().await?;
-    let moved = write_fenced(&mut tx, d, appends, Conflicts::Refuse).await?;
+    let moved = write_fenced(&mut tx, store, appends, Conflicts::Refuse).await?;
     Ok((tx, moved))
 }
 
@@ -632,10 +632,11 @@ async fn write_rows<'c>(
 /// touched: its action count is read from the log.
 async fn write_fenced(
     tx: &mut sqlx::Transaction<'_, Any>,
-    d: Dialect,
+    store: &Store,
     appends: &[&FencedAppend],
     conflicts: Conflicts,
 ) -> sqlx::Result<Vec<bool>> {
+    let d = store.dialect();
     let moved = fenced_out(tx, appends).await?;
     let written: Vec<&FencedAppend> = appends
         .iter()
@@ -650,23 +651,26 @@ async fn write_fenced(
         .bind(action_rows(d, &written))
         .execute(&mut **tx)
         .await?;
-    finish_matches(tx, d, &written).await?;
+    finish_matches(tx, store, &written).await?;
     Ok(moved)
 }
 
 /// For each append that ended its match, the match's outcome (and action count) and its room's
 /// state; a match already marked finished keeps its first outcome and time (a settle writes
-/// these again).
+/// these again). A rated match's rating changes are written by the transaction that marks it
+/// finished, and by no other (`store/ratings.rs`).
 async fn finish_matches(
     tx: &mut sqlx::Transaction<'_, Any>,
-    d: Dialect,
+    store: &Store,
     written: &[&FencedAppend],
 ) -> sqlx::Result<()> {
+    let d = store.dialect();
     for append in written {
         let Some(outcome) = &append.finish else {
             continue;
         };
-        sqlx::query(&format!(
+        let finished_at = now_ms();
+        let ended = sqlx::query(&format!(
             "UPDATE matches SET action_count = $1, state = $2, winner = $3, reason = $4, \
              finished_at = {} WHERE id = {} AND state <> $2",
             d.time(5),
@@ -676,10 +680,11 @@ async fn finish_matches(
         .bind(MatchState::Finished.as_str())
         .bind(i64::from(outcome.winner.0))
         .bind(outcome.reason.clone())
-        .bind(now_ms())
+        .bind(finished_at)
         .bind(append.match_id.to_string())
         .execute(&mut **tx)
-        .await?;
+        .await?
+        .rows_affected();
         sqlx::query(&format!(
             "UPDATE rooms SET state = $1 WHERE id = {}",
             d.uuid(2)
@@ -688,6 +693,17 @@ async fn finish_matches(
         .bind(append.room_id.to_string())
         .execute(&mut **tx)
         .await?;
+        if let (1, Some(places)) = (ended, &append.rated) {
+            super::ratings::rate_in(
+                tx,
+                d,
+                store.rating_policy(),
+                append,
+                places,
+                finished_at,
+            )
+            .await?;
+        }
     }
     Ok(())
 }
@@ -760,7 +776,7 @@ async fn settle_rows(
     let d = store.dialect();
     let mut connection = store.pool().acquire().await?;
     let mut tx = connection.begin().await?;
-    let moved = write_fenced(&mut tx, d, appends, Conflicts::Ignore).await?;
+    let moved = write_fenced(&mut tx, store, appends, Conflicts::Ignore).await?;
     let stored = sqlx::query(&format!(
         "SELECT {}, a.seq, a.seat, a.client_id, {} FROM match_actions a JOIN {} \
          ON a.match_id = {} AND a.seq = r.seq",
@@ -942,6 +958,7 @@ mod tests {
             events: r#"[{"type":"turn","seat":0}]"#.into(),
             clock: clock.map(str::to_owned),
             finish: None,
+            rated: None,
         };
         FencedAppend {
             append,

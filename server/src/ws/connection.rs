@@ -228,7 +228,12 @@ impl Connection {
                 }
             }
             ClientMsg::TakeSeat { room, seat } => {
-                self.ask_or_report(room, Command::TakeSeat { seat }).await;
+                let may_play_rated = self.may_play_rated().await;
+                let take = Command::TakeSeat {
+                    seat,
+                    may_play_rated,
+                };
+                self.ask_or_report(room, take).await;
             }
             ClientMsg::LeaveSeat { room } => {
                 self.ask_or_report(room, Command::LeaveSeat).await;
@@ -339,6 +344,22 @@ impl Connection {
                         .await;
                 }
             }
+        }
+    }
+
+    /// Whether this identity has finished enough matches to play rated (`--rated-min-matches`);
+    /// a database that cannot say counts as no.
+    async fn may_play_rated(&self) -> bool {
+        let needed = self.state.store.rating_policy().min_matches;
+        match &self.identity {
+            _ if needed == 0 => true,
+            None => false,
+            Some(identity) => self
+                .state
+                .store
+                .finished_matches(identity.id)
+                .await
+                .is_ok_and(|finished| finished >= needed),
         }
     }
 

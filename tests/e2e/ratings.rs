@@ -1,0 +1,306 @@
+//! End to end, ratings (issue 39, docs/RATINGS.md): a rated match played to its end over real
+//! sockets moves its players' ratings exactly once (also across a restart), the leaderboard and
+//! the player's ratings answer them; the refusals (`rated_without_bots`, `not_yet_rated` over
+//! REST and the socket); a result against an identity created minutes earlier from the same
+//! address does not count; rated quick play matches close players before a far one and a lone
+//! player once the window has reached its maximum.
+
+use crate::common;
+
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use warroom_server::config::Config;
+use warroom_server::store::Dialect;
+
+use common::play::{play_at_random, seat_players};
+use common::{TestDb, TestServer};
+
+on_both_databases! {
+    a_rated_match_to_the_end_moves_ratings_once => rated_match_moves_ratings_once;
+    rated_rooms_refuse_bots_and_new_identities => refusals;
+    a_result_against_a_fresh_identity_from_the_same_address_does_not_count => fresh_identity;
+    rated_quick_play_matches_by_strength => matchmaking;
+}
+
+/// A test server whose fresh identities may play rated, and whose abuse rule on identities
+/// created from one address (every test guest comes from 127.0.0.1) is off.
+fn open_config(db: &TestDb) -> Config {
+    let mut config = Config::for_tests(db.url.clone());
+    config.ratings.rated_min_matches = 0;
+    config.ratings.rated_new_identity_window = Duration::ZERO;
+    config
+}
+
+/// Plays a rated hexdice match between the holders of `tokens` to its end; its match id and
+/// the winning seat.
+async fn play_rated_hexdice(server: &TestServer, tokens: &[String]) -> (String, u64) {
+    let http = server.http();
+    let room = http
+        .room(
+            &tokens[0],
+            &json!({"ruleset": "hexdice", "rated": true, "clock": "none"}),
+        )
+        .await;
+    assert_eq!(room["rated"], true, "{room}");
+    assert_eq!(room["settings"]["rated"], true, "{room}");
+    let room_id = room["id"].as_str().unwrap().to_owned();
+    let mut players = seat_players(server.addr, &room_id, None, tokens).await;
+    assert!(
+        play_at_random(&mut players, &mut [], 20_000, 39).await,
+        "the match ends"
+    );
+    let finished = players[0].finished().await;
+    let winner = finished["outcome"]["winner"].as_u64().expect("a winner");
+    let (_, shown) = http.get(&format!("/api/rooms/{room_id}"), None).await;
+    (shown["match_id"].as_str().unwrap().to_owned(), winner)
+}
+
+async fn rated_match_moves_ratings_once(db: TestDb) {
+    let server = TestServer::start_with(open_config(&db)).await;
+    let http = server.http();
+    let [(ada_id, ada), (bob_id, bob)] = http.guests(["Ada", "Bob"]).await;
+    let (match_id, winner) = play_rated_hexdice(&server, &[ada.clone(), bob.clone()]).await;
+    let ids = [&ada_id, &bob_id];
+    let (winner_id, loser_id) = (ids[winner as usize], ids[1 - winner as usize]);
+
+    let check = |http: common::Http| {
+        let (winner_id, loser_id, match_id) =
+            (winner_id.clone(), loser_id.clone(), match_id.clone());
+        async move {
+            // Two new players: Glicko-2's published example, 1662 and 1338, both ± 290, both
+            // still provisional (docs/RATINGS.md).
+            let (status, board) = http
+                .get("/api/leaderboards/hexdice?provisional=true", None)
+                .await;
+            assert_eq!(status, 200, "{board}");
+            assert_eq!(board["system"], "glicko2");
+            assert_eq!(board["provisional"], true);
+            assert_eq!(board["total"], 2, "{board}");
+            let entries = board["entries"].as_array().unwrap();
+            assert_eq!(entries[0]["player"]["id"], json!(winner_id));
+            assert_eq!(
+                (&entries[0]["rank"], &entries[0]["rating"], &entries[0]["deviation"]),
+                (&json!(1), &json!(1662), &json!(290))
+            );
+            assert_eq!(entries[0]["matches"], 1, "counted once");
+            assert_eq!(entries[1]["player"]["id"], json!(loser_id));
+            assert_eq!(entries[1]["rating"], 1338);
+            let (_, established) = http.get("/api/leaderboards/hexdice", None).await;
+            assert_eq!(established["total"], 0, "nobody is established yet");
+
+            let (status, mine) = http.get(&format!("/api/players/{winner_id}/ratings"), None).await;
+            assert_eq!(status, 200, "{mine}");
+            let ratings = mine["ratings"].as_array().unwrap();
+            assert_eq!(ratings.len(), 1, "{mine}");
+            let hexdice = &ratings[0];
+            assert_eq!(hexdice["ruleset"], "hexdice");
+            assert_eq!(hexdice["rating"], 1662);
+            assert_eq!(hexdice["provisional"], true);
+            assert_eq!(hexdice["rank"], Value::Null);
+            assert_eq!(hexdice["matches"], 1);
+            let history = hexdice["history"].as_array().unwrap();
+            assert_eq!(history.len(), 1, "{hexdice}");
+            assert_eq!(history[0]["match_id"], json!(match_id));
+            assert_eq!(
+                (&history[0]["before"], &history[0]["after"], &history[0]["change"]),
+                (&json!(1500), &json!(1662), &json!(162))
+            );
+            let opponents = hexdice["opponents"].as_array().unwrap();
+            assert_eq!(opponents.len(), 1);
+            assert_eq!(opponents[0]["player"]["id"], json!(loser_id));
+            assert_eq!(
+                (&opponents[0]["played"], &opponents[0]["won"], &opponents[0]["lost"]),
+                (&json!(1), &json!(1), &json!(0))
+            );
+        }
+    };
+    check(http).await;
+    server.stop().await;
+    // A restart rebuilds nothing twice: the ratings are as they were.
+    let server = TestServer::start_with(open_config(&db)).await;
+    check(server.http()).await;
+    server.stop().await;
+}
+
+async fn refusals(db: TestDb) {
+    // A server with the default rule: 5 finished matches before rated play.
+    let server = TestServer::start(&db).await;
+    let http = server.http();
+    let [(_, ada), (_, bob)] = http.guests(["Ada", "Bob"]).await;
+    let body = http
+        .post_refused(
+            "/api/rooms",
+            Some(&ada),
+            &json!({"ruleset": "hexdice", "rated": true}),
+            403,
+            "not_yet_rated",
+        )
+        .await;
+    assert!(body["message"].as_str().unwrap().contains("5"), "{body}");
+    http.post_refused(
+        "/api/quick-play",
+        Some(&ada),
+        &json!({"ruleset": "hexdice", "rated": true}),
+        403,
+        "not_yet_rated",
+    )
+    .await;
+    http.post_refused(
+        "/api/rooms",
+        Some(&ada),
+        &json!({"ruleset": "hexdice", "rated": true, "bots": [{"seat": 1}]}),
+        400,
+        "rated_without_bots",
+    )
+    .await;
+    // Casual play is open to everyone, and casual rooms say so.
+    let casual = http.room(&ada, &json!({"ruleset": "hexdice"})).await;
+    assert_eq!(casual["rated"], false);
+    // The REST errors of the two routes.
+    http.get_refused("/api/leaderboards/chess", None, 404, "unknown_ruleset")
+        .await;
+    for bad in ["limit=0", "limit=101", "limit=x", "offset=-1", "provisional=maybe"] {
+        http.get_refused(
+            &format!("/api/leaderboards/hexdice?{bad}"),
+            None,
+            400,
+            "invalid_request",
+        )
+        .await;
+    }
+    let nobody = uuid::Uuid::new_v4();
+    http.get_refused(
+        &format!("/api/players/{nobody}/ratings"),
+        None,
+        404,
+        "player_not_found",
+    )
+    .await;
+    server.stop().await;
+
+    // A rated room opened while the rule was off; with it on again, Bob (no finished match)
+    // cannot take a seat in it over the socket.
+    let server = TestServer::start_with(open_config(&db)).await;
+    let room_id = server
+        .http()
+        .room_id(&ada, &json!({"ruleset": "hexdice", "rated": true}))
+        .await;
+    server.stop().await;
+    let server = TestServer::start(&db).await;
+    let mut socket = server.client(Some(&bob)).await;
+    socket.join(&room_id, None).await;
+    socket
+        .send(&json!({"type": "take_seat", "room": room_id}))
+        .await;
+    assert_eq!(socket.error_code().await, "not_yet_rated");
+    server.stop().await;
+}
+
+async fn fresh_identity(db: TestDb) {
+    // Fresh identities may play rated here, but Ada and Bob were both created from 127.0.0.1
+    // within the default 10 minutes: their result does not count.
+    let mut config = Config::for_tests(db.url.clone());
+    config.ratings.rated_min_matches = 0;
+    let server = TestServer::start_with(config).await;
+    let http = server.http();
+    let [(ada_id, ada), (_, bob)] = http.guests(["Ada", "Bob"]).await;
+    play_rated_hexdice(&server, &[ada, bob]).await;
+    for provisional in [true, false] {
+        let (_, board) = http
+            .get(
+                &format!("/api/leaderboards/hexdice?provisional={provisional}"),
+                None,
+            )
+            .await;
+        assert_eq!(board["total"], 0, "{board}");
+    }
+    let (_, mine) = http.get(&format!("/api/players/{ada_id}/ratings"), None).await;
+    assert_eq!(mine["ratings"], json!([]), "{mine}");
+    server.stop().await;
+}
+
+/// Gives `player` a hexdice rating of `shown` (a player who has played before).
+async fn seed_rating(db: &TestDb, player: &str, shown: i64) {
+    sqlx::any::install_default_drivers();
+    let pool = sqlx::AnyPool::connect(&db.url).await.expect("the database");
+    let d = Dialect::of_url(&db.url);
+    sqlx::query(&format!(
+        "INSERT INTO ratings (identity_id, ruleset, rating, deviation, volatility, shown, \
+         shown_deviation, provisional, matches, updated_at) \
+         VALUES ({}, 'hexdice', $2, 80, 0.06, $3, 80, $4, 20, {})",
+        d.uuid(1),
+        d.time(5)
+    ))
+    .bind(player.to_owned())
+    .bind(shown as f64)
+    .bind(shown)
+    .bind(false)
+    .bind(warroom_server::store::now_ms())
+    .execute(&pool)
+    .await
+    .expect("a seeded rating");
+    pool.close().await;
+}
+
+async fn matchmaking(db: TestDb) {
+    // The window: 100 points at first, 200 more a second, up to 500 (reached after 2 s).
+    let mut config = open_config(&db);
+    config.ratings.matchmaking_start = 100;
+    config.ratings.matchmaking_per_second = 200;
+    config.ratings.matchmaking_max = 500;
+    let server = TestServer::start_with(config).await;
+    let http = server.http();
+    let [(far_id, far), (_, ada), (_, bob), (_, cyd)] =
+        http.guests(["Far", "Ada", "Bob", "Cyd"]).await;
+    seed_rating(&db, &far_id, 1900).await;
+    let rated = json!({"ruleset": "hexdice", "rated": true});
+    let mut waiting = Vec::new();
+    let wait_in = |room: &Value, token: &str| {
+        let room = room["room"]["id"].as_str().unwrap().to_owned();
+        let token = token.to_owned();
+        let addr = server.addr;
+        async move {
+            let mut socket = common::Client::connect(addr).await;
+            socket.hello(Some(&token)).await;
+            socket.join(&room, None).await;
+            socket
+                .send(&json!({"type": "take_seat", "room": room}))
+                .await;
+            socket.sync().await;
+            (room, socket)
+        }
+    };
+    // Far (1900) waits first.
+    let (status, far_room) = http.post("/api/quick-play", Some(&far), &rated).await;
+    assert_eq!((status, far_room["room"]["rated"].as_bool()), (201, Some(true)));
+    let (far_room, socket) = wait_in(&far_room, &far).await;
+    waiting.push(socket);
+    // Ada (1500, new) is 400 points away: a room of her own, though Far's is older.
+    let (status, ada_room) = http.post("/api/quick-play", Some(&ada), &rated).await;
+    assert_eq!(status, 201, "{ada_room}");
+    let (ada_room, socket) = wait_in(&ada_room, &ada).await;
+    waiting.push(socket);
+    assert_ne!(ada_room, far_room);
+    // Bob (1500) is matched with Ada, the close player, before Far.
+    let (status, bob_room) = http.post("/api/quick-play", Some(&bob), &rated).await;
+    assert_eq!(status, 200, "{bob_room}");
+    assert_eq!(bob_room["room"]["id"], json!(ada_room), "close players first");
+    let (_, socket) = wait_in(&bob_room, &bob).await;
+    waiting.push(socket);
+    // A casual quick play never lands in a rated room.
+    let (status, casual) = http
+        .post("/api/quick-play", Some(&cyd), &json!({"ruleset": "hexdice"}))
+        .await;
+    assert_eq!(status, 201, "{casual}");
+    assert_eq!(casual["room"]["rated"], false);
+    // Once Far's window has reached its maximum, the next rated player is matched with Far.
+    tokio::time::sleep(Duration::from_millis(2_200)).await;
+    let (status, cyd_room) = http.post("/api/quick-play", Some(&cyd), &rated).await;
+    assert_eq!(status, 200, "{cyd_room}");
+    assert_eq!(cyd_room["room"]["id"], json!(far_room), "the lone player is matched");
+    for socket in waiting {
+        socket.close().await;
+    }
+    server.stop().await;
+}
