@@ -1,5 +1,6 @@
 //! Ratings in the browser (issue 39), against the real server run with `--rated-min-matches 0`
-//! (fresh identities may play rated): a rated room made with the create form's toggle (the
+//! and `--rated-new-identity-window 0` (fresh identities, all from this machine's address, may
+//! play rated and their results count; docs/RATINGS.md "Abuse"): a rated room made with the create form's toggle (the
 //! computer choice closes) carries the badge in the lobby and in its header; rated matches ended
 //! by resigning show each seat's rating before and its change on the end screen and in the
 //! replay; the leaderboard lists the players (provisional tab, established tab empty, past-the-end
@@ -14,7 +15,7 @@ import assert from 'node:assert/strict';
 import { openClient, screenshot, serverAndBrowser, namedClients, startServer, enterName, SIZES } from './harness.js';
 import { createRoom, createRoomByApi, joinByInvite } from './play.js';
 
-const setup = serverAndBrowser({ args: ['--rated-min-matches', '0'] });
+const setup = serverAndBrowser({ args: ['--rated-min-matches', '0', '--rated-new-identity-window', '0'] });
 
 /** @typedef {import('playwright-core').Page} Page */
 

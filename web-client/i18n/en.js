@@ -676,7 +676,6 @@ export default {
   rating_rank: 'rank {rank}',
   rating_provisional: 'provisional',
   rated_matches: { one: '{n} rated match', other: '{n} rated matches' },
-  about_as_strong: 'About as strong as the computer on {level}.',
   rating_graph_summary: {
     one: '{ruleset} rating over {n} rated match: from {first} to {last}, lowest {min}, highest {max}.',
     other: '{ruleset} rating over {n} rated matches: from {first} to {last}, lowest {min}, highest {max}.',

@@ -675,7 +675,6 @@ export default {
   rating_rank: 'puesto {rank}',
   rating_provisional: 'provisional',
   rated_matches: { one: '{n} partida puntuable', other: '{n} partidas puntuables' },
-  about_as_strong: 'Más o menos tan fuerte como el ordenador en nivel {level}.',
   rating_graph_summary: {
     one: 'Puntuación en {ruleset} en {n} partida puntuable: de {first} a {last}, mínima {min}, máxima {max}.',
     other: 'Puntuación en {ruleset} en {n} partidas puntuables: de {first} a {last}, mínima {min}, máxima {max}.',

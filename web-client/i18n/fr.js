@@ -675,7 +675,6 @@ export default {
   rating_rank: '{rank}e',
   rating_provisional: 'provisoire',
   rated_matches: { one: '{n} partie classée', other: '{n} parties classées' },
-  about_as_strong: 'À peu près aussi fort que l’ordinateur en niveau {level}.',
   rating_graph_summary: {
     one: 'Cote en {ruleset} sur {n} partie classée : de {first} à {last}, au plus bas {min}, au plus haut {max}.',
     other: 'Cote en {ruleset} sur {n} parties classées : de {first} à {last}, au plus bas {min}, au plus haut {max}.',

@@ -675,7 +675,6 @@ export default {
   rating_rank: '{rank}° posto',
   rating_provisional: 'provvisorio',
   rated_matches: { one: '{n} partita classificata', other: '{n} partite classificate' },
-  about_as_strong: 'Forte più o meno quanto il computer a livello {level}.',
   rating_graph_summary: {
     one: 'Punteggio in {ruleset} su {n} partita classificata: da {first} a {last}, minimo {min}, massimo {max}.',
     other: 'Punteggio in {ruleset} su {n} partite classificate: da {first} a {last}, minimo {min}, massimo {max}.',

@@ -675,7 +675,6 @@ export default {
   rating_rank: 'plaats {rank}',
   rating_provisional: 'voorlopig',
   rated_matches: { one: '{n} partij voor de rating', other: '{n} partijen voor de rating' },
-  about_as_strong: 'Ongeveer zo sterk als de computer op niveau {level}.',
   rating_graph_summary: {
     one: 'Rating in {ruleset} over {n} partij: van {first} naar {last}, laagste {min}, hoogste {max}.',
     other: 'Rating in {ruleset} over {n} partijen: van {first} naar {last}, laagste {min}, hoogste {max}.',

@@ -675,7 +675,6 @@ export default {
   rating_rank: 'miejsce {rank}',
   rating_provisional: 'tymczasowy',
   rated_matches: { one: '{n} partia rankingowa', few: '{n} partie rankingowe', many: '{n} partii rankingowych', other: '{n} partii rankingowej' },
-  about_as_strong: 'Siła zbliżona do komputera (poziom: {level}).',
   rating_graph_summary: {
     one: 'Ranking w grze {ruleset} po {n} partii rankingowej: od {first} do {last}, najniżej {min}, najwyżej {max}.',
     few: 'Ranking w grze {ruleset} po {n} partiach rankingowych: od {first} do {last}, najniżej {min}, najwyżej {max}.',

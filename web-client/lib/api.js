@@ -86,7 +86,7 @@ export const rooms = (query = {}) => call('GET', `/api/rooms?${new URLSearchPara
 export const room = (id, token) => call('GET', `/api/rooms/${encodeURIComponent(id)}`, { token }).then(named);
 /**
  * @param {string} token
- * @param {import('./protocol.js').NewRoom & {rated?: boolean}} body `rated`: a rated room (people only)
+ * @param {import('./protocol.js').NewRoom} body
  * @returns {Promise<Room>}
  */
 export const createRoom = (token, body) => call('POST', '/api/rooms', { token, body }).then(named);
@@ -129,7 +129,7 @@ export const playerMatches = (id, query, token) =>
  * @returns {Promise<QuickPlayRoom>}
  */
 export const quickPlay = (token, ruleset, rated = false) =>
-  call('POST', '/api/quick-play', { token, body: rated ? { ruleset, rated } : { ruleset } }).then(named);
+  call('POST', '/api/quick-play', { token, body: { ruleset, rated } }).then(named);
 /**
  * One page of a ruleset's leaderboard: the established players, or the provisional ones apart.
  * @param {string} ruleset

@@ -27,30 +27,16 @@
  * @typedef {import('./protocol.gen').ServerMsg} ServerMsg
  * @typedef {import('./protocol.gen').ClientMsg} ClientMsg
  * @typedef {import('./protocol.gen').LegalGroup} LegalGroup
+ * @typedef {import('./protocol.gen').SeatRating} SeatRating
+ * @typedef {import('./protocol.gen').Leaderboard} Leaderboard
+ * @typedef {import('./protocol.gen').LeaderboardEntry} LeaderboardEntry
+ * @typedef {import('./protocol.gen').PlayerRatings} PlayerRatings
+ * @typedef {import('./protocol.gen').RulesetRating} RulesetRating
+ * @typedef {import('./protocol.gen').RatingPoint} RatingPoint
+ * @typedef {import('./protocol.gen').OpponentRecord} OpponentRecord
  * @typedef {{winner: number, reason: string}} Outcome
  */
 
-/**
- * Ratings (issue 39; docs/PROTOCOL.md "Ratings"): typed here from the wire contract.
- * A seat's rating before and after a rated match, and the change.
- * @typedef {{seat: number, before: number, after: number, change: number}} SeatRating
- * What a room, a match summary and a replay say about being rated (`ratings`: null for a casual
- * or unfinished match, or a result that did not count).
- * @typedef {{rated?: boolean, ratings?: SeatRating[] | null}} Rated
- * @typedef {{rank: number, player: Identity, rating: number, deviation: number, matches: number}} LeaderboardEntry
- * One page of a ruleset's leaderboard (`GET /api/leaderboards/{ruleset}`).
- * @typedef {{ruleset: string, system: string, provisional: boolean, total: number, entries: LeaderboardEntry[]}} Leaderboard
- * @typedef {{match_id: string, finished_at: string, before: number, after: number, change: number}} RatingPoint
- * @typedef {{player: Identity, played: number, won: number, lost: number}} OpponentRecord
- * A player's rating in one ruleset: `rank` is null while provisional; `history` oldest first.
- * @typedef {{
- *   ruleset: string, system: string, rating: number, deviation: number, provisional: boolean,
- *   matches: number, rank: number | null, history: RatingPoint[], opponents: OpponentRecord[],
- * }} RulesetRating
- * @typedef {{player: Identity, ratings: RulesetRating[]}} PlayerRatings
- * The computer levels' measured ratings, by level, where a ruleset's info has them.
- * @typedef {{reference_ratings?: Partial<Record<'easy' | 'normal' | 'hard', number>>}} ReferenceRatings
- */
 
 /**
  * The legal actions a `snapshot` or `applied` lists (`legal`, grouped by type: each group names

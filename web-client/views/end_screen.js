@@ -127,12 +127,11 @@ export class EndScreen {
             const ms = new Date(summary.finished_at).getTime() - new Date(summary.started_at).getTime();
             this.length.textContent = t('match_length', { time: formatDuration(ms) });
           }
-          const rated = /** @type {import('../lib/protocol.js').Rated} */ (summary);
-          if (rated.rated && !rated.ratings && tries > 0 && this.element.isConnected) {
+          if (summary.rated && !summary.ratings && tries > 0 && this.element.isConnected) {
             setTimeout(() => summarise(tries - 1), RATINGS_RETRY_MS);
             return;
           }
-          replaceChildren(this.ratings, ratingChanges(rated, names));
+          replaceChildren(this.ratings, ratingChanges(summary, names));
         })
         .catch(() => {});
     summarise(RATINGS_TRIES);

@@ -11,20 +11,12 @@ import { rulesetName } from './lobby.js';
 import { refusalText } from './room.js';
 
 /** @typedef {import('../lib/protocol.js').SeatRating} SeatRating */
-/** @typedef {import('../lib/protocol.js').Rated} Rated */
 /** @typedef {import('../lib/protocol.js').RulesetRating} RulesetRating */
 /** @typedef {import('../lib/protocol.js').RatingPoint} RatingPoint */
-/** @typedef {import('../lib/protocol.js').RulesetInfo} RulesetInfo */
-/** @typedef {import('../lib/protocol.js').ReferenceRatings} ReferenceRatings */
 
-/** Whether a room, match or replay is rated (false for what the server sent without the field). @param {unknown} value */
-export function isRated(value) {
-  return /** @type {Rated} */ (value)?.rated === true;
-}
-
-/** The "rated" badge of a rated room or match; nothing for a casual one. @param {unknown} value */
+/** The "rated" badge of a rated room or match; nothing for a casual one. @param {{rated: boolean}} value */
 export function ratedBadge(value) {
-  if (!isRated(value)) return null;
+  if (!value.rated) return null;
   return h('span', { class: 'rated-badge', title: t('rated_title'), 'data-testid': 'rated-badge' }, t('rated'));
 }
 
@@ -46,7 +38,7 @@ export function ratingText(rating, deviation) {
 /**
  * Each seat's rating before a rated match, its change and where it ended, as a table (the end
  * screen, the replay); null when the match was casual or its result did not count.
- * @param {Rated} match
+ * @param {{rated: boolean, ratings: SeatRating[] | null}} match a match summary or a replay
  * @param {string[]} names by seat
  */
 export function ratingChanges(match, names) {
@@ -144,25 +136,9 @@ export function ratingGraph(history, ruleset) {
 }
 
 /**
- * The computer level a rating is nearest to, from the ruleset's reference ratings (measured by
- * the bots bench); null where the server gives none.
- * @param {number} rating
- * @param {ReferenceRatings} info
- * @returns {'easy' | 'normal' | 'hard' | null}
- */
-export function nearestLevel(rating, info) {
-  const levels = /** @type {['easy' | 'normal' | 'hard', number][]} */ (
-    Object.entries(info.reference_ratings ?? {}).filter(([, value]) => typeof value === 'number')
-  );
-  if (levels.length === 0) return null;
-  levels.sort((a, b) => Math.abs(a[1] - rating) - Math.abs(b[1] - rating));
-  return levels[0][0];
-}
-
-/**
  * A player's ratings, one card per ruleset they have one in: the rating and its uncertainty,
- * their rank (or "provisional"), how many rated matches, the computer level they are about as
- * strong as, the graph of its history and their record against each opponent. Fills `box`.
+ * their rank (or "provisional"), how many rated matches, the graph of its history and their
+ * record against each opponent. Fills `box`.
  * @param {HTMLElement} box
  * @param {string} playerId
  * @param {() => boolean} stopped true once the screen is gone
@@ -170,13 +146,13 @@ export function nearestLevel(rating, info) {
 export async function showPlayerRatings(box, playerId, stopped) {
   replaceChildren(box, h('p', { class: 'muted' }, t('loading')));
   try {
-    const [found, infos] = await Promise.all([api.playerRatings(playerId), api.rulesets().catch(() => /** @type {RulesetInfo[]} */ ([]))]);
+    const found = await api.playerRatings(playerId);
     if (stopped()) return;
     replaceChildren(
       box,
       found.ratings.length === 0
         ? h('p', { class: 'muted', 'data-testid': 'no-ratings' }, t('no_ratings'))
-        : found.ratings.map((rating) => rulesetRatingCard(rating, infos.find((info) => info.id === rating.ruleset))),
+        : found.ratings.map(rulesetRatingCard),
     );
   } catch (error) {
     if (stopped()) return;
@@ -184,9 +160,8 @@ export async function showPlayerRatings(box, playerId, stopped) {
   }
 }
 
-/** @param {RulesetRating} rating @param {RulesetInfo | undefined} info */
-function rulesetRatingCard(rating, info) {
-  const level = info ? nearestLevel(rating.rating, /** @type {ReferenceRatings} */ (info)) : null;
+/** @param {RulesetRating} rating */
+function rulesetRatingCard(rating) {
   return h(
     'section',
     { class: 'card rating-card', 'data-ruleset': rating.ruleset, 'data-testid': 'rating-card' },
@@ -204,7 +179,6 @@ function rulesetRatingCard(rating, info) {
         t('rated_matches', { n: rating.matches }),
       ),
     ),
-    level ? h('p', { class: 'muted', 'data-testid': 'about-as-strong' }, t('about_as_strong', { level: t(`bot_level_${level}`) })) : null,
     rating.history.length > 0 ? ratingGraph(rating.history, rating.ruleset) : null,
     h('a', { href: leaderboardLink(rating.ruleset, { provisional: rating.provisional }) }, t('leaderboard_link')),
     rating.opponents.length > 0 ? opponentTable(rating) : null,

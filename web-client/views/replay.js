@@ -212,7 +212,7 @@ export function replayScreen(session, matchId, startStep, invite = null) {
       bar,
       missing,
       view.element,
-      ratingChanges(/** @type {import('../lib/protocol.js').Rated} */ (replay), names),
+      ratingChanges(replay, names),
       chatLines.length > 0 ? chat.element : null,
       verify,
     );

@@ -23,7 +23,7 @@ import { clockBadge } from './clock.js';
 import { expandLegal, withStaticParts as completed, withoutStaticParts, applyPatch } from '../lib/protocol.js';
 import { levelButtons } from './computer.js';
 import { computerName, withComputerNames } from '../lib/seat_names.js';
-import { isRated, ratedBadge } from './ratings.js';
+import { ratedBadge } from './ratings.js';
 
 /** @typedef {import('../app.js').Session} Session */
 /** @typedef {import('../lib/protocol.js').Room} Room */
@@ -329,11 +329,11 @@ export function roomScreen(session, roomId, invite, play = false) {
     }
   }
 
+  /** "Play now" again, elsewhere: another room of this one's ruleset, rated if this one is. */
   function playElsewhere() {
-    const ruleset = room?.ruleset;
-    if (!ruleset || !session.guest) return;
+    if (!room || !session.guest) return;
     api
-      .quickPlay(session.guest.token, ruleset, isRated(room))
+      .quickPlay(session.guest.token, room.ruleset, room.rated)
       .then((found) => {
         location.hash = playLink(found.room.id);
       })
