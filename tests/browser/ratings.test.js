@@ -95,7 +95,7 @@ test('rated rooms, rating changes at the end and in the replay, the leaderboard 
     assert.ok(rows[0].change < 0 && rows[1].change > 0, `Ada loses, Bob wins: ${JSON.stringify(rows)}`);
     assert.deepEqual(rows.map((row) => row.cells[1]), ['1,500', '1,500'], 'both before: 1500');
     assert.match(rows[0].cells[0], /Ada/);
-    assert.match(rows[0].cells[2], /^−\d+$/, `a loss is signed: ${rows[0].cells[2]}`);
+    assert.match(rows[0].cells[2], /^[-−]\d+$/, `a loss is signed: ${rows[0].cells[2]}`);
     assert.match(rows[1].cells[2], /^\+\d+$/, `a win is signed: ${rows[1].cells[2]}`);
   }
   await screenshot(ada.page, 'ratings-end-screen');
@@ -185,7 +185,9 @@ test('rated rooms, rating changes at the end and in the replay, the leaderboard 
   await bob.page.click('[data-testid=play-now] button[data-ruleset=hexdice]');
   await bob.page.waitForSelector('.screen.room .room-header [data-testid=rated-badge]');
 
-  for (const client of [ada, bob, phone]) assert.deepEqual(client.errors, []);
+  // Ada's only failed request: the unknown ruleset's leaderboard (404, shown as a refusal).
+  assert.deepEqual(ada.errors.filter((error) => !error.includes('404')), []);
+  for (const client of [bob, phone]) assert.deepEqual(client.errors, []);
   await Promise.all([ada.context.close(), bob.context.close(), phone.context.close()]);
 });
 
@@ -193,7 +195,7 @@ test('a new player is refused rated play in words (default minimum of finished m
   const plain = await startServer();
   try {
     const cy = await openClient(setup.browser, plain.url);
-    await enterName(cy.page, 'Cy');
+    await enterName(cy.page, 'Cyd');
     await cy.page.check('#create-rated');
     await cy.page.click('#create-submit');
     await cy.page.waitForSelector('.create-room .problem:not(:empty)');
