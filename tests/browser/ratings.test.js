@@ -174,6 +174,8 @@ test('rated rooms, rating changes at the end and in the replay, the leaderboard 
   await screenshot(phone.page, 'ratings-leaderboard-phone');
   await phone.page.locator('.leaderboard-table tbody tr:first-child th a').tap();
   await phone.page.waitForSelector('[data-testid=rating-graph]');
+  await phone.page.waitForSelector('[data-testid=records] table');
+  await phone.page.waitForSelector('[data-testid=player-matches] .player-match');
   assert.ok(await fitsWidth(phone.page), 'the player page fits a phone');
   const graph = await phone.page.locator('[data-testid=rating-graph]').boundingBox();
   assert.ok(graph && graph.width <= 390 && graph.width > 200, `the graph takes the phone's width: ${JSON.stringify(graph)}`);

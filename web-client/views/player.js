@@ -90,25 +90,29 @@ export function playerScreen(session, playerId, onRenamed) {
 function recordTable(profile) {
   if (profile.records.length === 0) return h('p', { class: 'muted' }, t('no_records'));
   return h(
-    'table',
-    { class: 'record-table' },
+    'div',
+    { class: 'table-scroll' },
     h(
-      'thead',
-      {},
-      h('tr', {}, h('th', {}, t('ruleset')), h('th', {}, t('record_played')), h('th', {}, t('record_won')), h('th', {}, t('record_lost')), h('th', {}, t('record_playing'))),
-    ),
-    h(
-      'tbody',
-      {},
-      profile.records.map((record) =>
-        h(
-          'tr',
-          { 'data-ruleset': record.ruleset },
-          h('td', {}, rulesetName(record.ruleset)),
-          h('td', {}, record.played),
-          h('td', { class: 'won' }, record.won),
-          h('td', {}, record.lost),
-          h('td', {}, record.playing),
+      'table',
+      { class: 'record-table' },
+      h(
+        'thead',
+        {},
+        h('tr', {}, h('th', {}, t('ruleset')), h('th', {}, t('record_played')), h('th', {}, t('record_won')), h('th', {}, t('record_lost')), h('th', {}, t('record_playing'))),
+      ),
+      h(
+        'tbody',
+        {},
+        profile.records.map((record) =>
+          h(
+            'tr',
+            { 'data-ruleset': record.ruleset },
+            h('td', {}, rulesetName(record.ruleset)),
+            h('td', {}, record.played),
+            h('td', { class: 'won' }, record.won),
+            h('td', {}, record.lost),
+            h('td', {}, record.playing),
+          ),
         ),
       ),
     ),
