@@ -106,6 +106,20 @@ async fn rated_match_moves_ratings_once(db: TestDb) {
                 (&history[0]["before"], &history[0]["after"], &history[0]["change"]),
                 (&json!(1500), &json!(1662), &json!(162))
             );
+            // The match and its replay show each seat's change.
+            let (_, summary) = http.get(&format!("/api/matches/{match_id}"), None).await;
+            assert_eq!(summary["rated"], true, "{summary}");
+            let winner_seat = summary["outcome"]["winner"].as_u64().unwrap();
+            let changes = summary["ratings"].as_array().expect("ratings once rated");
+            assert_eq!(changes.len(), 2, "{summary}");
+            let won = &changes[winner_seat as usize];
+            assert_eq!(
+                (&won["before"], &won["after"], &won["change"]),
+                (&json!(1500), &json!(1662), &json!(162))
+            );
+            let (_, replay) = http.get(&format!("/api/matches/{match_id}/replay"), None).await;
+            assert_eq!(replay["rated"], true);
+            assert_eq!(&replay["ratings"], &summary["ratings"]);
             let opponents = hexdice["opponents"].as_array().unwrap();
             assert_eq!(opponents.len(), 1);
             assert_eq!(opponents[0]["player"]["id"], json!(loser_id));
@@ -157,6 +171,7 @@ async fn refusals(db: TestDb) {
     // Casual play is open to everyone, and casual rooms say so.
     let casual = http.room(&ada, &json!({"ruleset": "hexdice"})).await;
     assert_eq!(casual["rated"], false);
+    assert_eq!(casual["settings"]["rated"], false);
     // The REST errors of the two routes.
     http.get_refused("/api/leaderboards/chess", None, 404, "unknown_ruleset")
         .await;
@@ -244,10 +259,10 @@ async fn seed_rating(db: &TestDb, player: &str, shown: i64) {
 }
 
 async fn matchmaking(db: TestDb) {
-    // The window: 100 points at first, 200 more a second, up to 500 (reached after 2 s).
+    // The window: 100 points at first, 100 more a second, up to 500 (reached after 4 s).
     let mut config = open_config(&db);
     config.ratings.matchmaking_start = 100;
-    config.ratings.matchmaking_per_second = 200;
+    config.ratings.matchmaking_per_second = 100;
     config.ratings.matchmaking_max = 500;
     let server = TestServer::start_with(config).await;
     let http = server.http();
@@ -276,7 +291,8 @@ async fn matchmaking(db: TestDb) {
     assert_eq!((status, far_room["room"]["rated"].as_bool()), (201, Some(true)));
     let (far_room, socket) = wait_in(&far_room, &far).await;
     waiting.push(socket);
-    // Ada (1500, new) is 400 points away: a room of her own, though Far's is older.
+    // Ada (1500, new) is 400 points away (Far's window is below 400 for 3 s): a room of her
+    // own, though Far's is older.
     let (status, ada_room) = http.post("/api/quick-play", Some(&ada), &rated).await;
     assert_eq!(status, 201, "{ada_room}");
     let (ada_room, socket) = wait_in(&ada_room, &ada).await;
@@ -295,7 +311,7 @@ async fn matchmaking(db: TestDb) {
     assert_eq!(status, 201, "{casual}");
     assert_eq!(casual["room"]["rated"], false);
     // Once Far's window has reached its maximum, the next rated player is matched with Far.
-    tokio::time::sleep(Duration::from_millis(2_200)).await;
+    tokio::time::sleep(Duration::from_millis(4_200)).await;
     let (status, cyd_room) = http.post("/api/quick-play", Some(&cyd), &rated).await;
     assert_eq!(status, 200, "{cyd_room}");
     assert_eq!(cyd_room["room"]["id"], json!(far_room), "the lone player is matched");
