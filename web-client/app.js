@@ -1,12 +1,12 @@
 //! The web client's entry point: restores the guest identity (a first visit has none: it reads
 //! the landing page, the rules and the lobby, and watches, as an anonymous visitor until it plays,
 //! names itself or is given a guest name), opens the one WebSocket, and draws the screen the URL
-//! hash names (lobby, room, replay, player page, recovery, rules), redrawing on language change
+//! hash names (lobby, room, replay, player page, leaderboard, recovery, rules), redrawing on language change
 //! (only the chosen language's strings are downloaded).
 
 import { LANGUAGES, language, loadLanguage, t } from './lib/i18n.js';
 import { ApiError } from './lib/api.js';
-import { h, replaceChildren } from './lib/dom.js';
+import { h, s, replaceChildren } from './lib/dom.js';
 import * as identity from './lib/identity.js';
 import * as router from './lib/router.js';
 import { Connection } from './lib/socket.js';
@@ -19,6 +19,7 @@ import { replayScreen } from './views/replay.js';
 import { playerScreen } from './views/player.js';
 import { recoverScreen } from './views/recover.js';
 import { rulesScreen } from './views/rules.js';
+import { leaderboardScreen } from './views/leaderboard.js';
 
 /** @typedef {import('./lib/protocol.js').Guest} Guest */
 
@@ -114,9 +115,28 @@ function showWhoami(guest) {
   whoami.title = t('whoami_title');
 }
 
+/** The top bar's link to the leaderboards, in the reader's language. */
+function showNavigation() {
+  const link = /** @type {HTMLAnchorElement} */ (document.getElementById('leaderboards'));
+  link.href = router.leaderboardLink();
+  link.title = t('leaderboards');
+  link.setAttribute('aria-label', t('leaderboards'));
+  replaceChildren(link, podium(), h('span', { class: 'label' }, t('leaderboards')));
+}
+
+/** The leaderboards' icon: a podium (drawn, not a font's glyph, so every device shows it). */
+function podium() {
+  return s(
+    'svg',
+    { class: 'icon', viewBox: '0 0 24 24', width: 22, height: 22, 'aria-hidden': 'true' },
+    s('path', { d: 'M2 21V14h6v7zM9 21V7h6v14zM16 21V11h6v10z', fill: 'currentColor' }),
+  );
+}
+
 /** Draws the screen the hash names. */
 function show() {
   attention.setTitle('warroom', t('title_your_turn'));
+  showNavigation();
   const route = router.current();
   if (route.name === 'recover') {
     teardown();
@@ -132,6 +152,7 @@ function show() {
   if (route.name === 'room') screen = roomScreen(current, route.id, route.invite, route.play);
   else if (route.name === 'replay') screen = replayScreen(current, route.id, route.step, route.invite);
   else if (route.name === 'rules') screen = rulesScreen(route.ruleset);
+  else if (route.name === 'leaderboard') screen = leaderboardScreen(current, route);
   else if (route.name === 'player') {
     screen = playerScreen(current, route.id, () => current.guest && showWhoami(current.guest));
   } else screen = lobby(current);

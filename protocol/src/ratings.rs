@@ -52,8 +52,10 @@ pub struct LeaderboardEntry {
     /// Who.
     pub player: Identity,
     /// The rating, on the display scale.
+    #[cfg_attr(test, ts(type = "number"))]
     pub rating: i64,
     /// Its deviation, on the display scale.
+    #[cfg_attr(test, ts(type = "number"))]
     pub deviation: i64,
     /// Rated matches counted.
     #[cfg_attr(test, ts(type = "number"))]
@@ -83,8 +85,10 @@ pub struct RulesetRating {
     /// Its rating system.
     pub system: RatingSystem,
     /// The rating now, on the display scale.
+    #[cfg_attr(test, ts(type = "number"))]
     pub rating: i64,
     /// Its deviation now (grown with inactivity for Glicko-2).
+    #[cfg_attr(test, ts(type = "number"))]
     pub deviation: i64,
     /// True while the deviation is above the provisional bound (docs/RATINGS.md).
     pub provisional: bool,
@@ -110,10 +114,13 @@ pub struct RatingPoint {
     /// When it ended (RFC 3339).
     pub finished_at: String,
     /// The rating before it.
+    #[cfg_attr(test, ts(type = "number"))]
     pub before: i64,
     /// The rating after it.
+    #[cfg_attr(test, ts(type = "number"))]
     pub after: i64,
     /// `after - before`.
+    #[cfg_attr(test, ts(type = "number"))]
     pub change: i64,
 }
 
@@ -146,9 +153,12 @@ pub struct SeatRating {
     #[cfg_attr(feature = "openapi", schema(value_type = u8))]
     pub seat: Seat,
     /// Its player's rating before the match.
+    #[cfg_attr(test, ts(type = "number"))]
     pub before: i64,
     /// After it.
+    #[cfg_attr(test, ts(type = "number"))]
     pub after: i64,
     /// `after - before`.
+    #[cfg_attr(test, ts(type = "number"))]
     pub change: i64,
 }

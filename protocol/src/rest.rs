@@ -7,8 +7,8 @@ use warroom_engine::{Outcome, RulesetId, Seat, Viewer};
 use crate::chat::ChatLine;
 use crate::control::{ActedBy, BotSeat, ClockChoice, ClockState, RoomSettings, Takeover};
 use crate::ids::{IdentityId, MatchId, RoomId};
-use crate::raw::RawJson;
 use crate::ratings::SeatRating;
+use crate::raw::RawJson;
 
 /// The body of `GET /healthz`.
 #[cfg_attr(test, derive(ts_rs::TS))]

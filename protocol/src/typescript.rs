@@ -15,11 +15,12 @@ use ts_rs::{Config, TS};
 
 use crate::{
     ActedBy, BotSeat, ChatChannel, ChatLine, ClientMsg, ClockChoice, ClockPreset, ClockSettings,
-    ClockState, ErrorBody, GuestCreated, Health, Identity, IdentityId, LegalGroup, MatchId,
-    MatchPage, MatchResult, MatchSeat, MatchState, MatchSummary, Me, NewGuest, NewRoom,
-    PlayerMatch, PlayerProfile, QuickPlay, QuickPlayRoom, Recover, RecoveryCode, Rematch, Rename,
+    ClockState, ErrorBody, GuestCreated, Health, Identity, IdentityId, Leaderboard,
+    LeaderboardEntry, LegalGroup, MatchId, MatchPage, MatchResult, MatchSeat, MatchState,
+    MatchSummary, Me, NewGuest, NewRoom, OpponentRecord, PlayerMatch, PlayerProfile, PlayerRatings,
+    QuickPlay, QuickPlayRoom, RatingPoint, RatingSystem, Recover, RecoveryCode, Rematch, Rename,
     Replay, ReplayAction, Room, RoomId, RoomPage, RoomSettings, RoomState, RulesetInfo,
-    RulesetRecord, SeatInfo, SeatRange, ServerMsg, Takeover,
+    RulesetRating, RulesetRecord, SeatInfo, SeatRange, SeatRating, ServerMsg, Takeover,
 };
 
 /// Where the client reads the declarations.
@@ -57,6 +58,7 @@ fn declarations() -> String {
         RoomPage::decl(&cfg),
         MatchState::decl(&cfg),
         MatchSeat::decl(&cfg),
+        SeatRating::decl(&cfg),
         MatchSummary::decl(&cfg),
         ReplayAction::decl(&cfg),
         Replay::decl(&cfg),
@@ -71,6 +73,13 @@ fn declarations() -> String {
         MatchPage::decl(&cfg),
         QuickPlay::decl(&cfg),
         QuickPlayRoom::decl(&cfg),
+        RatingSystem::decl(&cfg),
+        LeaderboardEntry::decl(&cfg),
+        Leaderboard::decl(&cfg),
+        RatingPoint::decl(&cfg),
+        OpponentRecord::decl(&cfg),
+        RulesetRating::decl(&cfg),
+        PlayerRatings::decl(&cfg),
         ChatChannel::decl(&cfg),
         ChatLine::decl(&cfg),
         Rematch::decl(&cfg),

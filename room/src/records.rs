@@ -7,8 +7,7 @@ use std::time::{Duration, UNIX_EPOCH};
 
 use warroom_engine::{Outcome, RulesetId, Seat};
 use warroom_protocol::{
-    ActedBy, Identity, IdentityId, MatchId, MatchState, RoomId, RoomSettings, RoomState,
-    SeatRating,
+    ActedBy, Identity, IdentityId, MatchId, MatchState, RoomId, RoomSettings, RoomState, SeatRating,
 };
 
 /// A room as stored.

@@ -17,9 +17,9 @@ use crate::error::ApiError;
 use crate::identity::{bearer_token, token_hash};
 use crate::metrics::Metrics;
 use crate::per_ip::{CreationRate, SocketCount, TrustForwardedFor};
+use crate::ratings::matchmaking::Window;
 use crate::room::{ConnId, Rooms};
 use crate::store::writer::WriterHealth;
-use crate::ratings::matchmaking::Window;
 use crate::store::{RoomRecord, Store};
 
 /// Shared application state (cheap to clone).

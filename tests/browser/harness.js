@@ -25,13 +25,14 @@ function serverBinary() {
 
 /**
  * Starts the server with a SQLite database; resolves once it listens. By default on
- * 127.0.0.1:0 with a fresh database; a restart passes the same `bind` and `dir` again.
- * @param {{bind?: string, dir?: string}} [options]
+ * 127.0.0.1:0 with a fresh database; a restart passes the same `bind` and `dir` again. `args`
+ * are the server's own flags (e.g. `--rated-min-matches 0`).
+ * @param {{bind?: string, dir?: string, args?: string[]}} [options]
  * @returns {Promise<{url: string, dir: string, stop: (keep?: boolean) => Promise<void>, logs: () => string}>}
  */
-export async function startServer({ bind = '127.0.0.1:0', dir = mkdtempSync(path.join(tmpdir(), 'warroom-browser-')) } = {}) {
+export async function startServer({ bind = '127.0.0.1:0', dir = mkdtempSync(path.join(tmpdir(), 'warroom-browser-')), args = [] } = {}) {
   const database = `sqlite://${path.join(dir, 'warroom.db')}?mode=rwc`;
-  const child = spawn(serverBinary(), [], {
+  const child = spawn(serverBinary(), args, {
     env: {
       ...process.env,
       WARROOM_BIND: bind,
@@ -90,12 +91,13 @@ export function launchBrowser() {
 /**
  * The server and the browser a test file shares: started before its first test, stopped after
  * its last. Its fields are set once the file's `before` hook ran, so tests read them there.
+ * @param {{args?: string[]}} [options] the server's flags
  * @returns {{server: Awaited<ReturnType<typeof startServer>>, browser: import('playwright-core').Browser}}
  */
-export function serverAndBrowser() {
+export function serverAndBrowser({ args = [] } = {}) {
   const setup = /** @type {{server: Awaited<ReturnType<typeof startServer>>, browser: import('playwright-core').Browser}} */ ({});
   before(async () => {
-    setup.server = await startServer();
+    setup.server = await startServer({ args });
     setup.browser = await launchBrowser();
   });
   after(async () => {

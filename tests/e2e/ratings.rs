@@ -80,7 +80,11 @@ async fn a_rated_match_to_the_end_moves_ratings_once(db: TestDb) {
             let entries = board["entries"].as_array().unwrap();
             assert_eq!(entries[0]["player"]["id"], json!(winner_id));
             assert_eq!(
-                (&entries[0]["rank"], &entries[0]["rating"], &entries[0]["deviation"]),
+                (
+                    &entries[0]["rank"],
+                    &entries[0]["rating"],
+                    &entries[0]["deviation"]
+                ),
                 (&json!(1), &json!(1662), &json!(290))
             );
             assert_eq!(entries[0]["matches"], 1, "counted once");
@@ -89,7 +93,9 @@ async fn a_rated_match_to_the_end_moves_ratings_once(db: TestDb) {
             let (_, established) = http.get("/api/leaderboards/hexdice", None).await;
             assert_eq!(established["total"], 0, "nobody is established yet");
 
-            let (status, mine) = http.get(&format!("/api/players/{winner_id}/ratings"), None).await;
+            let (status, mine) = http
+                .get(&format!("/api/players/{winner_id}/ratings"), None)
+                .await;
             assert_eq!(status, 200, "{mine}");
             let ratings = mine["ratings"].as_array().unwrap();
             assert_eq!(ratings.len(), 1, "{mine}");
@@ -103,7 +109,11 @@ async fn a_rated_match_to_the_end_moves_ratings_once(db: TestDb) {
             assert_eq!(history.len(), 1, "{hexdice}");
             assert_eq!(history[0]["match_id"], json!(match_id));
             assert_eq!(
-                (&history[0]["before"], &history[0]["after"], &history[0]["change"]),
+                (
+                    &history[0]["before"],
+                    &history[0]["after"],
+                    &history[0]["change"]
+                ),
                 (&json!(1500), &json!(1662), &json!(162))
             );
             // The match and its replay show each seat's change.
@@ -117,14 +127,20 @@ async fn a_rated_match_to_the_end_moves_ratings_once(db: TestDb) {
                 (&won["before"], &won["after"], &won["change"]),
                 (&json!(1500), &json!(1662), &json!(162))
             );
-            let (_, replay) = http.get(&format!("/api/matches/{match_id}/replay"), None).await;
+            let (_, replay) = http
+                .get(&format!("/api/matches/{match_id}/replay"), None)
+                .await;
             assert_eq!(replay["rated"], true);
             assert_eq!(&replay["ratings"], &summary["ratings"]);
             let opponents = hexdice["opponents"].as_array().unwrap();
             assert_eq!(opponents.len(), 1);
             assert_eq!(opponents[0]["player"]["id"], json!(loser_id));
             assert_eq!(
-                (&opponents[0]["played"], &opponents[0]["won"], &opponents[0]["lost"]),
+                (
+                    &opponents[0]["played"],
+                    &opponents[0]["won"],
+                    &opponents[0]["lost"]
+                ),
                 (&json!(1), &json!(1), &json!(0))
             );
         }
@@ -175,7 +191,13 @@ async fn rated_rooms_refuse_bots_and_new_identities(db: TestDb) {
     // The REST errors of the two routes.
     http.get_refused("/api/leaderboards/chess", None, 404, "unknown_ruleset")
         .await;
-    for bad in ["limit=0", "limit=101", "limit=x", "offset=-1", "provisional=maybe"] {
+    for bad in [
+        "limit=0",
+        "limit=101",
+        "limit=x",
+        "offset=-1",
+        "provisional=maybe",
+    ] {
         http.get_refused(
             &format!("/api/leaderboards/hexdice?{bad}"),
             None,
@@ -230,7 +252,9 @@ async fn a_result_against_a_fresh_identity_from_the_same_address_does_not_count(
             .await;
         assert_eq!(board["total"], 0, "{board}");
     }
-    let (_, mine) = http.get(&format!("/api/players/{ada_id}/ratings"), None).await;
+    let (_, mine) = http
+        .get(&format!("/api/players/{ada_id}/ratings"), None)
+        .await;
     assert_eq!(mine["ratings"], json!([]), "{mine}");
     server.stop().await;
 }
@@ -288,7 +312,10 @@ async fn rated_quick_play_matches_by_strength(db: TestDb) {
     };
     // Far (1900) waits first.
     let (status, far_room) = http.post("/api/quick-play", Some(&far), &rated).await;
-    assert_eq!((status, far_room["room"]["rated"].as_bool()), (201, Some(true)));
+    assert_eq!(
+        (status, far_room["room"]["rated"].as_bool()),
+        (201, Some(true))
+    );
     let (far_room, socket) = wait_in(&far_room, &far).await;
     waiting.push(socket);
     // Ada (1500, new) is 400 points away (Far's window is below 400 for 3 s): a room of her
@@ -301,12 +328,20 @@ async fn rated_quick_play_matches_by_strength(db: TestDb) {
     // Bob (1500) is matched with Ada, the close player, before Far.
     let (status, bob_room) = http.post("/api/quick-play", Some(&bob), &rated).await;
     assert_eq!(status, 200, "{bob_room}");
-    assert_eq!(bob_room["room"]["id"], json!(ada_room), "close players first");
+    assert_eq!(
+        bob_room["room"]["id"],
+        json!(ada_room),
+        "close players first"
+    );
     let (_, socket) = wait_in(&bob_room, &bob).await;
     waiting.push(socket);
     // A casual quick play never lands in a rated room.
     let (status, casual) = http
-        .post("/api/quick-play", Some(&cyd), &json!({"ruleset": "hexdice"}))
+        .post(
+            "/api/quick-play",
+            Some(&cyd),
+            &json!({"ruleset": "hexdice"}),
+        )
         .await;
     assert_eq!(status, 201, "{casual}");
     assert_eq!(casual["room"]["rated"], false);
@@ -314,7 +349,11 @@ async fn rated_quick_play_matches_by_strength(db: TestDb) {
     tokio::time::sleep(Duration::from_millis(4_200)).await;
     let (status, cyd_room) = http.post("/api/quick-play", Some(&cyd), &rated).await;
     assert_eq!(status, 200, "{cyd_room}");
-    assert_eq!(cyd_room["room"]["id"], json!(far_room), "the lone player is matched");
+    assert_eq!(
+        cyd_room["room"]["id"],
+        json!(far_room),
+        "the lone player is matched"
+    );
     for socket in waiting {
         socket.close().await;
     }

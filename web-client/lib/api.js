@@ -16,6 +16,8 @@ import { withComputerNames as named } from './seat_names.js';
 /** @typedef {import('./protocol.js').PlayerProfile} PlayerProfile */
 /** @typedef {import('./protocol.js').MatchPage} MatchPage */
 /** @typedef {import('./protocol.js').QuickPlayRoom} QuickPlayRoom */
+/** @typedef {import('./protocol.js').Leaderboard} Leaderboard */
+/** @typedef {import('./protocol.js').PlayerRatings} PlayerRatings */
 
 /** A refusal or failure, with the server's stable code. */
 export class ApiError extends Error {
@@ -119,9 +121,22 @@ export const player = (id) => call('GET', `/api/players/${encodeURIComponent(id)
 export const playerMatches = (id, query, token) =>
   call('GET', `/api/players/${encodeURIComponent(id)}/matches?${new URLSearchParams(query)}`, { token }).then(named);
 /**
- * "Play now": a waiting room of the ruleset to take a seat in, or a new one.
+ * "Play now": a waiting room of the ruleset to take a seat in, or a new one; a rated one (among
+ * players of about the bearer's strength) when `rated`.
  * @param {string} token
  * @param {string} ruleset
+ * @param {boolean} [rated]
  * @returns {Promise<QuickPlayRoom>}
  */
-export const quickPlay = (token, ruleset) => call('POST', '/api/quick-play', { token, body: { ruleset } }).then(named);
+export const quickPlay = (token, ruleset, rated = false) =>
+  call('POST', '/api/quick-play', { token, body: { ruleset, rated } }).then(named);
+/**
+ * One page of a ruleset's leaderboard: the established players, or the provisional ones apart.
+ * @param {string} ruleset
+ * @param {{provisional: boolean, limit: number, offset: number}} page
+ * @returns {Promise<Leaderboard>}
+ */
+export const leaderboard = (ruleset, { provisional, limit, offset }) =>
+  call('GET', `/api/leaderboards/${encodeURIComponent(ruleset)}?${new URLSearchParams({ provisional: String(provisional), limit: String(limit), offset: String(offset) })}`);
+/** A player's rating per ruleset, with its history and their record against each opponent. @param {string} id @returns {Promise<PlayerRatings>} */
+export const playerRatings = (id) => call('GET', `/api/players/${encodeURIComponent(id)}/ratings`);

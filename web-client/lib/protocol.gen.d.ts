@@ -160,7 +160,12 @@ bot_delay_ms: number,
  * How long a seated player may be disconnected before a bot plays their seat, in seconds
  * (rooms stored without it: the default).
  */
-grace_seconds: number, };
+grace_seconds: number, 
+/**
+ * A rated room: people only, and its result moves their ratings (docs/RATINGS.md; rooms
+ * stored without it: casual).
+ */
+rated: boolean, };
 
 export type NewRoom = { 
 /**
@@ -201,7 +206,12 @@ grace_seconds?: number | null,
  * The clock: `"none"`, `"fast"`, `"normal"`, `"slow"` or `{"turn_seconds", "bank_seconds"}`;
  * absent: `normal` in a public room, none in a private one.
  */
-clock?: ClockChoice, };
+clock?: ClockChoice, 
+/**
+ * A rated room: people only (no `bots`), every seated identity with enough finished
+ * matches (docs/RATINGS.md); casual when absent.
+ */
+rated?: boolean, };
 
 export type RoomState = "waiting" | "playing" | "finished" | "expired";
 
@@ -253,6 +263,10 @@ clock?: ClockState,
  */
 private: boolean, 
 /**
+ * A rated room (its settings' `rated`, repeated here for the lobby).
+ */
+rated: boolean, 
+/**
  * Only for the room's creator and for a private room's seated players.
  */
 invite_code?: string, 
@@ -299,6 +313,24 @@ seat: number,
  */
 player: Identity, };
 
+export type SeatRating = { 
+/**
+ * The seat.
+ */
+seat: number, 
+/**
+ * Its player's rating before the match.
+ */
+before: number, 
+/**
+ * After it.
+ */
+after: number, 
+/**
+ * `after - before`.
+ */
+change: number, };
+
 export type MatchSummary = { 
 /**
  * The match's id.
@@ -339,7 +371,16 @@ started_at: string,
 /**
  * When it ended (RFC 3339).
  */
-finished_at: string | null, };
+finished_at: string | null, 
+/**
+ * Played in a rated room (docs/RATINGS.md).
+ */
+rated: boolean, 
+/**
+ * Each seat's rating change, once a rated match ended and its result counted; `null`
+ * otherwise.
+ */
+ratings: Array<SeatRating> | null, };
 
 export type ReplayAction = { 
 /**
@@ -419,7 +460,16 @@ outcome: { winner: number, reason: string } | null,
  * The chat of the match the viewer may read, oldest first; each line's `seq` places it
  * between actions. Not part of what `warroom verify` checks.
  */
-chat: Array<ChatLine>, };
+chat: Array<ChatLine>, 
+/**
+ * Played in a rated room (docs/RATINGS.md). Not part of what `warroom verify` checks.
+ */
+rated: boolean, 
+/**
+ * Each seat's rating before the match and its change, once a rated match ended and its
+ * result counted; `null` otherwise.
+ */
+ratings: Array<SeatRating> | null, };
 
 export type Me = { 
 /**
@@ -535,7 +585,11 @@ ruleset: "hexdice" | "capitals" | "classic",
 /**
  * Only rooms with this many seats (a new room gets it); any when absent.
  */
-seats: number | null, };
+seats: number | null, 
+/**
+ * Rated rooms only, matched by strength (docs/RATINGS.md); casual when absent.
+ */
+rated?: boolean, };
 
 export type QuickPlayRoom = { 
 /**
@@ -546,6 +600,140 @@ room: Room,
  * True when no waiting room fitted and this one was opened.
  */
 created: boolean, };
+
+export type RatingSystem = "glicko2" | "weng_lin";
+
+export type LeaderboardEntry = { 
+/**
+ * 1 for the best of the list.
+ */
+rank: number, 
+/**
+ * Who.
+ */
+player: Identity, 
+/**
+ * The rating, on the display scale.
+ */
+rating: number, 
+/**
+ * Its deviation, on the display scale.
+ */
+deviation: number, 
+/**
+ * Rated matches counted.
+ */
+matches: number, };
+
+export type Leaderboard = { 
+/**
+ * The ruleset.
+ */
+ruleset: "hexdice" | "capitals" | "classic", 
+/**
+ * Its rating system.
+ */
+system: RatingSystem, 
+/**
+ * Whether this is the list of provisional players (ranked among themselves).
+ */
+provisional: boolean, 
+/**
+ * How many players the whole list has.
+ */
+total: number, 
+/**
+ * This page, best first (ties: the lower deviation first).
+ */
+entries: Array<LeaderboardEntry>, };
+
+export type RatingPoint = { 
+/**
+ * The match.
+ */
+match_id: MatchId, 
+/**
+ * When it ended (RFC 3339).
+ */
+finished_at: string, 
+/**
+ * The rating before it.
+ */
+before: number, 
+/**
+ * The rating after it.
+ */
+after: number, 
+/**
+ * `after - before`.
+ */
+change: number, };
+
+export type OpponentRecord = { 
+/**
+ * The opponent.
+ */
+player: Identity, 
+/**
+ * Rated matches played together.
+ */
+played: number, 
+/**
+ * Finished ahead of them.
+ */
+won: number, 
+/**
+ * Finished behind them.
+ */
+lost: number, };
+
+export type RulesetRating = { 
+/**
+ * The ruleset.
+ */
+ruleset: "hexdice" | "capitals" | "classic", 
+/**
+ * Its rating system.
+ */
+system: RatingSystem, 
+/**
+ * The rating now, on the display scale.
+ */
+rating: number, 
+/**
+ * Its deviation now (grown with inactivity for Glicko-2).
+ */
+deviation: number, 
+/**
+ * True while the deviation is above the provisional bound (docs/RATINGS.md).
+ */
+provisional: boolean, 
+/**
+ * Rated matches counted.
+ */
+matches: number, 
+/**
+ * The place on the leaderboard; `null` while provisional.
+ */
+rank: number | null, 
+/**
+ * The last 200 changes at most, oldest first.
+ */
+history: Array<RatingPoint>, 
+/**
+ * The record against each opponent met in rated matches, most played first.
+ */
+opponents: Array<OpponentRecord>, };
+
+export type PlayerRatings = { 
+/**
+ * Who.
+ */
+player: Identity, 
+/**
+ * One per ruleset the player has a rating in, in the order of `GET /api/rulesets`.
+ */
+ratings: Array<RulesetRating>, };
 
 export type ChatChannel = "players" | "spectators";
 

@@ -27,8 +27,16 @@
  * @typedef {import('./protocol.gen').ServerMsg} ServerMsg
  * @typedef {import('./protocol.gen').ClientMsg} ClientMsg
  * @typedef {import('./protocol.gen').LegalGroup} LegalGroup
+ * @typedef {import('./protocol.gen').SeatRating} SeatRating
+ * @typedef {import('./protocol.gen').Leaderboard} Leaderboard
+ * @typedef {import('./protocol.gen').LeaderboardEntry} LeaderboardEntry
+ * @typedef {import('./protocol.gen').PlayerRatings} PlayerRatings
+ * @typedef {import('./protocol.gen').RulesetRating} RulesetRating
+ * @typedef {import('./protocol.gen').RatingPoint} RatingPoint
+ * @typedef {import('./protocol.gen').OpponentRecord} OpponentRecord
  * @typedef {{winner: number, reason: string}} Outcome
  */
+
 
 /**
  * The legal actions a `snapshot` or `applied` lists (`legal`, grouped by type: each group names

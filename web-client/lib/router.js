@@ -1,6 +1,7 @@
 //! Hash routes: `#/` lobby, `#/room/<id>?invite=<code>&play=1`,
 //! `#/replay/<match id>?step=<n>&invite=<code>` (a private room's match needs its invite),
-//! `#/player/<id>`, `#/recover?code=<code>`, `#/rules/<ruleset>`. The hash keeps every screen a
+//! `#/player/<id>`, `#/recover?code=<code>`, `#/rules/<ruleset>`,
+//! `#/leaderboard/<ruleset>?provisional=1&offset=<n>`. The hash keeps every screen a
 //! plain link (invites, spectating, replays, player pages, recovery, rules) with one served page.
 
 /**
@@ -9,8 +10,12 @@
  *   | {name: 'replay', id: string, step: number | null, invite: string | null}
  *   | {name: 'player', id: string}
  *   | {name: 'recover', code: string}
- *   | {name: 'rules', ruleset: string}} Route
+ *   | {name: 'rules', ruleset: string}
+ *   | {name: 'leaderboard', ruleset: string, provisional: boolean, offset: number}} Route
  */
+
+/** The leaderboard `#/leaderboard` shows when it names no ruleset. */
+const DEFAULT_LEADERBOARD = 'hexdice';
 
 /** @returns {Route} */
 export function current() {
@@ -33,7 +38,28 @@ export function current() {
   if (parts[0] === 'player' && parts[1]) return { name: 'player', id: parts[1] };
   if (parts[0] === 'recover') return { name: 'recover', code: params.get('code') ?? '' };
   if (parts[0] === 'rules' && parts[1]) return { name: 'rules', ruleset: parts[1] };
+  if (parts[0] === 'leaderboard') {
+    const offset = Number(params.get('offset'));
+    return {
+      name: 'leaderboard',
+      ruleset: parts[1] ?? DEFAULT_LEADERBOARD,
+      provisional: params.get('provisional') === '1',
+      offset: Number.isInteger(offset) && offset > 0 ? offset : 0,
+    };
+  }
   return { name: 'lobby' };
+}
+
+/**
+ * A ruleset's leaderboard: the established players, or the provisional ones; from `offset` on.
+ * @param {string} [ruleset] @param {{provisional?: boolean, offset?: number}} [page]
+ */
+export function leaderboardLink(ruleset = DEFAULT_LEADERBOARD, { provisional = false, offset = 0 } = {}) {
+  const params = new URLSearchParams();
+  if (provisional) params.set('provisional', '1');
+  if (offset > 0) params.set('offset', String(offset));
+  const query = params.toString();
+  return `#/leaderboard/${encodeURIComponent(ruleset)}${query ? `?${query}` : ''}`;
 }
 
 /** @param {string} ruleset */

@@ -1,18 +1,24 @@
 //! The end of a match, in a room: "You won" / "You lost" (or who won, for spectators), the final
 //! standings (the winner, then the others from the last one out to the first), the match's
-//! length, the rematch (accept, decline, who answered, the way to the new room) and links to the
-//! replay and to a new game.
+//! length, each seat's rating before and its change when the match was rated, the rematch (accept,
+//! decline, who answered, the way to the new room) and links to the replay and to a new game.
 
 import { h, replaceChildren } from '../lib/dom.js';
 import { language, t, tMaybe } from '../lib/i18n.js';
 import * as api from '../lib/api.js';
 import { replayLink, roomLink } from '../lib/router.js';
 import { outcomeReason } from './match_view.js';
+import { ratingChanges } from './ratings.js';
 
 /** @typedef {import('../lib/protocol.js').Room} Room */
 /** @typedef {import('../lib/protocol.js').Rematch} Rematch */
 /** @typedef {import('../lib/protocol.js').Outcome} Outcome */
 /** @typedef {import('../lib/protocol.js').Replay} Replay */
+
+/** How often, and how long apart, the end screen asks again for a rated match's rating changes
+ * while the server has not stored its result yet. */
+const RATINGS_TRIES = 5;
+const RATINGS_RETRY_MS = 1000;
 
 /** Event types that put a seat out of the match, in every ruleset. */
 const ELIMINATION_EVENTS = new Set(['eliminated', 'player_eliminated']);
@@ -84,6 +90,7 @@ export class EndScreen {
     const reason = resigned ? '' : sentence(outcomeReason(outcome, seat));
     this.standingsList = h('ol', { class: 'standings', 'data-testid': 'standings' });
     this.length = h('p', { class: 'muted', 'data-testid': 'match-length' });
+    this.ratings = h('div', { class: 'end-ratings' });
     this.rematchBox = h('div', { class: 'rematch', 'data-testid': 'rematch' });
     this.element = h(
       'div',
@@ -92,6 +99,7 @@ export class EndScreen {
       reason ? h('p', { class: 'muted', 'data-testid': 'end-reason' }, reason) : null,
       this.standingsList,
       this.length,
+      this.ratings,
       this.rematchBox,
       h(
         'p',
@@ -110,15 +118,23 @@ export class EndScreen {
         );
       })
       .catch(() => {});
-    api
-      .match(matchId, token, invite)
-      .then((summary) => {
-        if (summary.finished_at) {
-          const ms = new Date(summary.finished_at).getTime() - new Date(summary.started_at).getTime();
-          this.length.textContent = t('match_length', { time: formatDuration(ms) });
-        }
-      })
-      .catch(() => {});
+    /** @param {number} tries how many more times to ask while a rated match's result is not stored */
+    const summarise = (tries) =>
+      api
+        .match(matchId, token, invite)
+        .then((summary) => {
+          if (summary.finished_at) {
+            const ms = new Date(summary.finished_at).getTime() - new Date(summary.started_at).getTime();
+            this.length.textContent = t('match_length', { time: formatDuration(ms) });
+          }
+          if (summary.rated && !summary.ratings && tries > 0 && this.element.isConnected) {
+            setTimeout(() => summarise(tries - 1), RATINGS_RETRY_MS);
+            return;
+          }
+          replaceChildren(this.ratings, ratingChanges(summary, names));
+        })
+        .catch(() => {});
+    summarise(RATINGS_TRIES);
   }
 
   /** The rematch as the server last told it. @param {Rematch} rematch */

@@ -1,13 +1,14 @@
 //! The landing page and lobby, readable without a name: the games (each with its rules and "Play
 //! the computer"), a name form for a visitor who has none (playing without one gives a guest
-//! name), "Play now" per ruleset, public rooms with live updates (polled; a waiting room says how
-//! long it has waited), a form to create a room with every option of its ruleset, joining by
-//! invite link, and finished matches to replay.
+//! name), "Play now" per ruleset (casual, or rated among players of about one's strength), public
+//! rooms with live updates (polled; a waiting room says how long it has waited; a rated one says
+//! so), a form to create a room with every option of its ruleset, rated or casual, joining by
+//! invite link, the leaderboards, and finished matches to replay.
 
 import { h, replaceChildren } from '../lib/dom.js';
 import { language, t, tMaybe } from '../lib/i18n.js';
 import * as api from '../lib/api.js';
-import { roomLink, replayLink, playLink, playerLink, rulesLink } from '../lib/router.js';
+import { roomLink, replayLink, playLink, playerLink, rulesLink, leaderboardLink } from '../lib/router.js';
 import { gamePicture } from '../lib/pictures.js';
 import { GAMES } from './rules.js';
 import { isRoomId } from './room.js';
@@ -18,6 +19,8 @@ import { toast } from '../lib/toast.js';
 import { clockBadge, clockChoice, durationText } from './clock.js';
 import { namePicker } from './name.js';
 import { PLAYERS, playComputerPanel } from './computer.js';
+import { ratedBadge } from './ratings.js';
+import { refusalText } from './room.js';
 
 /** @typedef {import('../app.js').Session} Session */
 /** @typedef {import('../lib/protocol.js').Room} Room */
@@ -119,12 +122,14 @@ export function lobby(session) {
   }
 
   const playNow = h('div', { class: 'play-now', 'data-testid': 'play-now' });
+  // "Play now" rated: among players of about one's strength, in a rated room.
+  const ratedPlay = h('input', { type: 'checkbox', id: 'play-now-rated', 'data-testid': 'play-now-rated' });
   api
     .rulesets()
     .then((infos) => {
       if (stopped) return;
       buildCreateForm(createCard, infos, session);
-      replaceChildren(playNow, infos.map((info) => playNowButton(info.id, session)));
+      replaceChildren(playNow, infos.map((info) => playNowButton(info.id, session, ratedPlay)));
     })
     .catch(() => replaceChildren(createCard, h('p', { class: 'problem' }, t('lobby_unreachable'))));
   poll();
@@ -150,6 +155,8 @@ export function lobby(session) {
       session.guest ? null : namePicker((name) => session.identify(name)),
       h('h2', {}, t('play_now')),
       h('p', { class: 'muted' }, t('play_now_text')),
+      h('label', { class: 'check', for: 'play-now-rated' }, ratedPlay, ` ${t('play_now_rated')}`),
+      help('play_now_rated', ratedPlay),
       playNow,
       h('h2', {}, t('public_rooms')),
       roomList,
@@ -157,6 +164,12 @@ export function lobby(session) {
       inviteForm,
       inviteProblem,
       session.guest ? h('p', {}, h('a', { href: playerLink(session.guest.id), 'data-testid': 'my-page' }, t('my_page'))) : null,
+      h('h3', {}, t('leaderboards')),
+      h(
+        'div',
+        { class: 'inline leaderboard-links', 'data-testid': 'leaderboard-links' },
+        GAMES.map((ruleset) => h('a', { href: leaderboardLink(ruleset), 'data-ruleset': ruleset }, rulesetName(ruleset))),
+      ),
     ),
     h('div', { class: 'column' }, h('h2', {}, t('create_room')), createCard, h('h2', {}, t('finished_matches')), finishedList),
   );
@@ -191,7 +204,12 @@ function games(session) {
             h('h3', {}, rulesetName(ruleset)),
             h('p', { class: 'muted' }, min === max ? t('players_exact', { n: min }) : t('players_range', { min, max })),
             h('p', {}, tMaybe(`blurb_${ruleset}`) ?? ''),
-            h('a', { href: rulesLink(ruleset), 'data-testid': `rules-${ruleset}` }, t('rules_link')),
+            h(
+              'div',
+              { class: 'inline game-links' },
+              h('a', { href: rulesLink(ruleset), 'data-testid': `rules-${ruleset}` }, t('rules_link')),
+              h('a', { href: leaderboardLink(ruleset), 'data-testid': `leaderboard-${ruleset}` }, t('leaderboard_link')),
+            ),
             playComputerPanel(session, ruleset),
           ),
         );
@@ -224,21 +242,23 @@ export function inviteTarget(input) {
 }
 
 /**
- * "Play now" for one ruleset: a waiting room to take a seat in, or a new one.
+ * "Play now" for one ruleset: a waiting room to take a seat in, or a new one; rated when `rated`
+ * is ticked.
  * @param {string} ruleset
  * @param {Session} session
+ * @param {HTMLInputElement} rated
  */
-function playNowButton(ruleset, session) {
+function playNowButton(ruleset, session, rated) {
   const button = h('button', { class: 'primary', 'data-ruleset': ruleset }, rulesetName(ruleset));
   button.addEventListener('click', async () => {
     button.disabled = true;
     try {
       const guest = await session.identify();
-      const found = await api.quickPlay(guest.token, ruleset);
+      const found = await api.quickPlay(guest.token, ruleset, rated.checked);
       location.hash = playLink(found.room.id);
     } catch (error) {
       button.disabled = false;
-      toast(error instanceof api.ApiError ? (tMaybe(`error_${error.code}`) ?? error.message) : String(error), 'error');
+      toast(error instanceof api.ApiError ? refusalText(error) : String(error), 'error');
     }
   });
   return button;
@@ -264,6 +284,7 @@ function roomRow(room, session) {
     'div',
     { class: `room-row ${room.state}`, 'data-room': room.id, 'data-ruleset': room.ruleset },
     h('span', { class: 'ruleset-tag' }, rulesetName(room.ruleset)),
+    ratedBadge(room),
     h(
       'span',
       { class: 'seats' },
@@ -304,6 +325,8 @@ function buildCreateForm(form, infos, session) {
   );
   const seatsInput = h('input', { type: 'number', name: 'seats', id: 'create-seats' });
   const privateBox = h('input', { type: 'checkbox', name: 'private', id: 'create-private' });
+  // Rated: people only, so the computer choice is closed while it is ticked.
+  const ratedBox = h('input', { type: 'checkbox', name: 'rated', id: 'create-rated' });
   // "Play against the computer": the other seats taken by bots of one level at once.
   const botsSelect = h(
     'select',
@@ -335,6 +358,10 @@ function buildCreateForm(form, infos, session) {
     readOptions = built.read;
   }
   rulesetSelect.addEventListener('change', onRuleset);
+  ratedBox.addEventListener('change', () => {
+    if (ratedBox.checked) botsSelect.value = '';
+    botsSelect.disabled = ratedBox.checked;
+  });
 
   replaceChildren(
     form,
@@ -347,6 +374,8 @@ function buildCreateForm(form, infos, session) {
     botsSelect,
     help('bots', botsSelect),
     optionsBox,
+    h('label', { class: 'check', for: 'create-rated' }, ratedBox, ` ${t('rated_room')}`),
+    help('rated', ratedBox),
     h('label', { class: 'check' }, privateBox, ` ${t('private_room')}`),
     help('private', privateBox),
     clock.elements,
@@ -367,6 +396,7 @@ function buildCreateForm(form, infos, session) {
         options: readOptions(),
         seats: Number(seatsInput.value),
         private: privateBox.checked,
+        rated: ratedBox.checked,
         clock: clock.read(),
         grace_seconds: Number(graceSelect.value),
         // The creator plays: seated at once, like anyone who opens a table.
@@ -380,10 +410,7 @@ function buildCreateForm(form, infos, session) {
       });
       location.hash = roomLink(room.id, room.invite_code);
     } catch (error) {
-      problem.textContent =
-        error instanceof api.ApiError
-          ? (tMaybe(`error_${error.code}`) ?? error.message)
-          : /** @type {Error} */ (error).message;
+      problem.textContent = error instanceof api.ApiError ? refusalText(error) : /** @type {Error} */ (error).message;
     }
   });
 }

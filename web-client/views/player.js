@@ -1,6 +1,7 @@
-//! A player's page (`#/player/<id>`): their name, win/loss record per ruleset and their matches,
-//! newest first, filtered by ruleset and result, a page at a time, each linked to its replay (or
-//! to its room while it is played). On one's own page: rename, and a recovery code (with its
+//! A player's page (`#/player/<id>`): their name, win/loss record per ruleset, their rating per
+//! ruleset (views/ratings.js: its history as a graph, their record against each opponent), and
+//! their matches, newest first, filtered by ruleset and result, a page at a time, each linked to
+//! its replay (or to its room while it is played). On one's own page: rename, and a recovery code (with its
 //! link) that takes this identity to another device.
 
 import { h, replaceChildren } from '../lib/dom.js';
@@ -11,6 +12,7 @@ import { recoverLink, replayLink, roomLink } from '../lib/router.js';
 import { toast } from '../lib/toast.js';
 import { rulesetName } from './lobby.js';
 import { refusalText } from './room.js';
+import { showPlayerRatings } from './ratings.js';
 
 /** @typedef {import('../app.js').Session} Session */
 /** @typedef {import('../lib/protocol.js').PlayerProfile} PlayerProfile */
@@ -37,6 +39,7 @@ export function playerScreen(session, playerId, onRenamed) {
   const own = session.guest?.id === playerId;
   const heading = h('div', { class: 'player-heading' }, h('p', { class: 'muted' }, t('loading')));
   const records = h('div', { class: 'records', 'data-testid': 'records' });
+  const ratings = h('div', { class: 'ratings', 'data-testid': 'ratings' });
   const list = h('div', { class: 'player-matches', 'data-testid': 'player-matches' });
   const element = h(
     'section',
@@ -52,10 +55,13 @@ export function playerScreen(session, playerId, onRenamed) {
       : null,
     h('h3', {}, t('record')),
     records,
+    h('h3', {}, t('ratings_heading')),
+    ratings,
     h('h3', {}, t('matches_heading')),
     matchList(session, playerId, list),
   );
   let stopped = false;
+  showPlayerRatings(ratings, playerId, () => stopped);
 
   api
     .player(playerId)
@@ -84,25 +90,29 @@ export function playerScreen(session, playerId, onRenamed) {
 function recordTable(profile) {
   if (profile.records.length === 0) return h('p', { class: 'muted' }, t('no_records'));
   return h(
-    'table',
-    { class: 'record-table' },
+    'div',
+    { class: 'table-scroll' },
     h(
-      'thead',
-      {},
-      h('tr', {}, h('th', {}, t('ruleset')), h('th', {}, t('record_played')), h('th', {}, t('record_won')), h('th', {}, t('record_lost')), h('th', {}, t('record_playing'))),
-    ),
-    h(
-      'tbody',
-      {},
-      profile.records.map((record) =>
-        h(
-          'tr',
-          { 'data-ruleset': record.ruleset },
-          h('td', {}, rulesetName(record.ruleset)),
-          h('td', {}, record.played),
-          h('td', { class: 'won' }, record.won),
-          h('td', {}, record.lost),
-          h('td', {}, record.playing),
+      'table',
+      { class: 'record-table' },
+      h(
+        'thead',
+        {},
+        h('tr', {}, h('th', {}, t('ruleset')), h('th', {}, t('record_played')), h('th', {}, t('record_won')), h('th', {}, t('record_lost')), h('th', {}, t('record_playing'))),
+      ),
+      h(
+        'tbody',
+        {},
+        profile.records.map((record) =>
+          h(
+            'tr',
+            { 'data-ruleset': record.ruleset },
+            h('td', {}, rulesetName(record.ruleset)),
+            h('td', {}, record.played),
+            h('td', { class: 'won' }, record.won),
+            h('td', {}, record.lost),
+            h('td', {}, record.playing),
+          ),
         ),
       ),
     ),

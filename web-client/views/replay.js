@@ -1,5 +1,6 @@
 //! A finished (or running) match's replay: step forward and back, jump to a step or a turn, play
-//! at a chosen speed. Shows the seed and how to verify the dice once the match is over. Every
+//! at a chosen speed. Shows the seed and how to verify the dice once the match is over, and each
+//! seat's rating before and its change when the match was rated. Every
 //! board is the server's: each step's patch applied to the board before it (docs/PROTOCOL.md
 //! "Matches and replays"); nothing here knows a rule.
 
@@ -13,6 +14,7 @@ import { rulesetName } from './lobby.js';
 import { refusalText } from './room.js';
 import { ChatPanel } from './chat.js';
 import { applyPatch, PatchError, withStaticParts, withoutStaticParts } from '../lib/protocol.js';
+import { ratedBadge, ratingChanges } from './ratings.js';
 
 /** @typedef {import('../app.js').Session} Session */
 /** @typedef {import('../lib/protocol.js').Replay} Replay */
@@ -200,10 +202,17 @@ export function replayScreen(session, matchId, startStep, invite = null) {
     );
     replaceChildren(
       body,
-      h('div', { class: 'room-header' }, h('a', { href: '#/', class: 'back' }, `← ${t('lobby')}`), h('h2', {}, `${t('replay')} · ${rulesetName(replay.ruleset)}`)),
+      h(
+        'div',
+        { class: 'room-header' },
+        h('a', { href: '#/', class: 'back' }, `← ${t('lobby')}`),
+        h('h2', {}, `${t('replay')} · ${rulesetName(replay.ruleset)}`),
+        ratedBadge(replay),
+      ),
       bar,
       missing,
       view.element,
+      ratingChanges(replay, names),
       chatLines.length > 0 ? chat.element : null,
       verify,
     );

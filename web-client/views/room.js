@@ -1,7 +1,8 @@
 //! A room: before the start, its seats (take one, leave it, share the invite link); once started,
 //! the match (board, players, whose turn, clock, the ruleset's controls, dice, event log); at the
 //! end, the end screen (result, standings, rematch). The chat runs beside it all. The same screen
-//! serves seated players and spectators; only the seat to act gets live controls.
+//! serves seated players and spectators; only the seat to act gets live controls. The header says
+//! whether the room is rated.
 //! What a room's screen knew is kept for the session, so redrawing it (a language switch, coming
 //! back from the lobby) resumes from the last seq instead of starting over.
 
@@ -22,6 +23,7 @@ import { clockBadge } from './clock.js';
 import { expandLegal, withStaticParts as completed, withoutStaticParts, applyPatch } from '../lib/protocol.js';
 import { levelButtons } from './computer.js';
 import { computerName, withComputerNames } from '../lib/seat_names.js';
+import { ratedBadge } from './ratings.js';
 
 /** @typedef {import('../app.js').Session} Session */
 /** @typedef {import('../lib/protocol.js').Room} Room */
@@ -327,11 +329,11 @@ export function roomScreen(session, roomId, invite, play = false) {
     }
   }
 
+  /** "Play now" again, elsewhere: another room of this one's ruleset, rated if this one is. */
   function playElsewhere() {
-    const ruleset = room?.ruleset;
-    if (!ruleset || !session.guest) return;
+    if (!room || !session.guest) return;
     api
-      .quickPlay(session.guest.token, ruleset)
+      .quickPlay(session.guest.token, room.ruleset, room.rated)
       .then((found) => {
         location.hash = playLink(found.room.id);
       })
@@ -412,6 +414,7 @@ export function roomScreen(session, roomId, invite, play = false) {
       header,
       h('a', { href: '#/', class: 'back' }, `← ${t('lobby')}`),
       h('h2', {}, rulesetName(current.ruleset)),
+      ratedBadge(current),
       h('a', { href: rulesLink(current.ruleset), class: 'rules-link' }, t('rules_link')),
       h('span', { class: `state ${current.state}`, 'data-testid': 'room-state' }, tMaybe(`state_${current.state}`) ?? current.state),
       clockBadge(current.settings.clock),

@@ -195,7 +195,10 @@ impl<R: Bot> MatchRunner for Runner<R> {
     }
 
     fn places(&self) -> Option<Places> {
-        Some(placings::finishing_order(&self.state.outcome()?, &self.out_at))
+        Some(placings::finishing_order(
+            &self.state.outcome()?,
+            &self.out_at,
+        ))
     }
 
     fn view(&self, viewer: Viewer) -> RawJson {

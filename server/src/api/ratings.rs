@@ -75,15 +75,14 @@ pub async fn leaderboard(
         Some("true") => true,
         Some(_) => return Err(bad("provisional is true or false")),
     };
-    let number = |text: Option<&str>, default: i64, range: std::ops::RangeInclusive<i64>| {
-        match text {
-            None => Ok(default),
-            Some(text) => text
-                .parse::<i64>()
-                .ok()
-                .filter(|n| range.contains(n))
-                .ok_or(()),
-        }
+    let number = |text: Option<&str>, default: i64, range: std::ops::RangeInclusive<i64>| match text
+    {
+        None => Ok(default),
+        Some(text) => text
+            .parse::<i64>()
+            .ok()
+            .filter(|n| range.contains(n))
+            .ok_or(()),
     };
     let limit = number(params.limit.as_deref(), DEFAULT_LIMIT, 1..=MAX_LIMIT)
         .map_err(|()| bad(format!("limit is 1 to {MAX_LIMIT}")))?;

@@ -52,7 +52,8 @@ pub fn not_counted(
             if a.id == b.id {
                 return Some("one identity holds two seats");
             }
-            let same_address = a.created_address.is_some() && a.created_address == b.created_address;
+            let same_address =
+                a.created_address.is_some() && a.created_address == b.created_address;
             if same_address && (new(a) || new(b)) {
                 return Some("an identity created minutes earlier from another seat's address");
             }

@@ -81,7 +81,10 @@ mod tests {
         assert!(!WINDOW.fits(101, secs(0)));
         assert!(WINDOW.fits(100, secs(0)));
         assert!(WINDOW.fits(300, secs(20)));
-        assert!(WINDOW.fits(2_000, secs(40)), "anyone, after the maximum wait");
+        assert!(
+            WINDOW.fits(2_000, secs(40)),
+            "anyone, after the maximum wait"
+        );
     }
 
     #[test]

@@ -165,8 +165,14 @@ mod tests {
             assert_eq!(new.shown(system), 1500, "{ruleset}");
             assert!(new.provisional(system), "{ruleset}");
         }
-        assert_eq!(Rating::new(RatingSystem::Glicko2).shown_deviation(RatingSystem::Glicko2), 350);
-        assert_eq!(Rating::new(RatingSystem::WengLin).shown_deviation(RatingSystem::WengLin), 500);
+        assert_eq!(
+            Rating::new(RatingSystem::Glicko2).shown_deviation(RatingSystem::Glicko2),
+            350
+        );
+        assert_eq!(
+            Rating::new(RatingSystem::WengLin).shown_deviation(RatingSystem::WengLin),
+            500
+        );
     }
 
     /// skillratings' published example of `decay_deviation`: 2720 ± 41.3 decays to 43.
@@ -179,11 +185,23 @@ mod tests {
         };
         let system = RatingSystem::Glicko2;
         assert_eq!(player.after_idle(system, GLICKO2_PERIOD_MS - 1), player);
-        assert_eq!(player.after_idle(system, GLICKO2_PERIOD_MS).deviation.round(), 43.0);
+        assert_eq!(
+            player
+                .after_idle(system, GLICKO2_PERIOD_MS)
+                .deviation
+                .round(),
+            43.0
+        );
         let year = player.after_idle(system, 365 * GLICKO2_PERIOD_MS);
-        assert!(year.deviation > 100.0 && year.deviation <= 350.0, "{year:?}");
+        assert!(
+            year.deviation > 100.0 && year.deviation <= 350.0,
+            "{year:?}"
+        );
         assert_eq!(year.rating, player.rating);
         let weng_lin = Rating::new(RatingSystem::WengLin);
-        assert_eq!(weng_lin.after_idle(RatingSystem::WengLin, i64::MAX), weng_lin);
+        assert_eq!(
+            weng_lin.after_idle(RatingSystem::WengLin, i64::MAX),
+            weng_lin
+        );
     }
 }

@@ -3,10 +3,10 @@
 //! a duel as one game (equal places: a draw); Weng-Lin rates a free-for-all as a ranking of
 //! one-player teams (equal places: tied). The numbers are `skillratings`'.
 
+use skillratings::MultiTeamOutcome;
 use skillratings::Outcomes;
 use skillratings::glicko2::{Glicko2Rating, glicko2, glicko2_rating_period};
 use skillratings::weng_lin::{WengLinRating, weng_lin_multi_team};
-use skillratings::MultiTeamOutcome;
 use warroom_protocol::RatingSystem;
 
 use super::systems::{Rating, glicko2_config, weng_lin_config};
@@ -80,7 +80,11 @@ mod tests {
     /// (volatility 0.05999967537233814) and 1338 ± 290.
     #[test]
     fn glicko2_duel_matches_the_published_example() {
-        let after = rate(RatingSystem::Glicko2, &new(RatingSystem::Glicko2, 2), &[1, 2]);
+        let after = rate(
+            RatingSystem::Glicko2,
+            &new(RatingSystem::Glicko2, 2),
+            &[1, 2],
+        );
         assert_eq!(after[0].rating.round(), 1662.0);
         assert_eq!(after[0].deviation.round(), 290.0);
         assert!((after[0].volatility - 0.059_999_675_372_338_14).abs() < f64::EPSILON);
@@ -146,10 +150,21 @@ mod tests {
 
     #[test]
     fn a_draw_or_a_tie_moves_equal_players_nowhere() {
-        let after = rate(RatingSystem::Glicko2, &new(RatingSystem::Glicko2, 2), &[1, 1]);
+        let after = rate(
+            RatingSystem::Glicko2,
+            &new(RatingSystem::Glicko2, 2),
+            &[1, 1],
+        );
         assert_eq!(after[0].rating.round(), 1500.0);
-        let after = rate(RatingSystem::WengLin, &new(RatingSystem::WengLin, 3), &[2, 2, 2]);
-        assert!(after.iter().all(|r| (r.rating - 25.0).abs() < 1e-9), "{after:?}");
+        let after = rate(
+            RatingSystem::WengLin,
+            &new(RatingSystem::WengLin, 3),
+            &[2, 2, 2],
+        );
+        assert!(
+            after.iter().all(|r| (r.rating - 25.0).abs() < 1e-9),
+            "{after:?}"
+        );
     }
 
     #[test]

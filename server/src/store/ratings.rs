@@ -15,8 +15,8 @@ use std::collections::HashMap;
 use sqlx::{Any, Row};
 use warroom_engine::{RulesetId, Seat};
 use warroom_protocol::{
-    IdentityId, Leaderboard, LeaderboardEntry, MatchId, OpponentRecord, RatingPoint,
-    RulesetRating, SeatRating,
+    IdentityId, Leaderboard, LeaderboardEntry, MatchId, OpponentRecord, RatingPoint, RulesetRating,
+    SeatRating,
 };
 use warroom_room::Append;
 
@@ -206,14 +206,13 @@ impl Store {
     /// the order of the `ratings_leaderboard` index).
     pub async fn leaderboard(&self, query: LeaderboardQuery) -> sqlx::Result<Leaderboard> {
         let d = self.dialect;
-        let total: i64 = sqlx::query(
-            "SELECT COUNT(*) FROM ratings WHERE ruleset = $1 AND provisional = $2",
-        )
-        .bind(query.ruleset.as_str())
-        .bind(query.provisional)
-        .fetch_one(&self.pool)
-        .await?
-        .try_get(0)?;
+        let total: i64 =
+            sqlx::query("SELECT COUNT(*) FROM ratings WHERE ruleset = $1 AND provisional = $2")
+                .bind(query.ruleset.as_str())
+                .bind(query.provisional)
+                .fetch_one(&self.pool)
+                .await?
+                .try_get(0)?;
         let rows = sqlx::query(&format!(
             "SELECT {}, i.name, r.shown, r.shown_deviation, r.matches FROM ratings r \
              JOIN identities i ON i.id = r.identity_id \
@@ -440,7 +439,12 @@ impl Store {
     ) -> sqlx::Result<HashMap<IdentityId, i64>> {
         let mut shown: HashMap<IdentityId, i64> = identities
             .iter()
-            .map(|&id| (id, Rating::new(system_of(ruleset)).shown(system_of(ruleset))))
+            .map(|&id| {
+                (
+                    id,
+                    Rating::new(system_of(ruleset)).shown(system_of(ruleset)),
+                )
+            })
             .collect();
         if identities.is_empty() {
             return Ok(shown);
@@ -465,4 +469,3 @@ impl Store {
         Ok(shown)
     }
 }
-

@@ -694,15 +694,8 @@ async fn finish_matches(
         .execute(&mut **tx)
         .await?;
         if let (1, Some(places)) = (ended, &append.rated) {
-            super::ratings::rate_in(
-                tx,
-                d,
-                store.rating_policy(),
-                append,
-                places,
-                finished_at,
-            )
-            .await?;
+            super::ratings::rate_in(tx, d, store.rating_policy(), append, places, finished_at)
+                .await?;
         }
     }
     Ok(())
