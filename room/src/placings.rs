@@ -1,7 +1,8 @@
 //! A finished match's finishing order, what its ratings are computed from (issue 39): the winner
 //! first, then the others in reverse order of going out (eliminated by the rules, or resigned),
 //! seats out with the same action tied, and seats still in when the match ended (a ruleset that
-//! ends before everyone else is out) tied right behind the winner.
+//! ends before everyone else is out) tied right behind the winner. A seat that resigned places
+//! as it resigned, even when the bot that played it on won.
 //!
 //! The runner notes the seq at which each seat went out as actions are accepted (live and on a
 //! rebuild alike, so a restarted match knows it too); [`finishing_order`] turns that and the
@@ -16,12 +17,13 @@ pub type Places = Vec<u8>;
 /// action after which the seat was out (`None`: still in at the end).
 pub fn finishing_order(outcome: &Outcome, out_at: &[Option<u64>]) -> Places {
     // A seat's "survival": how long it stayed in. The winner outlasts everyone; a seat still in
-    // at the end outlasts every seat that went out.
+    // at the end outlasts every seat that went out. A winner that had resigned (a bot played
+    // its seat on to the win, G-RESIGN-1) placed as it resigned: its player gave up.
     let survival = |seat: usize| -> u64 {
-        if seat == outcome.winner.index() {
-            u64::MAX
-        } else {
-            out_at[seat].unwrap_or(u64::MAX - 1)
+        match out_at[seat] {
+            Some(at) => at,
+            None if seat == outcome.winner.index() => u64::MAX,
+            None => u64::MAX - 1,
         }
     };
     (0..out_at.len())
@@ -67,7 +69,8 @@ mod tests {
     #[test]
     fn a_duel_is_the_winner_then_the_loser() {
         assert_eq!(finishing_order(&won_by(1), &[None, None]), vec![2, 1]);
-        assert_eq!(finishing_order(&won_by(0), &[Some(9), None]), vec![1, 2]);
+        // The loser resigned at 9.
+        assert_eq!(finishing_order(&won_by(0), &[None, Some(9)]), vec![1, 2]);
     }
 
     #[test]
@@ -87,6 +90,14 @@ mod tests {
     fn seats_still_in_at_the_end_tie_behind_the_winner() {
         let out = [None, None, Some(7), None];
         assert_eq!(finishing_order(&won_by(3), &out), vec![2, 2, 4, 1]);
+    }
+
+    #[test]
+    fn a_seat_that_resigned_places_as_it_resigned_even_if_its_bot_won() {
+        // Seat 0 resigned at 12 and its bot won; seat 2 was eliminated at 30; seat 1 was still
+        // in at the end.
+        let out = [Some(12), None, Some(30)];
+        assert_eq!(finishing_order(&won_by(0), &out), vec![3, 1, 2]);
     }
 
     #[test]
