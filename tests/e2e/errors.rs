@@ -140,12 +140,12 @@ async fn seats_and_private_rooms_are_guarded(db: TestDb) {
         .send(&json!({"type": "join", "room": room_id, "invite": invite}))
         .await;
     anonymous.until_type("room").await;
-    anonymous.take_seat(&room_id, None).await;
+    anonymous.take_seat(room_id, None).await;
     assert_eq!(anonymous.error_code().await, "unauthorized");
 
-    bob_client.take_seat(&room_id, Some(5)).await;
+    bob_client.take_seat(room_id, Some(5)).await;
     assert_eq!(bob_client.error_code().await, "invalid_seat");
-    bob_client.take_seat(&room_id, Some(1)).await;
+    bob_client.take_seat(room_id, Some(1)).await;
     let seated = bob_client
         .until("room with Bob seated", |m| {
             m["type"] == "room" && m["room"]["seats"][1]["player"]["name"] == "Bob"
@@ -156,7 +156,7 @@ async fn seats_and_private_rooms_are_guarded(db: TestDb) {
         seated["room"]["invite_code"], invite,
         "a private room's seated player sees the invite"
     );
-    bob_client.take_seat(&room_id, None).await;
+    bob_client.take_seat(room_id, None).await;
     assert_eq!(bob_client.error_code().await, "already_seated");
     bob_client
         .send(&json!({"type": "action", "room": room_id, "id": "early", "action": {"type": "end_turn"}}))
@@ -168,7 +168,7 @@ async fn seats_and_private_rooms_are_guarded(db: TestDb) {
         .send(&json!({"type": "join", "room": room_id, "invite": invite}))
         .await;
     cy_client.until_type("room").await;
-    cy_client.take_seat(&room_id, Some(1)).await;
+    cy_client.take_seat(room_id, Some(1)).await;
     assert_eq!(cy_client.error_code().await, "seat_taken");
     cy_client
         .send(&json!({"type": "leave_seat", "room": room_id}))
@@ -184,8 +184,8 @@ async fn seats_and_private_rooms_are_guarded(db: TestDb) {
             m["type"] == "room" && m["room"]["seats"][1]["player"].is_null()
         })
         .await;
-    cy_client.take_seat(&room_id, Some(1)).await;
-    bob_client.take_seat(&room_id, None).await;
+    cy_client.take_seat(room_id, Some(1)).await;
+    bob_client.take_seat(room_id, None).await;
     let snapshot = bob_client.until_type("snapshot").await;
     assert_eq!(snapshot["seat"], 0);
     let snapshot = cy_client.until_type("snapshot").await;
