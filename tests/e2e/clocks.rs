@@ -13,10 +13,9 @@ use std::time::Duration;
 use serde_json::{Value, json};
 
 use crate::away::play_until;
-use crate::durability::ServerProcess;
 use crate::play::verify;
 use common::play::{participant, seat_players};
-use common::{Client, Http, TestDb, TestServer};
+use common::{Client, Http, ServerProcess, TestDb, TestServer};
 
 on_both_databases! {
     a_turn_that_runs_out_gets_timeout_actions_recorded_and_verified;
@@ -139,7 +138,7 @@ async fn sigkill_mid_turn_then_wait_for_the_clock(
     ))
     .await;
     server.sigkill();
-    let second = ServerProcess::start(database_url);
+    let second = ServerProcess::start(database_url, []);
     let mut clients = Vec::new();
     for token in tokens {
         let mut client = Client::connect(second.addr).await;
@@ -169,7 +168,7 @@ async fn sigkill_mid_turn_then_wait_for_the_clock(
 }
 
 async fn a_clock_running_at_a_sigkill_keeps_its_wall_clock_deadline(db: TestDb) {
-    let first = ServerProcess::start(&db.url);
+    let first = ServerProcess::start(&db.url, []);
     let http = Http { addr: first.addr };
     let clock = json!({"turn_seconds": 6, "bank_seconds": 0});
     let (room, clients, tokens) = two_players(http, first.addr, clock).await;
@@ -211,7 +210,7 @@ fn takeover(room: &Value, seat: usize) -> &Value {
 }
 
 async fn a_seat_taken_over_for_timing_out_stays_taken_over_after_a_sigkill(db: TestDb) {
-    let first = ServerProcess::start(&db.url);
+    let first = ServerProcess::start(&db.url, []);
     let http = Http { addr: first.addr };
     let mut tokens = Vec::new();
     for n in 0..2 {
@@ -244,7 +243,7 @@ async fn a_seat_taken_over_for_timing_out_stays_taken_over_after_a_sigkill(db: T
     first.sigkill();
 
     // After the restart the log says the seat was taken over: the bot still plays it.
-    let second = ServerProcess::start(&db.url);
+    let second = ServerProcess::start(&db.url, []);
     let awake_seat = 1 - sleeper;
     let mut client = Client::connect(second.addr).await;
     client.hello(Some(&tokens[awake_seat])).await;

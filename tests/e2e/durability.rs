@@ -4,13 +4,10 @@
 use crate::common;
 use crate::play::verify;
 
-use std::net::SocketAddr;
-use std::process::Child;
-
 use serde_json::{Value, json};
 
-use common::play::{Chooser, Participant, participant, play, seat_everyone};
-use common::{Client, Http, TestDb, TestServer};
+use common::play::{Chooser, participant, play, rejoin, seat_everyone};
+use common::{Client, Http, ServerProcess, TestDb, TestServer};
 
 on_both_databases! {
     a_reconnecting_client_gets_exactly_what_it_missed;
@@ -102,48 +99,8 @@ async fn a_reconnecting_client_gets_exactly_what_it_missed(db: TestDb) {
     server.stop().await;
 }
 
-/// The `warroom` binary running as a child process.
-pub struct ServerProcess {
-    child: Child,
-    /// Where it listens.
-    pub addr: SocketAddr,
-}
-
-impl ServerProcess {
-    /// Starts the binary over `database_url` and waits for its listening line.
-    pub fn start(database_url: &str) -> ServerProcess {
-        let (child, addr) = common::start_warroom([
-            "--database-url",
-            database_url,
-            "--messages-per-second",
-            "100000",
-            "--message-burst",
-            "100000",
-        ]);
-        ServerProcess { child, addr }
-    }
-
-    /// Kills it with SIGKILL and reaps it.
-    pub fn sigkill(mut self) {
-        // `Child::kill` is SIGKILL on Unix: no shutdown code runs.
-        self.child.kill().expect("kill");
-        self.child.wait().expect("reap");
-    }
-}
-
-async fn rejoin(addr: SocketAddr, token: &str, seat: Option<u64>, room: &str) -> Participant {
-    let mut client = Client::connect(addr).await;
-    client.hello(Some(token)).await;
-    client.join(room, None).await;
-    let mut rejoined = participant(client, seat, Some(token.to_owned()), room);
-    rejoined
-        .until("snapshot", |m| m["type"] == "snapshot")
-        .await;
-    rejoined
-}
-
 async fn sigkill_mid_match_loses_no_acknowledged_action(db: TestDb) {
-    let first = ServerProcess::start(&db.url);
+    let first = ServerProcess::start(&db.url, []);
     let http = Http { addr: first.addr };
     let (room, mut players, mut spectator) =
         seat_everyone(http, first.addr, "hexdice", json!({}), 2).await;
@@ -166,7 +123,7 @@ async fn sigkill_mid_match_loses_no_acknowledged_action(db: TestDb) {
     drop(spectator);
     first.sigkill();
 
-    let second = ServerProcess::start(&db.url);
+    let second = ServerProcess::start(&db.url, []);
     let mut players = Vec::new();
     for (seat, token) in tokens.iter().enumerate() {
         players.push(rejoin(second.addr, token, Some(seat as u64), &room).await);

@@ -13,14 +13,15 @@ use serde_json::{Value, json};
 use warroom_server::config::Config;
 use warroom_server::store::Dialect;
 
-use common::play::{play_at_random, seat_players};
-use common::{TestDb, TestServer};
+use common::play::{Chooser, play, play_at_random, rejoin, seat_players};
+use common::{Http, ServerProcess, TestDb, TestServer};
 
 on_both_databases! {
     a_rated_match_to_the_end_moves_ratings_once;
     rated_rooms_refuse_bots_and_new_identities;
     a_result_against_a_fresh_identity_from_the_same_address_does_not_count;
     rated_quick_play_matches_by_strength;
+    a_server_killed_as_a_rated_match_ends_rates_it_exactly_once;
 }
 
 /// A test server whose fresh identities may play rated, and whose abuse rule on identities
@@ -358,4 +359,112 @@ async fn rated_quick_play_matches_by_strength(db: TestDb) {
         socket.close().await;
     }
     server.stop().await;
+}
+
+/// The flags of [`open_config`] for a server started as a process.
+const OPEN_FLAGS: [&str; 4] = [
+    "--rated-min-matches",
+    "0",
+    "--rated-new-identity-window",
+    "0s",
+];
+
+/// Each of the two players' hexdice rating as the leaderboard of provisional players shows it:
+/// (player id, rating, rated matches), best first.
+async fn provisional_hexdice(http: &Http) -> Vec<(String, i64, i64)> {
+    let (status, board) = http
+        .get("/api/leaderboards/hexdice?provisional=true", None)
+        .await;
+    assert_eq!(status, 200, "{board}");
+    board["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|entry| {
+            (
+                entry["player"]["id"].as_str().unwrap().to_owned(),
+                entry["rating"].as_i64().unwrap(),
+                entry["matches"].as_i64().unwrap(),
+            )
+        })
+        .collect()
+}
+
+/// The result and its rating changes are one transaction: a server killed with SIGKILL while a
+/// rated match's last move (a resignation) is in flight has stored both or neither (in practice
+/// neither: the kill comes first), and one killed the moment the end is announced has rated
+/// the match once, whatever the restarts rebuild.
+async fn a_server_killed_as_a_rated_match_ends_rates_it_exactly_once(db: TestDb) {
+    let first = ServerProcess::start(&db.url, OPEN_FLAGS);
+    let http = Http { addr: first.addr };
+    let [(ada_id, ada), (bob_id, bob)] = http.guests(["Ada", "Bob"]).await;
+    let tokens = [ada.clone(), bob.clone()];
+    let room = http
+        .room(
+            &ada,
+            &json!({"ruleset": "hexdice", "rated": true, "clock": "none"}),
+        )
+        .await;
+    let room_id = room["id"].as_str().unwrap().to_owned();
+    let mut players = seat_players(first.addr, &room_id, None, &tokens).await;
+    let mut chooser = Chooser(2024);
+    let over = play(&mut players, &mut [], 4, &mut |legal| {
+        chooser.below(legal.len())
+    })
+    .await;
+    assert!(!over, "four moves do not end a hexdice match");
+
+    // Ada resigns, and the server dies before anything can be read back.
+    let resign = json!({"type": "resign", "room": room_id});
+    players[0].client.send(&resign).await;
+    drop(players);
+    first.sigkill();
+
+    // Restarted: the result and the ratings are both there or both missing. If missing, Ada
+    // resigns again and the server dies the moment it announces the end.
+    let second = ServerProcess::start(&db.url, OPEN_FLAGS);
+    let http = Http { addr: second.addr };
+    let mut ada_again = rejoin(second.addr, &ada, Some(0), &room_id).await;
+    let stored = !provisional_hexdice(&http).await.is_empty();
+    assert_eq!(
+        ada_again.outcome.is_some(),
+        stored,
+        "a result without ratings, or ratings without it"
+    );
+    if !stored {
+        ada_again.client.send(&resign).await;
+        let end = ada_again
+            .until("the end", |m| {
+                m["type"] == "applied" && !m["outcome"].is_null()
+            })
+            .await;
+        assert_eq!(end["outcome"]["winner"], 1, "{end}");
+    }
+    drop(ada_again);
+    second.sigkill();
+
+    let third = ServerProcess::start(&db.url, OPEN_FLAGS);
+    let http = Http { addr: third.addr };
+    let expected = vec![(bob_id.clone(), 1662, 1), (ada_id.clone(), 1338, 1)];
+    assert_eq!(provisional_hexdice(&http).await, expected, "rated once");
+    let (_, shown) = http.get(&format!("/api/rooms/{room_id}"), None).await;
+    let match_id = shown["match_id"].as_str().unwrap();
+    let (_, summary) = http.get(&format!("/api/matches/{match_id}"), None).await;
+    assert_eq!(summary["state"], "finished", "{summary}");
+    let changes: Vec<i64> = summary["ratings"]
+        .as_array()
+        .expect("the changes")
+        .iter()
+        .map(|seat| seat["change"].as_i64().unwrap())
+        .collect();
+    assert_eq!(changes, vec![-162, 162]);
+    let (_, history) = http
+        .get(&format!("/api/players/{ada_id}/ratings"), None)
+        .await;
+    assert_eq!(
+        history["ratings"][0]["history"].as_array().unwrap().len(),
+        1,
+        "{history}"
+    );
+    third.sigkill();
 }

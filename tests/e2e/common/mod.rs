@@ -179,6 +179,40 @@ pub fn start_warroom<'a>(
     (child, addr)
 }
 
+/// The `warroom` binary running as a child process (for tests that kill it with SIGKILL).
+pub struct ServerProcess {
+    child: std::process::Child,
+    /// Where it listens.
+    pub addr: SocketAddr,
+}
+
+impl ServerProcess {
+    /// Starts the binary over `database_url`, with `extra` flags, and waits for its listening
+    /// line. Its message limits are lifted: the tests drive whole matches at full speed.
+    pub fn start<'a>(database_url: &'a str, extra: impl IntoIterator<Item = &'a str>) -> Self {
+        let (child, addr) = start_warroom(
+            [
+                "--database-url",
+                database_url,
+                "--messages-per-second",
+                "100000",
+                "--message-burst",
+                "100000",
+            ]
+            .into_iter()
+            .chain(extra),
+        );
+        ServerProcess { child, addr }
+    }
+
+    /// Kills it with SIGKILL and reaps it.
+    pub fn sigkill(mut self) {
+        // `Child::kill` is SIGKILL on Unix: no shutdown code runs.
+        self.child.kill().expect("kill");
+        self.child.wait().expect("reap");
+    }
+}
+
 /// The address a `warroom` process started with `--bind 127.0.0.1:0` and a piped stdout listens
 /// on: its first line says `warroom listening on http://<address>`.
 pub fn listening_address(child: &mut std::process::Child) -> SocketAddr {

@@ -194,6 +194,24 @@ pub fn participant(
     }
 }
 
+/// A seated player (or a spectator) who comes back to `room` on the server at `addr` with
+/// `token`: follows it again and has read its snapshot.
+pub async fn rejoin(
+    addr: std::net::SocketAddr,
+    token: &str,
+    seat: Option<u64>,
+    room: &str,
+) -> Participant {
+    let mut client = Client::connect(addr).await;
+    client.hello(Some(token)).await;
+    client.join(room, None).await;
+    let mut rejoined = participant(client, seat, Some(token.to_owned()), room);
+    rejoined
+        .until("snapshot", |m| m["type"] == "snapshot")
+        .await;
+    rejoined
+}
+
 /// A small deterministic chooser (xorshift), so a failing game can be replayed.
 pub struct Chooser(pub u64);
 
