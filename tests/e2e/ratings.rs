@@ -22,6 +22,7 @@ on_both_databases! {
     a_result_against_a_fresh_identity_from_the_same_address_does_not_count;
     rated_quick_play_matches_by_strength;
     a_server_killed_as_a_rated_match_ends_rates_it_exactly_once;
+    a_rated_free_for_all_ranks_its_seats_by_when_they_went_out;
 }
 
 /// A test server whose fresh identities may play rated, and whose abuse rule on identities
@@ -467,4 +468,76 @@ async fn a_server_killed_as_a_rated_match_ends_rates_it_exactly_once(db: TestDb)
         "{history}"
     );
     third.sigkill();
+}
+
+/// A rated free-for-all (capitals, 4 seats) ranks its seats by when they went out: each
+/// resigns in turn, seat 3 first, bots play the resigned seats to the end, and the ratings are
+/// the 4-seat worked example of docs/RATINGS.md (Weng-Lin, shown ×60).
+async fn a_rated_free_for_all_ranks_its_seats_by_when_they_went_out(db: TestDb) {
+    let server = TestServer::start_with(open_config(&db)).await;
+    let http = server.http();
+    let guests = http.guests(["Ada", "Bob", "Cyd", "Dee"]).await;
+    let tokens: Vec<String> = guests.iter().map(|(_, token)| token.clone()).collect();
+    let room = http
+        .room(
+            &tokens[0],
+            &json!({"ruleset": "capitals", "seats": 4, "rated": true, "clock": "none",
+                    "bot_delay_ms": 0}),
+        )
+        .await;
+    let room_id = room["id"].as_str().unwrap().to_owned();
+    let mut players = seat_players(server.addr, &room_id, None, &tokens).await;
+    for seat in [3u64, 2, 1, 0] {
+        let player = &mut players[seat as usize];
+        player
+            .client
+            .send(&json!({"type": "resign", "room": room_id}))
+            .await;
+        player
+            .until("its resignation", |m| {
+                m["type"] == "applied" && m["seat"] == seat && m["action"]["type"] == "resign"
+            })
+            .await;
+    }
+    let finished = players[0].finished().await;
+    assert!(!finished["outcome"].is_null(), "{finished}");
+
+    let (status, board) = http
+        .get("/api/leaderboards/capitals?provisional=true", None)
+        .await;
+    assert_eq!(status, 200, "{board}");
+    assert_eq!(board["system"], "weng_lin");
+    let shown: Vec<(&str, i64, i64, i64)> = board["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|entry| {
+            (
+                entry["player"]["name"].as_str().unwrap(),
+                entry["rating"].as_i64().unwrap(),
+                entry["deviation"].as_i64().unwrap(),
+                entry["matches"].as_i64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        shown,
+        vec![
+            ("Ada", 1974, 450, 1),
+            ("Bob", 1658, 450, 1),
+            ("Cyd", 1342, 450, 1),
+            ("Dee", 1026, 450, 1),
+        ]
+    );
+    let (_, shown_room) = http.get(&format!("/api/rooms/{room_id}"), None).await;
+    let match_id = shown_room["match_id"].as_str().unwrap();
+    let (_, summary) = http.get(&format!("/api/matches/{match_id}"), None).await;
+    let changes: Vec<i64> = summary["ratings"]
+        .as_array()
+        .expect("the changes")
+        .iter()
+        .map(|seat| seat["change"].as_i64().unwrap())
+        .collect();
+    assert_eq!(changes, vec![474, 158, -158, -474], "{summary}");
+    server.stop().await;
 }
