@@ -66,13 +66,14 @@ pub async fn show(
     State(state): State<AppState>,
     Path(id): Path<String>,
 ) -> Result<Json<PlayerProfile>, ApiError> {
-    let id: IdentityId = path_id(&id, player_not_found)?;
-    let record = state
-        .store
-        .identity(id)
-        .await?
-        .ok_or_else(player_not_found)?;
+    let record = player_at(&state, &id).await?;
     Ok(Json(profile(&state, record).await?))
+}
+
+/// The player a path's `{id}` names (`player_not_found`, 404, for a bad or unknown id).
+pub(super) async fn player_at(state: &AppState, id: &str) -> Result<IdentityRecord, ApiError> {
+    let id: IdentityId = path_id(id, player_not_found)?;
+    state.store.identity(id).await?.ok_or_else(player_not_found)
 }
 
 async fn profile(state: &AppState, record: IdentityRecord) -> Result<PlayerProfile, ApiError> {
@@ -105,10 +106,7 @@ pub async fn matches(
     Query(query): Query<MatchesQuery>,
     MaybeBearer(viewer): MaybeBearer,
 ) -> Result<Json<MatchPage>, ApiError> {
-    let player: IdentityId = path_id(&id, player_not_found)?;
-    if state.store.identity(player).await?.is_none() {
-        return Err(player_not_found());
-    }
+    let player = player_at(&state, &id).await?.identity.id;
     let limit = page_limit(query.limit.as_deref(), DEFAULT_PAGE, MAX_PAGE)?;
     let request = PlayerMatchQuery {
         player,

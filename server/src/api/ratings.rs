@@ -10,8 +10,8 @@ use serde::Deserialize;
 use warroom_engine::RulesetId;
 use warroom_protocol::{ErrorBody, IdentityId, Leaderboard, PlayerRatings, codes};
 
-use super::body::path_id;
 use crate::error::ApiError;
+use crate::openapi::PlayerNotFound;
 use crate::state::AppState;
 use crate::store::now_ms;
 use crate::store::ratings::LeaderboardQuery;
@@ -20,14 +20,6 @@ use crate::store::ratings::LeaderboardQuery;
 const DEFAULT_LIMIT: i64 = 50;
 /// Most entries on one page.
 const MAX_LIMIT: i64 = 100;
-
-fn player_not_found() -> ApiError {
-    ApiError::new(
-        StatusCode::NOT_FOUND,
-        codes::PLAYER_NOT_FOUND,
-        "there is no player with this id",
-    )
-}
 
 fn unknown_ruleset(name: &str) -> ApiError {
     ApiError::new(
@@ -105,20 +97,18 @@ pub async fn leaderboard(
     get, path = "/api/players/{id}/ratings", tag = "ratings", params(("id" = String, Path, description = "the player's identity id")),
     responses(
         (status = 200, description = "the player's rating per ruleset, with history and opponents", body = PlayerRatings),
-        (status = 404, description = "`player_not_found`", body = ErrorBody)
+        PlayerNotFound
     )
 )]
 pub async fn player_ratings(
     State(state): State<AppState>,
     Path(id): Path<String>,
 ) -> Result<Json<PlayerRatings>, ApiError> {
-    let id: IdentityId = path_id(&id, player_not_found)?;
-    let record = state
+    let record = super::players::player_at(&state, &id).await?;
+    let ratings = state
         .store
-        .identity(id)
-        .await?
-        .ok_or_else(player_not_found)?;
-    let ratings = state.store.player_ratings(id, now_ms()).await?;
+        .player_ratings(record.identity.id, now_ms())
+        .await?;
     Ok(Json(PlayerRatings {
         player: record.identity,
         ratings,
