@@ -23,6 +23,7 @@ on_both_databases! {
     rated_quick_play_matches_by_strength;
     a_server_killed_as_a_rated_match_ends_rates_it_exactly_once;
     a_rated_free_for_all_ranks_its_seats_by_when_they_went_out;
+    a_player_who_becomes_established_moves_between_the_leaderboards;
 }
 
 /// A test server whose fresh identities may play rated, and whose abuse rule on identities
@@ -262,7 +263,7 @@ async fn a_result_against_a_fresh_identity_from_the_same_address_does_not_count(
 }
 
 /// Gives `player` a hexdice rating of `shown` (a player who has played before).
-async fn seed_rating(db: &TestDb, player: &str, shown: i64) {
+async fn seed_rating(db: &TestDb, player: &str, shown: i64, provisional: bool) {
     sqlx::any::install_default_drivers();
     let pool = sqlx::AnyPool::connect(&db.url).await.expect("the database");
     let d = Dialect::of_url(&db.url);
@@ -276,11 +277,18 @@ async fn seed_rating(db: &TestDb, player: &str, shown: i64) {
     .bind(player.to_owned())
     .bind(shown as f64)
     .bind(shown)
-    .bind(false)
+    .bind(provisional)
     .bind(warroom_server::store::now_ms())
     .execute(&pool)
     .await
     .expect("a seeded rating");
+    sqlx::query(warroom_server::store::ratings::COUNT_PLAYERS)
+        .bind("hexdice")
+        .bind(provisional)
+        .bind(1i64)
+        .execute(&pool)
+        .await
+        .expect("the seeded rating counted");
     pool.close().await;
 }
 
@@ -294,7 +302,7 @@ async fn rated_quick_play_matches_by_strength(db: TestDb) {
     let http = server.http();
     let [(far_id, far), (_, ada), (_, bob), (_, cyd)] =
         http.guests(["Far", "Ada", "Bob", "Cyd"]).await;
-    seed_rating(&db, &far_id, 1900).await;
+    seed_rating(&db, &far_id, 1900, false).await;
     let rated = json!({"ruleset": "hexdice", "rated": true});
     let mut waiting = Vec::new();
     let wait_in = |room: &Value, token: &str| {
@@ -539,5 +547,38 @@ async fn a_rated_free_for_all_ranks_its_seats_by_when_they_went_out(db: TestDb) 
         .map(|seat| seat["change"].as_i64().unwrap())
         .collect();
     assert_eq!(changes, vec![474, 158, -158, -474], "{summary}");
+    server.stop().await;
+}
+
+/// The leaderboards' totals follow the players: two provisional players (seeded at ± 80, which
+/// one more match keeps under the bound) become established with a rated match, and each list
+/// counts them where they now are.
+async fn a_player_who_becomes_established_moves_between_the_leaderboards(db: TestDb) {
+    let server = TestServer::start_with(open_config(&db)).await;
+    let http = server.http();
+    let [(ada_id, ada), (bob_id, bob)] = http.guests(["Ada", "Bob"]).await;
+    seed_rating(&db, &ada_id, 1500, true).await;
+    seed_rating(&db, &bob_id, 1500, true).await;
+    let totals = |http: common::Http| async move {
+        let mut totals = Vec::new();
+        for list in ["false", "true"] {
+            let (_, board) = http
+                .get(
+                    &format!("/api/leaderboards/hexdice?provisional={list}"),
+                    None,
+                )
+                .await;
+            assert_eq!(
+                board["total"].as_u64().unwrap() as usize,
+                board["entries"].as_array().unwrap().len(),
+                "{board}"
+            );
+            totals.push(board["total"].as_u64().unwrap());
+        }
+        totals
+    };
+    assert_eq!(totals(server.http()).await, vec![0, 2], "both provisional");
+    play_rated_hexdice(&server, &[ada, bob]).await;
+    assert_eq!(totals(server.http()).await, vec![2, 0], "both established");
     server.stop().await;
 }

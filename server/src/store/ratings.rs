@@ -1,4 +1,4 @@
-//! Ratings in the database (migration 0013, docs/RATINGS.md): the rating changes of a rated
+//! Ratings in the database (migrations 0013 and 0014, docs/RATINGS.md): the rating changes of a rated
 //! match, written by the batching writer in the very transaction that stores the match's
 //! result ([`rate_in`]), and what the REST API reads back: a ruleset's leaderboard page, a
 //! player's ratings with history and record against each opponent, a match's changes, and
@@ -31,9 +31,16 @@ const HISTORY: i64 = 200;
 /// One seat's stored rating as read in the transaction.
 struct Stored {
     rating: Rating,
+    provisional: bool,
     matches: i64,
     updated_at: i64,
 }
+
+/// Adds `players` to the count of a ruleset's established or provisional players
+/// (`rating_counts`, which a leaderboard's `total` reads); the same text in both dialects.
+pub const COUNT_PLAYERS: &str = "INSERT INTO rating_counts (ruleset, provisional, players) \
+     VALUES ($1, $2, $3) ON CONFLICT (ruleset, provisional) \
+     DO UPDATE SET players = rating_counts.players + excluded.players";
 
 /// Rates a rated match that `append` ended, in `tx`, which also stores its result: reads its
 /// seats' identities and current ratings (PostgreSQL: locked `FOR UPDATE` in identity order, so
@@ -96,9 +103,10 @@ pub(super) async fn rate_in(
         Dialect::Sqlite => "",
     };
     let sql = format!(
-        "SELECT {}, rating, deviation, volatility, matches, {} FROM ratings \
+        "SELECT {}, rating, deviation, volatility, {}, matches, {} FROM ratings \
          WHERE ruleset = $1 AND identity_id IN ({params}){lock}",
         d.text("identity_id", "identity_id"),
+        d.flag("provisional", "provisional"),
         d.ms("updated_at", "updated_at"),
     );
     let mut query = sqlx::query(&sql).bind(ruleset.as_str());
@@ -115,6 +123,7 @@ pub(super) async fn rate_in(
                     deviation: row.try_get("deviation")?,
                     volatility: row.try_get("volatility")?,
                 },
+                provisional: row.try_get::<i64, _>("provisional")? != 0,
                 matches: row.try_get("matches")?,
                 updated_at: row.try_get("updated_at")?,
             },
@@ -130,6 +139,8 @@ pub(super) async fn rate_in(
         })
         .collect();
     let after = rate(system, &before, places);
+    // Players joining a leaderboard or moving between its two lists, [established, provisional].
+    let mut moved = [0i64; 2];
     for (seat, ((identity, old), new)) in seats.iter().zip(&before).zip(&after).enumerate() {
         let id = identity.id.to_string();
         let matches = stored.get(&id).map_or(0, |s| s.matches) + 1;
@@ -149,6 +160,13 @@ pub(super) async fn rate_in(
                 d.time(10)
             ),
         );
+        let was = stored.get(&id).map(|s| s.provisional);
+        if was != Some(new.provisional(system)) {
+            if let Some(was) = was {
+                moved[usize::from(was)] -= 1;
+            }
+            moved[usize::from(new.provisional(system))] += 1;
+        }
         let sql = if stored.contains_key(&id) {
             update
         } else {
@@ -185,6 +203,18 @@ pub(super) async fn rate_in(
         .execute(&mut **tx)
         .await?;
     }
+    // Always established first, then provisional: two matches ending at once lock the two
+    // count rows in one order.
+    for (provisional, players) in [(false, moved[0]), (true, moved[1])] {
+        if players != 0 {
+            sqlx::query(COUNT_PLAYERS)
+                .bind(ruleset.as_str())
+                .bind(provisional)
+                .bind(players)
+                .execute(&mut **tx)
+                .await?;
+        }
+    }
     Ok(())
 }
 
@@ -206,13 +236,17 @@ impl Store {
     /// the order of the `ratings_leaderboard` index).
     pub async fn leaderboard(&self, query: LeaderboardQuery) -> sqlx::Result<Leaderboard> {
         let d = self.dialect;
-        let total: i64 =
-            sqlx::query("SELECT COUNT(*) FROM ratings WHERE ruleset = $1 AND provisional = $2")
-                .bind(query.ruleset.as_str())
-                .bind(query.provisional)
-                .fetch_one(&self.pool)
-                .await?
-                .try_get(0)?;
+        let total: i64 = match sqlx::query(
+            "SELECT players FROM rating_counts WHERE ruleset = $1 AND provisional = $2",
+        )
+        .bind(query.ruleset.as_str())
+        .bind(query.provisional)
+        .fetch_optional(&self.pool)
+        .await?
+        {
+            Some(row) => row.try_get(0)?,
+            None => 0,
+        };
         let rows = sqlx::query(&format!(
             "SELECT {}, i.name, r.shown, r.shown_deviation, r.matches FROM ratings r \
              JOIN identities i ON i.id = r.identity_id \
