@@ -138,10 +138,11 @@ pub struct ClusterConfig {
     /// This node's name in the cluster (unique; default: a random one per start).
     #[arg(long, env = "WARROOM_NODE_ID")]
     pub node_id: Option<String>,
-    /// Seconds a room's lease lasts unless renewed (renewed every third of it): how long the
-    /// rooms of a node that died wait before other nodes take them over.
-    #[arg(long, env = "WARROOM_LEASE_SECONDS", default_value_t = DEFAULT_LEASE_SECONDS)]
-    pub lease_seconds: u64,
+    /// How long a room's lease lasts unless renewed (renewed every third of it; at least a
+    /// second): how long the rooms of a node that died wait before other nodes take them over.
+    /// `--lease-seconds`, its name before durations had units, is still accepted.
+    #[arg(long, alias = "lease-seconds", env = "WARROOM_LEASE", default_value = "5s", value_parser = duration)]
+    pub lease: Duration,
     /// How this node proves who it is to NATS, and its TLS settings.
     #[command(flatten)]
     pub nats_auth: NatsAuth,
@@ -203,8 +204,8 @@ impl std::str::FromStr for Secret {
     }
 }
 
-/// How long a room's lease lasts by default, in seconds.
-pub const DEFAULT_LEASE_SECONDS: u64 = 5;
+/// How long a room's lease lasts by default (`--lease`).
+pub const DEFAULT_LEASE: Duration = Duration::from_secs(5);
 
 impl ClusterConfig {
     /// True in cluster mode.
@@ -213,8 +214,8 @@ impl ClusterConfig {
     }
 
     /// The lease length (at least a second).
-    pub fn lease(&self) -> std::time::Duration {
-        std::time::Duration::from_secs(self.lease_seconds.max(1))
+    pub fn lease(&self) -> Duration {
+        self.lease.max(Duration::from_secs(1))
     }
 }
 
@@ -267,13 +268,13 @@ pub struct Limits {
     /// Messages queued towards one connection before it counts as too slow and is disconnected.
     #[arg(long, env = "WARROOM_OUTGOING_QUEUE", default_value_t = 256)]
     pub outgoing_queue: usize,
-    /// Milliseconds a socket that was only sent spectators' copies of a match waits, on
+    /// How long a socket that was only sent spectators' copies of a match waits, on
     /// average, before its next write (each wait drawn between half and one and a half of it;
     /// urgent messages, such as a seat's copy or an answer, never wait), so one write carries
     /// several actions and a room watched by many keeps its players' latency. 0: every message
     /// is written at once.
-    #[arg(long, env = "WARROOM_SPECTATOR_PACE_MS", default_value_t = 100)]
-    pub spectator_pace_ms: u64,
+    #[arg(long, env = "WARROOM_SPECTATOR_PACE", default_value = "100ms", value_parser = duration)]
+    pub spectator_pace: Duration,
     /// Most appends the writer commits in one transaction.
     #[arg(long, env = "WARROOM_MAX_BATCH", default_value_t = 256)]
     pub max_batch: usize,
@@ -353,7 +354,7 @@ impl Default for Limits {
             message_burst: 60,
             max_spectators_per_room: 200,
             outgoing_queue: 256,
-            spectator_pace_ms: 100,
+            spectator_pace: Duration::from_millis(100),
             max_batch: 256,
             writer_lanes: 4,
             waiting_room_expiry: Duration::from_secs(30 * 60),
@@ -385,7 +386,7 @@ impl Config {
             data_dir: PathBuf::from("data"),
             worker_threads: None,
             cluster: ClusterConfig {
-                lease_seconds: DEFAULT_LEASE_SECONDS,
+                lease: DEFAULT_LEASE,
                 ..ClusterConfig::default()
             },
             ratings: RatingsConfig::default(),
@@ -397,7 +398,7 @@ impl Config {
                 rooms_per_ip_per_minute: 1_000_000,
                 // Tests that wait for a spectator after every action would wait a pace each;
                 // the pace has its own tests (`ws/writer.rs`, e2e `play`).
-                spectator_pace_ms: 0,
+                spectator_pace: Duration::ZERO,
                 ..Limits::default()
             },
         }
@@ -434,6 +435,8 @@ mod tests {
         assert_eq!(parsed.ping_interval, limits.ping_interval);
         assert_eq!(parsed.ping_timeout, limits.ping_timeout);
         assert_eq!(parsed.database_timeout, limits.database_timeout);
+        assert_eq!(parsed.spectator_pace, limits.spectator_pace);
+        assert_eq!(cli.config.cluster.lease(), DEFAULT_LEASE);
     }
 
     #[test]
@@ -443,5 +446,19 @@ mod tests {
         assert_eq!(cli.config.limits.hello_timeout, Duration::from_secs(3));
         assert_eq!(cli.config.limits.ping_timeout, Duration::from_secs(120));
         assert!(Cli::try_parse_from(["warroom", "--hello-timeout", "soon"]).is_err());
+    }
+
+    #[test]
+    fn the_lease_and_the_spectators_pace_are_durations() {
+        let cli = Cli::try_parse_from(["warroom", "--lease", "1500ms", "--spectator-pace", "40ms"])
+            .expect("durations");
+        assert_eq!(cli.config.cluster.lease(), Duration::from_millis(1500));
+        assert_eq!(cli.config.limits.spectator_pace, Duration::from_millis(40));
+        // The lease's name before durations had units, in plain seconds, still works; a lease
+        // is never under a second.
+        let cli = Cli::try_parse_from(["warroom", "--lease-seconds", "7"]).expect("old name");
+        assert_eq!(cli.config.cluster.lease(), Duration::from_secs(7));
+        let cli = Cli::try_parse_from(["warroom", "--lease", "10ms"]).expect("short");
+        assert_eq!(cli.config.cluster.lease(), Duration::from_secs(1));
     }
 }

@@ -101,7 +101,7 @@ impl Node {
                 id,
             ]
             .into_iter()
-            .chain(["--lease-seconds", &lease_seconds])
+            .chain(["--lease", &lease_seconds])
             .chain(settings.iter().flat_map(|(flag, value)| [*flag, *value])),
         );
         Node {

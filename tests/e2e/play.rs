@@ -4,6 +4,7 @@
 use crate::common;
 
 use std::process::Command;
+use std::time::Duration;
 
 use serde_json::{Value, json};
 
@@ -380,7 +381,8 @@ fn hex_sha256(seed_hex: &str) -> String {
 /// the spectator still gets every action once and in order.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_spectator_at_its_pace_gets_every_action_in_order_and_the_players_never_wait() {
-    let server = TestServer::on_sqlite(|limits| limits.spectator_pace_ms = 500).await;
+    let server =
+        TestServer::on_sqlite(|limits| limits.spectator_pace = Duration::from_millis(500)).await;
     let (_room, mut players, mut spectator) =
         seat_everyone(server.http(), server.addr, "hexdice", json!({}), 2).await;
     let mut chooser = Chooser(0x9ace);

@@ -79,16 +79,7 @@ fn a_seat_is_taken_only_once_stored_and_a_full_room_asks_to_store_its_match() {
     )));
     assert_eq!(core.summary().seats[0].player, Some(player(0)));
     // A refused write answers the asker and changes nothing.
-    ask(
-        &mut core,
-        2,
-        Command::TakeSeat {
-            seat: None,
-            may_play_rated: false,
-        },
-        t0,
-    );
-    drain(&mut core);
+    ask_seat(&mut core, 2, None, t0);
     let refused = WriteFailed::Refused(RoomError::unavailable("down"));
     write_done(&mut core, Err(refused), t0);
     let outputs = drain(&mut core);
@@ -98,16 +89,7 @@ fn a_seat_is_taken_only_once_stored_and_a_full_room_asks_to_store_its_match() {
     )));
     assert_eq!(core.summary().seats[1].player, None);
     // Taken again: the room is full and asks to store its match, seeded by its entropy.
-    ask(
-        &mut core,
-        2,
-        Command::TakeSeat {
-            seat: None,
-            may_play_rated: false,
-        },
-        t0,
-    );
-    drain(&mut core);
+    ask_seat(&mut core, 2, None, t0);
     write_done(&mut core, Ok(()), t0);
     let outputs = drain(&mut core);
     let start = writes(&outputs)
@@ -598,16 +580,7 @@ fn spectators_filling_a_waiting_room_never_keep_a_person_from_its_free_seat() {
     for (conn, n) in [(3, 0), (4, 1)] {
         join(&mut core, conn, Some(player(n)), None, t0)
             .expect("an identity joining a waiting room with a free seat gets in");
-        ask(
-            &mut core,
-            conn,
-            Command::TakeSeat {
-                seat: None,
-                may_play_rated: false,
-            },
-            t0,
-        );
-        drain(&mut core);
+        ask_seat(&mut core, conn, None, t0);
         write_done(&mut core, Ok(()), t0);
         drain(&mut core);
     }

@@ -45,6 +45,17 @@ pub fn ask(
     take_answer(core, ask)
 }
 
+/// Asks for `seat` (any free one with `None`) for `conn`, a casual player, and drops what the
+/// core queued (the seat's write, or a refusal): the caller settles the write.
+pub fn ask_seat(core: &mut RoomCore, conn: ConnId, seat: Option<Seat>, now: Instant) {
+    let command = Command::TakeSeat {
+        seat,
+        may_play_rated: false,
+    };
+    ask(core, conn, command, now);
+    drain(core);
+}
+
 /// Takes the answer to `ask` out of the queued outputs, if it is there.
 pub fn take_answer(core: &mut RoomCore, ask: AskId) -> Option<Result<Answer, RoomError>> {
     let at = core

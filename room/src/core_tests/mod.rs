@@ -22,7 +22,13 @@ use crate::fixtures::{player, waiting_room};
 /// A hexdice room with both seats taken and its match started; conns 1 and 2 are the seats,
 /// 3 a spectator.
 fn started_room() -> RoomCore {
-    let mut core = started(RulesetId::Hexdice, vec![Some(player(0)), Some(player(1))]);
+    started_by_people(RulesetId::Hexdice, 2)
+}
+
+/// A room of `ruleset` whose `seats` are all held by people, started, with its first outputs
+/// drained.
+fn started_by_people(ruleset: RulesetId, seats: u8) -> RoomCore {
+    let mut core = started(ruleset, (0..seats).map(|n| Some(player(n))).collect());
     drain(&mut core);
     core
 }
@@ -260,11 +266,7 @@ fn a_bot_seat_is_asked_once_and_its_move_goes_through_the_log_marked_bot() {
         assert_eq!(Some(seat), to_act(&core));
         bot_chose(&mut core, asked, seat, action, now);
         let outputs = drain(&mut core);
-        let Some(Output::Write {
-            write: Write::Append(append),
-            ..
-        }) = outputs.first()
-        else {
+        let Some(append) = outputs.first().and_then(append_of) else {
             panic!("the bot's action is stored: {outputs:?}");
         };
         assert_eq!((append.seq, append.by), (seq + 1, ActedBy::Bot));
@@ -305,11 +307,7 @@ fn g_resign_1_resigning_in_two_players_ends_the_match_for_the_other_seat() {
     assert_eq!(to_act(&core), Some(Seat(0)));
     assert_eq!(resign(&mut core, 2, now), Ok(Submitted::Pending(1)));
     let outputs = drain(&mut core);
-    let Some(Output::Write {
-        write: Write::Append(append),
-        ..
-    }) = outputs.first()
-    else {
+    let Some(append) = outputs.first().and_then(append_of) else {
         panic!("the resignation is stored: {outputs:?}");
     };
     assert_eq!(append.action, r#"{"type":"resign"}"#);
@@ -337,16 +335,17 @@ fn g_resign_1_resigning_in_two_players_ends_the_match_for_the_other_seat() {
 
 #[test]
 fn g_resign_1_resigning_in_four_players_hands_the_seat_to_a_bot_for_good() {
-    let seats = (0..4).map(|n| Some(player(n))).collect();
-    let mut core = started(RulesetId::Capitals, seats);
-    drain(&mut core);
+    let mut core = started_by_people(RulesetId::Capitals, 4);
     let now = Instant::now();
     let first = to_act(&core).unwrap();
     let resigning = first.0 as ConnId + 1;
     assert_eq!(resign(&mut core, resigning, now), Ok(Submitted::Pending(1)));
     let outputs = drain(&mut core);
     assert!(
-        matches!(outputs.first(), Some(Output::Write { write: Write::Append(append), .. }) if append.finish.is_none()),
+        outputs
+            .first()
+            .and_then(append_of)
+            .is_some_and(|append| append.finish.is_none()),
         "the match goes on: {outputs:?}"
     );
     committed(&mut core, 1, Ok(()), now).unwrap();
@@ -367,8 +366,12 @@ fn g_resign_1_resigning_in_four_players_hands_the_seat_to_a_bot_for_good() {
         .unwrap_err();
     assert_eq!(error.code, "already_resigned");
     bot_chose(&mut core, seq, seat, action, now);
+    let stored = drain(&mut core);
     assert!(
-        matches!(drain(&mut core).first(), Some(Output::Write { write: Write::Append(append), .. }) if append.by == ActedBy::Bot)
+        stored
+            .first()
+            .and_then(append_of)
+            .is_some_and(|append| append.by == ActedBy::Bot)
     );
     assert_eq!(
         resign(&mut core, resigning, now).unwrap_err().code,
@@ -384,25 +387,18 @@ fn g_resign_1_resigning_in_four_players_hands_the_seat_to_a_bot_for_good() {
 
 #[test]
 fn g_resign_1_when_everyone_resigned_in_three_players_the_bots_play_on_and_the_lobby_drops_it() {
-    let seats = (0..3).map(|n| Some(player(n))).collect();
-    let mut core = started(RulesetId::Capitals, seats);
-    drain(&mut core);
+    let mut core = started_by_people(RulesetId::Capitals, 3);
     let now = Instant::now();
     let mut outputs = Vec::new();
     for (n, conn) in (1..=3).enumerate() {
         let seq = u64::try_from(n).unwrap() + 1;
         assert_eq!(resign(&mut core, conn, now), Ok(Submitted::Pending(seq)));
-        let stored = drain(&mut core)
-            .into_iter()
-            .find_map(|output| match output {
-                Output::Write {
-                    write: Write::Append(append),
-                    ..
-                } => Some(append),
-                _ => None,
-            });
+        let stored = drain(&mut core);
         assert!(
-            stored.is_some_and(|append| append.finish.is_none()),
+            stored
+                .iter()
+                .find_map(append_of)
+                .is_some_and(|append| append.finish.is_none()),
             "the match goes on after resignation {seq}"
         );
         committed(&mut core, seq, Ok(()), now).unwrap();
@@ -424,16 +420,9 @@ fn g_resign_1_when_everyone_resigned_in_three_players_the_bots_play_on_and_the_l
         let (seq, seat, action) = bot_turn(outputs).expect("a bot is asked");
         assert_eq!(Some(seat), to_act(&core));
         bot_chose(&mut core, seq, seat, action, now);
-        let stored = drain(&mut core)
-            .into_iter()
-            .find_map(|output| match output {
-                Output::Write {
-                    write: Write::Append(append),
-                    ..
-                } => Some(append),
-                _ => None,
-            });
-        let append = stored.expect("the bot's action is stored");
+        let stored = drain(&mut core);
+        let append = stored.iter().find_map(append_of);
+        let append = append.expect("the bot's action is stored");
         assert_eq!(append.by, ActedBy::Bot);
         committed(&mut core, append.seq, Ok(()), now).unwrap();
         outputs = drain(&mut core);
@@ -446,13 +435,7 @@ fn store_all(core: &mut RoomCore, now: Instant) -> Vec<crate::records::Append> {
     let mut stored = Vec::new();
     loop {
         let outputs = drain(core);
-        let Some(append) = outputs.into_iter().find_map(|output| match output {
-            Output::Write {
-                write: Write::Append(append),
-                ..
-            } => Some(append),
-            _ => None,
-        }) else {
+        let Some(append) = outputs.iter().find_map(append_of).cloned() else {
             return stored;
         };
         committed(core, append.seq, Ok(()), now).unwrap();

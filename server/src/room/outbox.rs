@@ -5,7 +5,7 @@
 //!
 //! A message is either urgent (the default: answers, a seat's copy of the match, chat) or
 //! paced (spectators' copy of the match, [`Outbox::send_paced`]). The socket's writer wakes for
-//! an urgent message at once; paced messages may wait until its next pace (`--spectator-pace-ms`,
+//! an urgent message at once; paced messages may wait until its next pace (`--spectator-pace`,
 //! `ws/connection.rs`), so one write and one wake-up carry several actions to a spectator and a
 //! room watched by hundreds keeps its players' latency. Both go through one queue, so the order
 //! of a connection's messages never changes.

@@ -69,7 +69,7 @@ async fn serve_connection(socket: WebSocket, state: AppState, id: ConnId) {
                 queue: outgoing,
                 urgent: connection.outbox.urgent(),
                 // The connection's id seeds its spread: consecutive ids give unrelated waits.
-                pace: Pace::spread(Duration::from_millis(limits.spectator_pace_ms), id),
+                pace: Pace::spread(limits.spectator_pace, id),
             },
             closer.clone(),
             shutdown.clone(),
