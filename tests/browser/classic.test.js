@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openClient, enterName, screenshot, serverAndBrowser } from './harness.js';
-import { createRoom, joinByInvite, pageToAct, actAndWait, phaseOf, clickRegion } from './play.js';
+import { createRoom, joinByInvite, pageToAct, actAndWait, phaseOf, clickRegion, aimClassicAttack } from './play.js';
 
 const setup = serverAndBrowser();
 
@@ -37,16 +37,7 @@ test('classic: three players start a match and the first attacks by clicking', a
   const count = await sources.count();
   let attacked = false;
   for (let i = 0; i < count && !attacked; i++) {
-    await sources.nth(i).locator('polygon').first().click({ force: true });
-    if ((await page.locator('.board .region.target').count()) === 0) {
-      await page.click('[data-action=cancel]');
-      continue;
-    }
-    const most = await page.locator('[data-dice]:not([disabled])').count();
-    await page.click(`[data-dice="${most}"]`);
-    // Choosing the target does not attack yet: the attack button does (no costly misclick).
-    await clickRegion(page, '.region.target');
-    await page.waitForSelector('[data-action=attack]');
+    if (!(await aimClassicAttack(page, sources.nth(i)))) continue;
     await actAndWait(page, () => page.click('[data-action=attack]'));
     attacked = true;
   }

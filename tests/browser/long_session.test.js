@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { openClient, outputDir, SIZES, serverAndBrowser } from './harness.js';
-import { actAndWait, pageToAct, phaseOf, clickRegion, openBotMatch } from './play.js';
+import { actAndWait, pageToAct, phaseOf, clickRegion, openBotMatch, aimClassicAttack } from './play.js';
 
 /** @typedef {import('playwright-core').Page} Page */
 
@@ -123,15 +123,7 @@ async function attackOnce(page, once) {
   );
   for (const source of sources.slice(0, 3)) {
     if (source.units < 3) break;
-    await page.locator(`.board .region[data-region="${source.id}"] polygon`).first().click({ force: true });
-    if ((await page.locator('.board .region.target').count()) === 0) {
-      await page.click('[data-action=cancel]');
-      continue;
-    }
-    const most = await page.locator('[data-dice]:not([disabled])').count();
-    await page.click(`[data-dice="${most}"]`);
-    await clickRegion(page, '.region.target');
-    await page.waitForSelector('[data-action=attack]');
+    if (!(await aimClassicAttack(page, page.locator(`.board .region[data-region="${source.id}"]`)))) continue;
     await once('attack-chosen');
     await actAndWait(page, () => page.click('[data-action=attack]'));
     return true;

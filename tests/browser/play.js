@@ -141,6 +141,28 @@ export async function clickRegion(page, selector) {
 }
 
 /**
+ * Aims a classic attack from `source` (a region of the board) with every die it may roll at
+ * its first target, leaving the attack button to the caller; without a target the choice is
+ * cancelled.
+ * @param {Page} page
+ * @param {import('playwright-core').Locator} source
+ * @returns {Promise<boolean>} whether the attack is aimed
+ */
+export async function aimClassicAttack(page, source) {
+  await source.locator('polygon').first().click({ force: true });
+  if ((await page.locator('.board .region.target').count()) === 0) {
+    await page.click('[data-action=cancel]');
+    return false;
+  }
+  const most = await page.locator('[data-dice]:not([disabled])').count();
+  await page.click(`[data-dice="${most}"]`);
+  // Choosing the target does not attack yet: the attack button does (no costly misclick).
+  await clickRegion(page, '.region.target');
+  await page.waitForSelector('[data-action=attack]');
+  return true;
+}
+
+/**
  * One decision of the page whose turn it is, chosen the way a person clicks.
  * @param {import('playwright-core').Page} page
  * @param {{turns: number, combined: number, moves: number, singles: number}} tally

@@ -101,3 +101,26 @@ function dataKey(element) {
   const data = Object.entries(element.dataset).map(([name, value]) => `${name}=${value}`);
   return data.length > 0 ? `${element.tagName}[${data.sort().join(',')}]` : '';
 }
+
+/**
+ * Runs `submit` when `form` is sent: `button` disabled while it runs and `problem` emptied; a
+ * refusal puts `explain(error)` in `problem` and enables the button again.
+ * @param {HTMLFormElement} form
+ * @param {HTMLButtonElement} button
+ * @param {HTMLElement} problem
+ * @param {() => Promise<unknown>} submit
+ * @param {(error: unknown) => string} explain
+ */
+export function whenSubmitted(form, button, problem, submit, explain) {
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    button.disabled = true;
+    problem.textContent = '';
+    try {
+      await submit();
+    } catch (error) {
+      problem.textContent = explain(error);
+      button.disabled = false;
+    }
+  });
+}

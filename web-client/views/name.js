@@ -2,7 +2,7 @@
 //! another device with its recovery code), and the guest name given to one who plays without
 //! picking one ("Guest 4821"; changed later on the player's page).
 
-import { h } from '../lib/dom.js';
+import { h, whenSubmitted } from '../lib/dom.js';
 import { t } from '../lib/i18n.js';
 import { ApiError } from '../lib/api.js';
 
@@ -32,22 +32,18 @@ export function namePicker(onName) {
     problem,
     h('p', { class: 'muted' }, h('a', { href: '#/recover', 'data-testid': 'have-recovery' }, t('have_recovery_code'))),
   );
-  form.addEventListener('submit', async (event) => {
-    event.preventDefault();
-    button.disabled = true;
-    problem.textContent = '';
-    try {
-      await onName(input.value);
-    } catch (error) {
-      problem.textContent =
-        error instanceof ApiError && error.code === 'invalid_name'
-          ? t('invalid_name')
-          : error instanceof ApiError && error.code === 'name_taken'
-            ? t('error_name_taken')
-            : String(/** @type {Error} */ (error).message);
-      button.disabled = false;
-    }
-  });
+  whenSubmitted(
+    form,
+    button,
+    problem,
+    () => onName(input.value),
+    (error) =>
+      error instanceof ApiError && error.code === 'invalid_name'
+        ? t('invalid_name')
+        : error instanceof ApiError && error.code === 'name_taken'
+          ? t('error_name_taken')
+          : String(/** @type {Error} */ (error).message),
+  );
   return form;
 }
 

@@ -1,7 +1,7 @@
 //! Bringing an identity onto this browser (`#/recover?code=<code>`): the recovery code made on
 //! another device's player page buys a token here; the identity this browser had is replaced.
 
-import { h } from '../lib/dom.js';
+import { h, whenSubmitted } from '../lib/dom.js';
 import { t } from '../lib/i18n.js';
 import { ApiError } from '../lib/api.js';
 import { refusalText } from './room.js';
@@ -36,16 +36,12 @@ export function recoverScreen(code, current, onCode) {
     problem,
     h('p', {}, h('a', { href: '#/' }, t('back_to_lobby'))),
   );
-  form.addEventListener('submit', async (event) => {
-    event.preventDefault();
-    button.disabled = true;
-    problem.textContent = '';
-    try {
-      await onCode(input.value);
-    } catch (error) {
-      problem.textContent = error instanceof ApiError ? refusalText(error) : String(/** @type {Error} */ (error).message);
-      button.disabled = false;
-    }
-  });
+  whenSubmitted(
+    form,
+    button,
+    problem,
+    () => onCode(input.value),
+    (error) => (error instanceof ApiError ? refusalText(error) : String(/** @type {Error} */ (error).message)),
+  );
   return h('section', { class: 'screen narrow' }, form);
 }
