@@ -70,16 +70,18 @@ psql -q "$url" -c "EXPLAIN (ANALYZE, COSTS OFF) $page LIMIT 50"
 echo "plan of the page after entry $deep:"
 psql -q "$url" -c "EXPLAIN (ANALYZE, COSTS OFF) $after"
 
-# A rating update at the end of a match: 2 × UPDATES matches to finish, 2 seats each.
+# A rating update at the end of a match: 2 × UPDATES matches of 2 seats to finish, then
+# UPDATES of 6 seats (a full classic free-for-all).
 psql -q -v ON_ERROR_STOP=1 "$url" <<SQL
 INSERT INTO rooms (id, ruleset, options, seat_count, private, invite_code, creator_id, state, created_at)
 VALUES (md5('room')::uuid, 'hexdice', '{}', 2, false, 'bench', md5('p1')::uuid, 'playing', now());
 INSERT INTO matches (id, room_id, ruleset, options, seat_count, seed, seed_commitment, state, started_at)
 SELECT md5('m' || n)::uuid, md5('room')::uuid, 'hexdice', '{}', 2, '', '', 'playing', now()
-FROM generate_series(1, 2 * $updates) n;
+FROM generate_series(1, 3 * $updates) n;
 INSERT INTO match_seats (match_id, seat, identity_id)
 SELECT md5('m' || n)::uuid, s, md5('p' || (1 + (n * 7919 + s * 104729) % $players))::uuid
-FROM generate_series(1, 2 * $updates) n, generate_series(0, 1) s;
+FROM generate_series(1, 3 * $updates) n,
+     LATERAL generate_series(0, CASE WHEN n <= 2 * $updates THEN 1 ELSE 5 END) s;
 CREATE SEQUENCE bench_matches;
 VACUUM ANALYZE;
 SQL
@@ -108,6 +110,20 @@ UPDATE ratings SET rating = rating - 1, deviation = deviation, volatility = vola
 INSERT INTO rating_changes (match_id, seat, identity_id, ruleset, place, rating_before, rating_after, finished_at) VALUES (md5('m' || :n)::uuid, 1, md5('p' || :b)::uuid, 'hexdice', 2, 1500, 1499, now());
 COMMIT;
 SQL
+# The same for a 6-seat match: six ratings locked, written and recorded.
+{
+  echo "SELECT nextval('bench_matches') AS n \\gset"
+  for seat in 0 1 2 3 4 5; do echo "\\set p$seat 1 + (:n * 7919 + $seat * 104729) % $players"; done
+  echo "BEGIN;"
+  echo "UPDATE matches SET state = 'finished', winner = 0, reason = 'bench', finished_at = now() WHERE id = md5('m' || :n)::uuid AND state <> 'finished';"
+  echo "SELECT s.seat, s.identity_id::text AS identity_id, (extract(epoch FROM i.created_at) * 1000)::bigint AS created_at, i.created_address, m.ruleset FROM match_seats s JOIN identities i ON i.id = s.identity_id JOIN matches m ON m.id = s.match_id WHERE s.match_id = md5('m' || :n)::uuid ORDER BY s.seat;"
+  echo "SELECT identity_id::text AS identity_id, rating, deviation, volatility, provisional::int AS provisional, matches, (extract(epoch FROM updated_at) * 1000)::bigint AS updated_at FROM ratings WHERE ruleset = 'hexdice' AND identity_id IN ($(for seat in 0 1 2 3 4 5; do printf "md5('p' || :p%s)::uuid%s" $seat "$([ $seat -lt 5 ] && echo ', ')"; done)) ORDER BY identity_id FOR UPDATE;"
+  for seat in 0 1 2 3 4 5; do
+    echo "UPDATE ratings SET rating = rating + 1, deviation = deviation, volatility = volatility, shown = shown + 1, shown_deviation = shown_deviation, provisional = provisional, matches = matches + 1, updated_at = now() WHERE identity_id = md5('p' || :p$seat)::uuid AND ruleset = 'hexdice';"
+    echo "INSERT INTO rating_changes (match_id, seat, identity_id, ruleset, place, rating_before, rating_after, finished_at) VALUES (md5('m' || :n)::uuid, $seat, md5('p' || :p$seat)::uuid, 'hexdice', $((seat + 1)), 1500, 1501, now());"
+  done
+  echo "COMMIT;"
+} > "$work/rated6.sql"
 latencies() {
   local script=$1
   rm -f "$work"/log*
@@ -124,6 +140,8 @@ echo "end of a match with its rating update: $(latencies "$work/rated.sql")"
 echo "mean latency per statement of the rated run (ms):"
 sed -n '/statement latencies/,$p' "$work/report" | tail -n +2 | cut -c1-110
 echo "the rating update's statements, summed: $(sed -n '/statement latencies/,$p' "$work/report" | grep -E 'SELECT s.seat|FOR UPDATE|UPDATE ratings|INSERT INTO rating_changes' | awk '{ sum += $1 } END { printf "%.3f ms", sum }')"
+echo "end of a 6-seat match with its rating update: $(latencies "$work/rated6.sql")"
+echo "its rating update's statements, summed: $(sed -n '/statement latencies/,$p' "$work/report" | grep -E 'SELECT s.seat|FOR UPDATE|UPDATE ratings|INSERT INTO rating_changes' | awk '{ sum += $1 } END { printf "%.3f ms", sum }')"
 echo "rating_changes rows written: $(psql -qtA "$url" -c "SELECT count(*) FROM rating_changes")"
 rm -r "$work"
 psql -q "$admin" -c "DROP DATABASE $db"
