@@ -9,7 +9,8 @@
 # matches one per transaction, once with the end alone (the `UPDATE matches` that marks a
 # match finished, as `store/writer.rs` does) and once with the statements `rate_in`
 # (store/ratings.rs) adds for a rated match: the seats read, both ratings locked `FOR UPDATE`,
-# each seat's rating written and its `rating_changes` row inserted. Each run is UPDATES
+# each seat's rating written and its `rating_changes` row inserted; then the same for matches
+# of 6 seats. Each run is UPDATES
 # transactions (default 5,000) on one connection, each transaction's latency logged
 # (`pgbench -l`), p50 and p99 printed; the difference is the update's cost (its maths,
 # microseconds, is timed apart by the bots bench's ratings mode).
