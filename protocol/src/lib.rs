@@ -40,7 +40,7 @@ pub use players::{
 };
 pub use ratings::{
     Leaderboard, LeaderboardEntry, OpponentRecord, PlayerRatings, RatingPoint, RatingSystem,
-    RulesetRating, SeatRating,
+    ReferenceRating, RulesetRating, SeatRating,
 };
 pub use raw::RawJson;
 pub use rest::{

@@ -4,7 +4,7 @@
 //! ruleset (Glicko-2's own; Weng-Lin's ×60).
 
 use serde::{Deserialize, Serialize};
-use warroom_engine::{RulesetId, Seat};
+use warroom_engine::{BotLevel, RulesetId, Seat};
 
 use crate::ids::MatchId;
 use crate::rest::Identity;
@@ -39,6 +39,10 @@ pub struct Leaderboard {
     pub total: u64,
     /// This page, best first (ties: the lower deviation first).
     pub entries: Vec<LeaderboardEntry>,
+    /// Pass as `cursor` for the page after this one; `null` on the last page.
+    pub next: Option<String>,
+    /// Pass as `cursor` for the page before this one; `null` on the first page.
+    pub previous: Option<String>,
 }
 
 /// One player of a leaderboard.
@@ -54,7 +58,8 @@ pub struct LeaderboardEntry {
     /// The rating, on the display scale.
     #[cfg_attr(test, ts(type = "number"))]
     pub rating: i64,
-    /// Its deviation, on the display scale.
+    /// Its deviation now, on the display scale (grown with inactivity for Glicko-2, as on the
+    /// player's page).
     #[cfg_attr(test, ts(type = "number"))]
     pub deviation: i64,
     /// Rated matches counted.
@@ -90,8 +95,13 @@ pub struct RulesetRating {
     /// Its deviation now (grown with inactivity for Glicko-2).
     #[cfg_attr(test, ts(type = "number"))]
     pub deviation: i64,
-    /// True while the deviation is above the provisional bound (docs/RATINGS.md).
+    /// True while the player is on the provisional leaderboard: their deviation was above the
+    /// provisional bound after their last rated match (docs/RATINGS.md).
     pub provisional: bool,
+    /// The computer level whose reference rating (`GET /api/rulesets`) is nearest this rating.
+    #[cfg_attr(test, ts(type = "\"easy\" | \"normal\" | \"hard\""))]
+    #[cfg_attr(feature = "openapi", schema(value_type = String))]
+    pub about_as_strong_as: BotLevel,
     /// Rated matches counted.
     #[cfg_attr(test, ts(type = "number"))]
     pub matches: u64,
@@ -161,4 +171,20 @@ pub struct SeatRating {
     /// `after - before`.
     #[cfg_attr(test, ts(type = "number"))]
     pub change: i64,
+}
+
+/// A computer level's reference rating in a ruleset (`RulesetInfo` `reference_ratings`): where
+/// the level's rating settles when it is rated as people are (measured by the bots bench,
+/// docs/RATINGS.md "The computer levels").
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReferenceRating {
+    /// The computer level.
+    #[cfg_attr(test, ts(type = "\"easy\" | \"normal\" | \"hard\""))]
+    #[cfg_attr(feature = "openapi", schema(value_type = String))]
+    pub level: BotLevel,
+    /// Its rating, on the display scale.
+    #[cfg_attr(test, ts(type = "number"))]
+    pub rating: i64,
 }

@@ -81,6 +81,8 @@ pub struct RulesetInfo {
     /// Its room options with every default filled in.
     #[cfg_attr(test, ts(type = "any"))]
     pub default_options: Value,
+    /// The computer levels' reference ratings in this ruleset, easy to hard (docs/RATINGS.md).
+    pub reference_ratings: Vec<crate::ratings::ReferenceRating>,
 }
 
 /// `POST /api/rooms`: open a room.

@@ -18,9 +18,10 @@ use crate::{
     ClockState, ErrorBody, GuestCreated, Health, Identity, IdentityId, Leaderboard,
     LeaderboardEntry, LegalGroup, MatchId, MatchPage, MatchResult, MatchSeat, MatchState,
     MatchSummary, Me, NewGuest, NewRoom, OpponentRecord, PlayerMatch, PlayerProfile, PlayerRatings,
-    QuickPlay, QuickPlayRoom, RatingPoint, RatingSystem, Recover, RecoveryCode, Rematch, Rename,
-    Replay, ReplayAction, Room, RoomId, RoomPage, RoomSettings, RoomState, RulesetInfo,
-    RulesetRating, RulesetRecord, SeatInfo, SeatRange, SeatRating, ServerMsg, Takeover,
+    QuickPlay, QuickPlayRoom, RatingPoint, RatingSystem, Recover, RecoveryCode, ReferenceRating,
+    Rematch, Rename, Replay, ReplayAction, Room, RoomId, RoomPage, RoomSettings, RoomState,
+    RulesetInfo, RulesetRating, RulesetRecord, SeatInfo, SeatRange, SeatRating, ServerMsg,
+    Takeover,
 };
 
 /// Where the client reads the declarations.
@@ -42,6 +43,7 @@ fn declarations() -> String {
         GuestCreated::decl(&cfg),
         Identity::decl(&cfg),
         SeatRange::decl(&cfg),
+        ReferenceRating::decl(&cfg),
         RulesetInfo::decl(&cfg),
         ActedBy::decl(&cfg),
         BotSeat::decl(&cfg),

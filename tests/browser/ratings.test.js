@@ -5,8 +5,8 @@
 //! by resigning show each seat's rating before and its change on the end screen and in the
 //! replay; the leaderboard lists the players (provisional tab, established tab empty, past-the-end
 //! page, another ruleset empty, an unknown one refused) and links to their pages, where the graph
-//! has one point per rated match (a casual match adds none) and the record against each opponent
-//! is a table; at 390×844 the pages fit the screen. "Play now" rated lands in a rated room.
+//! has one point per rated match (a casual match adds none), the computer level nearest the
+//! rating is named, and the record against each opponent is a table; at 390×844 the pages fit the screen. "Play now" rated lands in a rated room.
 //! On a server with the default minimum, a new player's rated room and rated "Play now" are
 //! refused in words, in English and in French.
 
@@ -154,6 +154,17 @@ test('rated rooms, rating changes at the end and in the replay, the leaderboard 
   assert.match(summary, /^Hex Dice rating over 3 rated matches: from 1,500 to [\d,]+, lowest [\d,]+, highest [\d,]+\.$/);
   assert.equal(await ada.page.getAttribute(`${card} [data-testid=rating-graph]`, 'role'), 'img');
   assert.match((await ada.page.textContent(`${card} [data-testid=rating]`)) ?? '', /^[\d,]+ ± \d+$/);
+  // The computer level nearest his rating, by the levels' reference ratings (GET /api/rulesets).
+  const rulesets = await (await fetch(`${setup.server.url}/api/rulesets`)).json();
+  const references = rulesets.find((/** @type {{id: string}} */ r) => r.id === 'hexdice').reference_ratings;
+  assert.deepEqual(references.map((/** @type {{level: string}} */ r) => r.level), ['easy', 'normal', 'hard']);
+  const board = await (await fetch(`${setup.server.url}/api/leaderboards/hexdice?provisional=true`)).json();
+  const bobRating = board.entries[0].rating;
+  const nearest = references.reduce((/** @type {{level: string, rating: number}} */ best, /** @type {{level: string, rating: number}} */ r) =>
+    Math.abs(r.rating - bobRating) < Math.abs(best.rating - bobRating) ? r : best,
+  ).level;
+  assert.equal(await ada.page.getAttribute(`${card} [data-testid=about-level]`, 'data-level'), nearest);
+  assert.equal(await ada.page.textContent(`${card} [data-testid=about-level]`), `About as strong as the computer on ${nearest}`);
   const opponents = await ada.page.$$eval(`${card} [data-testid=opponents] tbody tr`, (trs) => trs.map((tr) => [...tr.children].map((cell) => cell.textContent)));
   assert.deepEqual(opponents, [['Ada', '3', '2', '1']]);
   await screenshot(ada.page, 'ratings-player-page');

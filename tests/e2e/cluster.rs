@@ -939,7 +939,7 @@ async fn in_lobby(http: &Http, id: &str) -> Option<Value> {
 
 /// Polls node `http`'s lobby until the room `id` satisfies `wanted`; how long it took, or
 /// `None` after `limit`.
-async fn until_lobby_shows(
+pub(crate) async fn until_lobby_shows(
     http: &Http,
     id: &str,
     limit: Duration,
@@ -956,7 +956,7 @@ async fn until_lobby_shows(
 }
 
 /// Two nodes, the room `room` opened through the first: (the node serving it, the other).
-async fn serving_and_other<'a>(
+pub(crate) async fn serving_and_other<'a>(
     db: &TestDb,
     nodes: &'a [Node; 2],
     room: &str,

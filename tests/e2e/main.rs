@@ -12,6 +12,7 @@ mod chat;
 mod clocks;
 mod cluster;
 mod cluster_failover;
+mod cluster_ratings;
 mod cluster_relay;
 mod cluster_secrets;
 mod contract;

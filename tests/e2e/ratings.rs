@@ -24,6 +24,9 @@ on_both_databases! {
     a_server_killed_as_a_rated_match_ends_rates_it_exactly_once;
     a_rated_free_for_all_ranks_its_seats_by_when_they_went_out;
     a_player_who_becomes_established_moves_between_the_leaderboards;
+    the_rulesets_carry_the_computer_levels_reference_ratings;
+    the_leaderboard_pages_on_by_cursor_in_its_order;
+    the_leaderboard_and_the_player_page_show_one_idle_deviation;
 }
 
 /// A test server whose fresh identities may play rated, and whose abuse rule on identities
@@ -263,22 +266,45 @@ async fn a_result_against_a_fresh_identity_from_the_same_address_does_not_count(
 }
 
 /// Gives `player` a hexdice rating of `shown` (a player who has played before).
-async fn seed_rating(db: &TestDb, player: &str, shown: i64, provisional: bool) {
+pub(crate) async fn seed_rating(db: &TestDb, player: &str, shown: i64, provisional: bool) {
+    seed_rating_at(
+        db,
+        player,
+        shown,
+        80,
+        provisional,
+        warroom_server::store::now_ms(),
+    )
+    .await;
+}
+
+/// Gives `player` a hexdice rating of `shown` ± `deviation` (Glicko-2's numbers as shown, a
+/// volatility of 0.06), last moved at `updated_at` (Unix ms), counted on its list.
+async fn seed_rating_at(
+    db: &TestDb,
+    player: &str,
+    shown: i64,
+    deviation: i64,
+    provisional: bool,
+    updated_at: i64,
+) {
     sqlx::any::install_default_drivers();
     let pool = sqlx::AnyPool::connect(&db.url).await.expect("the database");
     let d = Dialect::of_url(&db.url);
     sqlx::query(&format!(
         "INSERT INTO ratings (identity_id, ruleset, rating, deviation, volatility, shown, \
          shown_deviation, provisional, matches, updated_at) \
-         VALUES ({}, 'hexdice', $2, 80, 0.06, $3, 80, $4, 20, {})",
+         VALUES ({}, 'hexdice', $2, $3, 0.06, $4, $5, $6, 20, {})",
         d.uuid(1),
-        d.time(5)
+        d.time(7)
     ))
     .bind(player.to_owned())
     .bind(shown as f64)
+    .bind(deviation as f64)
     .bind(shown)
+    .bind(deviation)
     .bind(provisional)
-    .bind(warroom_server::store::now_ms())
+    .bind(updated_at)
     .execute(&pool)
     .await
     .expect("a seeded rating");
@@ -380,7 +406,7 @@ const OPEN_FLAGS: [&str; 4] = [
 
 /// Each of the two players' hexdice rating as the leaderboard of provisional players shows it:
 /// (player id, rating, rated matches), best first.
-async fn provisional_hexdice(http: &Http) -> Vec<(String, i64, i64)> {
+pub(crate) async fn provisional_hexdice(http: &Http) -> Vec<(String, i64, i64)> {
     let (status, board) = http
         .get("/api/leaderboards/hexdice?provisional=true", None)
         .await;
@@ -580,5 +606,207 @@ async fn a_player_who_becomes_established_moves_between_the_leaderboards(db: Tes
     assert_eq!(totals(server.http()).await, vec![0, 2], "both provisional");
     play_rated_hexdice(&server, &[ada, bob]).await;
     assert_eq!(totals(server.http()).await, vec![2, 0], "both established");
+    server.stop().await;
+}
+
+/// `GET /api/rulesets` carries each ruleset's computer levels' reference ratings (easy below
+/// normal below hard, the numbers of `ratings::reference`), and a player's ratings name the
+/// level nearest theirs.
+async fn the_rulesets_carry_the_computer_levels_reference_ratings(db: TestDb) {
+    let server = TestServer::start_with(open_config(&db)).await;
+    let http = server.http();
+    let (status, rulesets) = http.get("/api/rulesets", None).await;
+    assert_eq!(status, 200, "{rulesets}");
+    let mut hexdice = Vec::new();
+    for ruleset in rulesets.as_array().unwrap() {
+        let id = ruleset["id"].as_str().unwrap();
+        let references = ruleset["reference_ratings"].as_array().expect("a list");
+        let levels: Vec<&str> = references
+            .iter()
+            .map(|r| r["level"].as_str().unwrap())
+            .collect();
+        assert_eq!(levels, ["easy", "normal", "hard"], "{ruleset}");
+        let ratings: Vec<i64> = references
+            .iter()
+            .map(|r| r["rating"].as_i64().expect("a whole number"))
+            .collect();
+        assert!(
+            ratings[0] < ratings[1] && ratings[1] <= ratings[2],
+            "{ruleset}"
+        );
+        let engine_id: warroom_engine::RulesetId = id.parse().unwrap();
+        let expected =
+            serde_json::to_value(warroom_server::ratings::reference_ratings(engine_id)).unwrap();
+        assert_eq!(&ruleset["reference_ratings"], &expected, "{id}");
+        if id == "hexdice" {
+            hexdice = ratings;
+        }
+    }
+    // Players at each level's rating, and one far above hard, read as that level.
+    let [(easy_id, _), (normal_id, _), (hard_id, _), (top_id, _)] =
+        http.guests(["Easy", "Normal", "Hard", "Top"]).await;
+    let players = [
+        (&easy_id, hexdice[0], "easy"),
+        (&normal_id, hexdice[1], "normal"),
+        (&hard_id, hexdice[2], "hard"),
+        (&top_id, hexdice[2] + 600, "hard"),
+    ];
+    for (id, rating, _) in players {
+        seed_rating(&db, id, rating, false).await;
+    }
+    for (id, rating, level) in players {
+        let (_, mine) = http.get(&format!("/api/players/{id}/ratings"), None).await;
+        let hexdice = &mine["ratings"][0];
+        assert_eq!(hexdice["rating"], rating, "{mine}");
+        assert_eq!(hexdice["about_as_strong_as"], level, "{mine}");
+    }
+    server.stop().await;
+}
+
+/// The leaderboard pages on by cursor in its order (rating down, deviation up, then the
+/// player id): ties of both kinds split across pages, `next` to the end and `previous` back to
+/// the top give the same list as one offset page, ranks running on; bad cursors are refused.
+async fn the_leaderboard_pages_on_by_cursor_in_its_order(db: TestDb) {
+    let server = TestServer::start_with(open_config(&db)).await;
+    let http = server.http();
+    let players = http
+        .guests(["Pl1", "Pl2", "Pl3", "Pl4", "Pl5", "Pl6", "Pl7"])
+        .await;
+    // Two at 1700 ± 60 (only the id orders them), one at 1700 ± 50, two at 1600, two at 1500.
+    let ratings = [
+        (1700, 60),
+        (1700, 60),
+        (1700, 50),
+        (1600, 90),
+        (1600, 70),
+        (1500, 60),
+        (1500, 60),
+    ];
+    let now = warroom_server::store::now_ms();
+    for ((id, _), (rating, deviation)) in players.iter().zip(ratings) {
+        seed_rating_at(&db, id, rating, deviation, false, now).await;
+    }
+    let mut expected: Vec<(i64, i64, String)> = players
+        .iter()
+        .zip(ratings)
+        .map(|((id, _), (rating, deviation))| (-rating, deviation, id.clone()))
+        .collect();
+    expected.sort();
+    let expected: Vec<String> = expected.into_iter().map(|(_, _, id)| id).collect();
+
+    let ids = |page: &Value| -> Vec<String> {
+        page["entries"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e["player"]["id"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    let ranks = |page: &Value| -> Vec<u64> {
+        page["entries"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e["rank"].as_u64().unwrap())
+            .collect()
+    };
+    let board = "/api/leaderboards/hexdice";
+    let (_, whole) = http.get(&format!("{board}?limit=100"), None).await;
+    assert_eq!(ids(&whole), expected, "{whole}");
+    assert_eq!(whole["next"], Value::Null);
+    assert_eq!(whole["previous"], Value::Null);
+
+    // Forward, 2 a page.
+    let (_, mut page) = http.get(&format!("{board}?limit=2"), None).await;
+    assert_eq!(page["previous"], Value::Null, "the first page");
+    let mut forward = vec![page.clone()];
+    while let Some(next) = page["next"].as_str() {
+        let (status, following) = http
+            .get(&format!("{board}?limit=2&cursor={next}"), None)
+            .await;
+        assert_eq!(status, 200, "{following}");
+        page = following;
+        forward.push(page.clone());
+        assert!(forward.len() <= 4, "the pages end");
+    }
+    assert_eq!(forward.len(), 4, "7 players, 2 a page");
+    let read: Vec<String> = forward.iter().flat_map(&ids).collect();
+    assert_eq!(read, expected, "the cursors keep the order");
+    let read_ranks: Vec<u64> = forward.iter().flat_map(&ranks).collect();
+    assert_eq!(read_ranks, (1..=7).collect::<Vec<u64>>());
+    for p in &forward {
+        assert_eq!(p["total"], 7);
+    }
+    // The same page by offset and by cursor.
+    let (_, by_offset) = http.get(&format!("{board}?limit=2&offset=4"), None).await;
+    assert_eq!(ids(&by_offset), ids(&forward[2]));
+    assert_eq!(ranks(&by_offset), ranks(&forward[2]));
+
+    // Back from the last page.
+    let mut back = vec![page.clone()];
+    while let Some(previous) = page["previous"].as_str() {
+        let (status, before) = http
+            .get(&format!("{board}?limit=2&cursor={previous}"), None)
+            .await;
+        assert_eq!(status, 200, "{before}");
+        page = before;
+        back.push(page.clone());
+        assert!(back.len() <= 5, "the pages end");
+    }
+    back.reverse();
+    // From rank 7 back, 2 a page: 5–6, 3–4, then the 2 before rank 3 are the top: the first
+    // page, with no `previous`.
+    assert_eq!(back.len(), 4, "{back:?}");
+    let read: Vec<String> = back.iter().flat_map(&ids).collect();
+    assert_eq!(read, expected, "back to the top in the same order");
+    let read_ranks: Vec<u64> = back.iter().flat_map(&ranks).collect();
+    assert_eq!(read_ranks, (1..=7).collect::<Vec<u64>>());
+    assert_eq!(back[0]["previous"], Value::Null);
+    assert!(back[0]["next"].is_string());
+
+    // Refused: a cursor that is not one, a cursor with an offset.
+    for bad in [
+        "cursor=x",
+        "cursor=n0.1.1.x",
+        "cursor=q1.1700.60.00000000-0000-0000-0000-000000000000",
+    ] {
+        http.get_refused(&format!("{board}?{bad}"), None, 400, "invalid_request")
+            .await;
+    }
+    let next = forward[0]["next"].as_str().unwrap();
+    http.get_refused(
+        &format!("{board}?offset=2&cursor={next}"),
+        None,
+        400,
+        "invalid_request",
+    )
+    .await;
+    server.stop().await;
+}
+
+/// A Glicko-2 player idle for 30 days: the leaderboard and the player's page show the same
+/// grown deviation, and the same list (established, by the last rated match).
+async fn the_leaderboard_and_the_player_page_show_one_idle_deviation(db: TestDb) {
+    let server = TestServer::start_with(open_config(&db)).await;
+    let http = server.http();
+    let [(idle_id, _), (fresh_id, _)] = http.guests(["Idle", "Fresh"]).await;
+    let day = 24 * 3600 * 1000;
+    let now = warroom_server::store::now_ms();
+    seed_rating_at(&db, &idle_id, 1700, 60, false, now - 30 * day).await;
+    seed_rating_at(&db, &fresh_id, 1600, 60, false, now).await;
+    let (_, board) = http.get("/api/leaderboards/hexdice", None).await;
+    let entries = board["entries"].as_array().unwrap();
+    assert_eq!(entries.len(), 2, "{board}");
+    assert_eq!(entries[0]["player"]["id"], json!(idle_id));
+    let idle_deviation = entries[0]["deviation"].as_i64().unwrap();
+    assert!(idle_deviation > 60, "grown by 30 idle days: {board}");
+    assert_eq!(entries[1]["deviation"], 60, "not idle: {board}");
+    for (id, deviation, rank) in [(&idle_id, idle_deviation, 1), (&fresh_id, 60, 2)] {
+        let (_, mine) = http.get(&format!("/api/players/{id}/ratings"), None).await;
+        let hexdice = &mine["ratings"][0];
+        assert_eq!(hexdice["deviation"], deviation, "{mine}");
+        assert_eq!(hexdice["provisional"], false, "{mine}");
+        assert_eq!(hexdice["rank"], rank, "{mine}");
+    }
     server.stop().await;
 }

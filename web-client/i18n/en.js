@@ -675,6 +675,7 @@ export default {
   rating_value: '{rating} ± {deviation}',
   rating_rank: 'rank {rank}',
   rating_provisional: 'provisional',
+  rating_about_level: 'About as strong as the computer on {level}',
   rated_matches: { one: '{n} rated match', other: '{n} rated matches' },
   rating_graph_summary: {
     one: '{ruleset} rating over {n} rated match: from {first} to {last}, lowest {min}, highest {max}.',

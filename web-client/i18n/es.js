@@ -674,6 +674,7 @@ export default {
   rating_value: '{rating} ± {deviation}',
   rating_rank: 'puesto {rank}',
   rating_provisional: 'provisional',
+  rating_about_level: 'Más o menos tan fuerte como el ordenador en nivel {level}',
   rated_matches: { one: '{n} partida puntuable', other: '{n} partidas puntuables' },
   rating_graph_summary: {
     one: 'Puntuación en {ruleset} en {n} partida puntuable: de {first} a {last}, mínima {min}, máxima {max}.',

@@ -674,6 +674,7 @@ export default {
   rating_value: '{rating} ± {deviation}',
   rating_rank: '{rank}e',
   rating_provisional: 'provisoire',
+  rating_about_level: 'À peu près aussi fort que l’ordinateur au niveau {level}',
   rated_matches: { one: '{n} partie classée', other: '{n} parties classées' },
   rating_graph_summary: {
     one: 'Cote en {ruleset} sur {n} partie classée : de {first} à {last}, au plus bas {min}, au plus haut {max}.',

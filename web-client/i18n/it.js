@@ -674,6 +674,7 @@ export default {
   rating_value: '{rating} ± {deviation}',
   rating_rank: '{rank}° posto',
   rating_provisional: 'provvisorio',
+  rating_about_level: 'Forte più o meno quanto il computer a livello {level}',
   rated_matches: { one: '{n} partita classificata', other: '{n} partite classificate' },
   rating_graph_summary: {
     one: 'Punteggio in {ruleset} su {n} partita classificata: da {first} a {last}, minimo {min}, massimo {max}.',

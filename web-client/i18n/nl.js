@@ -674,6 +674,7 @@ export default {
   rating_value: '{rating} ± {deviation}',
   rating_rank: 'plaats {rank}',
   rating_provisional: 'voorlopig',
+  rating_about_level: 'Ongeveer zo sterk als de computer op {level}',
   rated_matches: { one: '{n} partij voor de rating', other: '{n} partijen voor de rating' },
   rating_graph_summary: {
     one: 'Rating in {ruleset} over {n} partij: van {first} naar {last}, laagste {min}, hoogste {max}.',

@@ -674,6 +674,7 @@ export default {
   rating_value: '{rating} ± {deviation}',
   rating_rank: 'miejsce {rank}',
   rating_provisional: 'tymczasowy',
+  rating_about_level: 'Siła zbliżona do komputera (poziom: {level})',
   rated_matches: { one: '{n} partia rankingowa', few: '{n} partie rankingowe', many: '{n} partii rankingowych', other: '{n} partii rankingowej' },
   rating_graph_summary: {
     one: 'Ranking w grze {ruleset} po {n} partii rankingowej: od {first} do {last}, najniżej {min}, najwyżej {max}.',

@@ -131,12 +131,16 @@ export const playerMatches = (id, query, token) =>
 export const quickPlay = (token, ruleset, rated = false) =>
   call('POST', '/api/quick-play', { token, body: { ruleset, rated } }).then(named);
 /**
- * One page of a ruleset's leaderboard: the established players, or the provisional ones apart.
+ * One page of a ruleset's leaderboard: the established players, or the provisional ones apart;
+ * from `offset`, or the page `cursor` (another page's `next` or `previous`) names.
  * @param {string} ruleset
- * @param {{provisional: boolean, limit: number, offset: number}} page
+ * @param {{provisional: boolean, limit: number, offset: number, cursor?: string | null}} page
  * @returns {Promise<Leaderboard>}
  */
-export const leaderboard = (ruleset, { provisional, limit, offset }) =>
-  call('GET', `/api/leaderboards/${encodeURIComponent(ruleset)}?${new URLSearchParams({ provisional: String(provisional), limit: String(limit), offset: String(offset) })}`);
+export const leaderboard = (ruleset, { provisional, limit, offset, cursor = null }) =>
+  call(
+    'GET',
+    `/api/leaderboards/${encodeURIComponent(ruleset)}?${new URLSearchParams({ provisional: String(provisional), limit: String(limit), ...(cursor ? { cursor } : { offset: String(offset) }) })}`,
+  );
 /** A player's rating per ruleset, with its history and their record against each opponent. @param {string} id @returns {Promise<PlayerRatings>} */
 export const playerRatings = (id) => call('GET', `/api/players/${encodeURIComponent(id)}/ratings`);

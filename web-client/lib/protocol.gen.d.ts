@@ -73,6 +73,16 @@ min: number,
  */
 max: number, };
 
+export type ReferenceRating = { 
+/**
+ * The computer level.
+ */
+level: "easy" | "normal" | "hard", 
+/**
+ * Its rating, on the display scale.
+ */
+rating: number, };
+
 export type RulesetInfo = { 
 /**
  * Which ruleset.
@@ -85,7 +95,11 @@ seats: SeatRange,
 /**
  * Its room options with every default filled in.
  */
-default_options: any, };
+default_options: any, 
+/**
+ * The computer levels' reference ratings in this ruleset, easy to hard (docs/RATINGS.md).
+ */
+reference_ratings: Array<ReferenceRating>, };
 
 export type ActedBy = "player" | "bot" | "clock";
 
@@ -617,7 +631,8 @@ player: Identity,
  */
 rating: number, 
 /**
- * Its deviation, on the display scale.
+ * Its deviation now, on the display scale (grown with inactivity for Glicko-2, as on the
+ * player's page).
  */
 deviation: number, 
 /**
@@ -645,7 +660,15 @@ total: number,
 /**
  * This page, best first (ties: the lower deviation first).
  */
-entries: Array<LeaderboardEntry>, };
+entries: Array<LeaderboardEntry>, 
+/**
+ * Pass as `cursor` for the page after this one; `null` on the last page.
+ */
+next: string | null, 
+/**
+ * Pass as `cursor` for the page before this one; `null` on the first page.
+ */
+previous: string | null, };
 
 export type RatingPoint = { 
 /**
@@ -705,9 +728,14 @@ rating: number,
  */
 deviation: number, 
 /**
- * True while the deviation is above the provisional bound (docs/RATINGS.md).
+ * True while the player is on the provisional leaderboard: their deviation was above the
+ * provisional bound after their last rated match (docs/RATINGS.md).
  */
 provisional: boolean, 
+/**
+ * The computer level whose reference rating (`GET /api/rulesets`) is nearest this rating.
+ */
+about_as_strong_as: "easy" | "normal" | "hard", 
 /**
  * Rated matches counted.
  */

@@ -1,7 +1,7 @@
 //! Hash routes: `#/` lobby, `#/room/<id>?invite=<code>&play=1`,
 //! `#/replay/<match id>?step=<n>&invite=<code>` (a private room's match needs its invite),
 //! `#/player/<id>`, `#/recover?code=<code>`, `#/rules/<ruleset>`,
-//! `#/leaderboard/<ruleset>?provisional=1&offset=<n>`. The hash keeps every screen a
+//! `#/leaderboard/<ruleset>?provisional=1&cursor=<next or previous of a page>` (or `&offset=<n>`). The hash keeps every screen a
 //! plain link (invites, spectating, replays, player pages, recovery, rules) with one served page.
 
 /**
@@ -11,7 +11,7 @@
  *   | {name: 'player', id: string}
  *   | {name: 'recover', code: string}
  *   | {name: 'rules', ruleset: string}
- *   | {name: 'leaderboard', ruleset: string, provisional: boolean, offset: number}} Route
+ *   | {name: 'leaderboard', ruleset: string, provisional: boolean, offset: number, cursor: string | null}} Route
  */
 
 /** The leaderboard `#/leaderboard` shows when it names no ruleset. */
@@ -45,19 +45,22 @@ export function current() {
       ruleset: parts[1] ?? DEFAULT_LEADERBOARD,
       provisional: params.get('provisional') === '1',
       offset: Number.isInteger(offset) && offset > 0 ? offset : 0,
+      cursor: params.get('cursor'),
     };
   }
   return { name: 'lobby' };
 }
 
 /**
- * A ruleset's leaderboard: the established players, or the provisional ones; from `offset` on.
- * @param {string} [ruleset] @param {{provisional?: boolean, offset?: number}} [page]
+ * A ruleset's leaderboard: the established players, or the provisional ones; from `offset` on,
+ * or the page a cursor (a page's `next` or `previous`) names.
+ * @param {string} [ruleset] @param {{provisional?: boolean, offset?: number, cursor?: string | null}} [page]
  */
-export function leaderboardLink(ruleset = DEFAULT_LEADERBOARD, { provisional = false, offset = 0 } = {}) {
+export function leaderboardLink(ruleset = DEFAULT_LEADERBOARD, { provisional = false, offset = 0, cursor = null } = {}) {
   const params = new URLSearchParams();
   if (provisional) params.set('provisional', '1');
-  if (offset > 0) params.set('offset', String(offset));
+  if (cursor) params.set('cursor', cursor);
+  else if (offset > 0) params.set('offset', String(offset));
   const query = params.toString();
   return `#/leaderboard/${encodeURIComponent(ruleset)}${query ? `?${query}` : ''}`;
 }

@@ -1,5 +1,6 @@
-//! A ruleset's leaderboard (`#/leaderboard/<ruleset>?provisional=1&offset=<n>`): the players
-//! ranked by rating, 50 a page, each linked to their page, with their uncertainty (±) and how many
+//! A ruleset's leaderboard (`#/leaderboard/<ruleset>?provisional=1&cursor=<c>`): the players
+//! ranked by rating, 50 a page (paged on by the server's cursors, which find a page at any
+//! depth at once; a link with `offset=<n>` jumps to a place), each linked to their page, with their uncertainty (±) and how many
 //! rated matches they played; the established players and the provisional ones (ranked among
 //! themselves) on two tabs. Every choice is in the link, so the browser's back button and a
 //! shared link show the same page.
@@ -20,10 +21,10 @@ export const LEADERBOARD_PAGE = 50;
 
 /**
  * @param {Session} session
- * @param {{ruleset: string, provisional: boolean, offset: number}} choice
+ * @param {{ruleset: string, provisional: boolean, offset: number, cursor: string | null}} choice
  * @returns {{element: HTMLElement, dispose: () => void}}
  */
-export function leaderboardScreen(session, { ruleset, provisional, offset }) {
+export function leaderboardScreen(session, { ruleset, provisional, offset, cursor }) {
   const body = h('div', { class: 'leaderboard-body', 'data-testid': 'leaderboard', 'aria-live': 'polite' }, h('p', { class: 'muted', 'data-testid': 'leaderboard-loading' }, t('loading')));
   const tab = (/** @type {boolean} */ which, /** @type {string} */ label) =>
     h('a', { class: `tab ${which === provisional ? 'current' : ''}`, href: leaderboardLink(ruleset, { provisional: which }), 'aria-current': which === provisional ? 'page' : null, 'data-testid': which ? 'tab-provisional' : 'tab-established' }, label);
@@ -43,7 +44,7 @@ export function leaderboardScreen(session, { ruleset, provisional, offset }) {
   );
   let stopped = false;
   api
-    .leaderboard(ruleset, { provisional, limit: LEADERBOARD_PAGE, offset })
+    .leaderboard(ruleset, { provisional, limit: LEADERBOARD_PAGE, offset, cursor })
     .then((board) => {
       if (!stopped) replaceChildren(body, table(board, session.guest?.id ?? null, offset));
     })
@@ -59,7 +60,8 @@ export function leaderboardScreen(session, { ruleset, provisional, offset }) {
 }
 
 /**
- * The page of ranked players, with the pager; a line when the page is empty.
+ * The page of ranked players, with the pager (the server's cursors; an empty page past the end
+ * leads back to the list's top); a line when the page is empty.
  * @param {Leaderboard} board
  * @param {string | null} me the reader's id: their row is marked
  * @param {number} offset
@@ -67,12 +69,16 @@ export function leaderboardScreen(session, { ruleset, provisional, offset }) {
 function table(board, me, offset) {
   const format = new Intl.NumberFormat(language(), { maximumFractionDigits: 0 });
   const system = tMaybe(`rating_system_${board.system}`) ?? board.system;
-  const link = (/** @type {number} */ to) => leaderboardLink(board.ruleset, { provisional: board.provisional, offset: to });
-  const previous = offset > 0 ? h('a', { class: 'button', href: link(Math.max(0, offset - LEADERBOARD_PAGE)), rel: 'prev', 'data-testid': 'leaderboard-previous' }, `← ${t('page_previous')}`) : null;
-  const next = offset + board.entries.length < board.total ? h('a', { class: 'button', href: link(offset + LEADERBOARD_PAGE), rel: 'next', 'data-testid': 'leaderboard-next' }, `${t('page_next')} →`) : null;
+  const link = (/** @type {string | null} */ cursor) => leaderboardLink(board.ruleset, { provisional: board.provisional, cursor });
+  const pastEnd = board.entries.length === 0 && (offset > 0 || board.total > 0);
+  const previousLink = board.previous ? link(board.previous) : pastEnd ? link(null) : null;
+  const previous = previousLink ? h('a', { class: 'button', href: previousLink, rel: 'prev', 'data-testid': 'leaderboard-previous' }, `← ${t('page_previous')}`) : null;
+  const next = board.next ? h('a', { class: 'button', href: link(board.next), rel: 'next', 'data-testid': 'leaderboard-next' }, `${t('page_next')} →`) : null;
   if (board.entries.length === 0) {
-    return [h('p', { class: 'muted', 'data-testid': 'leaderboard-empty' }, offset > 0 ? t('leaderboard_past_end') : t('leaderboard_empty')), previous];
+    return [h('p', { class: 'muted', 'data-testid': 'leaderboard-empty' }, pastEnd ? t('leaderboard_past_end') : t('leaderboard_empty')), previous];
   }
+  const first = board.entries[0].rank;
+  const last = board.entries[board.entries.length - 1].rank;
   return [
     h(
       'div',
@@ -118,7 +124,7 @@ function table(board, me, offset) {
       h(
         'span',
         { class: 'muted', 'data-testid': 'leaderboard-range' },
-        t('leaderboard_range', { from: format.format(offset + 1), to: format.format(offset + board.entries.length), total: format.format(board.total) }),
+        t('leaderboard_range', { from: format.format(first), to: format.format(last), total: format.format(board.total) }),
       ),
       next,
     ),

@@ -1,7 +1,8 @@
 //! Ratings in words and pictures (issue 39), wherever they show: the "rated" badge of a room
 //! (lobby, room header), each seat's rating before a rated match and its change (end screen,
-//! replay), and on a player's page their rating per ruleset with a graph of its history (inline
-//! SVG, no chart library) and their record against each opponent.
+//! replay), and on a player's page their rating per ruleset, the computer level it is nearest
+//! (by the levels' reference ratings, docs/RATINGS.md), a graph of its history (inline SVG, no
+//! chart library) and their record against each opponent.
 
 import { h, s, replaceChildren } from '../lib/dom.js';
 import { language, t } from '../lib/i18n.js';
@@ -179,6 +180,7 @@ function rulesetRatingCard(rating) {
         t('rated_matches', { n: rating.matches }),
       ),
     ),
+    h('p', { class: 'muted about-level', 'data-testid': 'about-level', 'data-level': rating.about_as_strong_as }, t('rating_about_level', { level: t(`bot_level_${rating.about_as_strong_as}`) })),
     rating.history.length > 0 ? ratingGraph(rating.history, rating.ruleset) : null,
     h('a', { href: leaderboardLink(rating.ruleset, { provisional: rating.provisional }) }, t('leaderboard_link')),
     rating.opponents.length > 0 ? opponentTable(rating) : null,

@@ -21,6 +21,11 @@
 //! action limit counts as not won and is reported. `BOTS_BENCH_LOSSES=1` replays every capitals
 //! match the `normal` bot did not win among random players and prints one line on how it lost
 //! (`warroom_bench::capitals_losses`).
+//!
+//! `BOTS_BENCH_RATINGS=1` measures the computer levels' reference ratings instead
+//! (docs/RATINGS.md, `server/src/ratings/reference.rs`): per ruleset, a pool of random players
+//! and bots of each level plays one match per seed and is rated by the server's own code
+//! ([`rating_tournament`]).
 
 use std::time::Instant;
 
@@ -28,7 +33,9 @@ use warroom_bench::capitals_losses::LossTrace;
 use warroom_engine::capitals::Capitals;
 use warroom_engine::classic::Classic;
 use warroom_engine::hexdice::Hexdice;
-use warroom_engine::{Bot, BotLevel, BotRng, Seat, Seed, random_legal};
+use warroom_engine::{Bot, BotLevel, BotRng, Outcome, RulesetId, Seat, Seed, random_legal};
+use warroom_room::placings::{finishing_order, note_out};
+use warroom_server::ratings::{Rating, rate, system_of};
 
 /// Who plays a seat.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -71,9 +78,11 @@ fn level_index(level: BotLevel) -> usize {
     }
 }
 
-/// One finished (or abandoned) match: the winning seat, and how many actions it took.
+/// One finished (or abandoned) match: the winning seat, how it ended, and how many actions it
+/// took.
 struct Played {
     winner: Option<usize>,
+    outcome: Option<Outcome>,
     actions: u64,
 }
 
@@ -96,6 +105,7 @@ fn play<R: Bot>(
         if actions >= max_actions {
             return Played {
                 winner: None,
+                outcome: None,
                 actions,
             };
         }
@@ -119,8 +129,10 @@ fn play<R: Bot>(
         observe(&state, &events);
         actions += 1;
     }
+    let outcome = state.outcome();
     Played {
-        winner: state.outcome().map(|o| o.winner.index()),
+        winner: outcome.as_ref().map(|o| o.winner.index()),
+        outcome,
         actions,
     }
 }
@@ -219,6 +231,139 @@ fn explain_capitals_losses(m: &MatchUp<'_, Capitals>, seeds: &[u64]) {
     }
 }
 
+/// Who plays in the ratings tournament: the floor and the three levels.
+const KINDS: [(&str, Player); 4] = [
+    ("random", Player::Random),
+    ("easy", Player::Bot(BotLevel::Easy)),
+    ("normal", Player::Bot(BotLevel::Normal)),
+    ("hard", Player::Bot(BotLevel::Hard)),
+];
+
+/// Identities per kind in the tournament's pool: a match may seat two of one kind, each rated
+/// on its own as two people would be.
+const PER_KIND: usize = 3;
+
+/// A step of splitmix64: who sits where in the tournament, drawn from the match's seed.
+fn splitmix(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// The reference ratings of the computer levels (`BOTS_BENCH_RATINGS=1`, docs/RATINGS.md): a
+/// pool of [`PER_KIND`] identities of each kind (random, easy, normal, hard), all new (1500),
+/// plays one match per seed of `R`: a seat count drawn from the ruleset's range, the seats
+/// drawn from the pool without repeats. Each finished match is rated as the server rates it:
+/// the finishing order from `warroom_room::placings` (seats noted out as they go), then
+/// `warroom_server::ratings::rate` with the ruleset's system, one match after the other. A
+/// kind's rating is the mean of its identities' shown ratings, averaged after every match of
+/// the second half of the seeds (the first half lets the ratings settle); the last quarter's
+/// average is printed beside it to show how settled they are.
+fn rating_tournament<R: Bot>(ruleset: RulesetId, seeds: std::ops::Range<u64>, max_actions: u64) {
+    let start = Instant::now();
+    let system = system_of(ruleset);
+    let pool: Vec<usize> = (0..KINDS.len())
+        .flat_map(|kind| std::iter::repeat_n(kind, PER_KIND))
+        .collect();
+    let mut ratings = vec![Rating::new(system); pool.len()];
+    let counts = R::seat_counts();
+    let (first, games) = (seeds.start, seeds.end - seeds.start);
+    let (mut unfinished, mut played_by, mut won_by) = (0u64, [0u64; 4], [0u64; 4]);
+    // Per kind: the sum over the matches of the second half (and of the last quarter) of the
+    // mean shown rating of its identities.
+    let (mut half, mut quarter, mut half_n, mut quarter_n) = ([0f64; 4], [0f64; 4], 0u64, 0u64);
+    let options = R::Options::default();
+    // How long each `rate` took (the maths of a rating update, without its SQL).
+    let mut rating_time = Vec::new();
+    for game in seeds {
+        let mut draw = game ^ 0x7261_7469_6e67_7321;
+        let span = u64::from(counts.end() - counts.start()) + 1;
+        let seats = usize::from(*counts.start()) + (splitmix(&mut draw) % span) as usize;
+        let mut order: Vec<usize> = (0..pool.len()).collect();
+        for i in (1..order.len()).rev() {
+            let j = (splitmix(&mut draw) % (i as u64 + 1)) as usize;
+            order.swap(i, j);
+        }
+        let seated = &order[..seats];
+        let players: Vec<Player> = seated.iter().map(|&id| KINDS[pool[id]].1).collect();
+        let mut out_at = vec![None; seats];
+        let mut seq = 0u64;
+        let played = play::<R>(
+            &options,
+            &players,
+            game,
+            max_actions,
+            &mut Timings::default(),
+            &mut |state, _| {
+                seq += 1;
+                note_out(&mut out_at, seq, |seat| state.is_out(seat));
+            },
+        );
+        let Some(outcome) = played.outcome else {
+            unfinished += 1;
+            continue;
+        };
+        let places = finishing_order(&outcome, &out_at);
+        let before: Vec<Rating> = seated.iter().map(|&id| ratings[id]).collect();
+        let rating_start = Instant::now();
+        let after = rate(system, &before, &places);
+        rating_time.push(u64::try_from(rating_start.elapsed().as_nanos()).unwrap_or(u64::MAX));
+        for ((&id, rating), &place) in seated.iter().zip(after).zip(&places) {
+            ratings[id] = rating;
+            played_by[pool[id]] += 1;
+            won_by[pool[id]] += u64::from(place == 1);
+        }
+        let done = game - first + 1;
+        if done > games / 2 {
+            half_n += 1;
+            if done > games * 3 / 4 {
+                quarter_n += 1;
+            }
+            for kind in 0..KINDS.len() {
+                let mean = (0..pool.len())
+                    .filter(|&id| pool[id] == kind)
+                    .map(|id| ratings[id].shown(system) as f64)
+                    .sum::<f64>()
+                    / PER_KIND as f64;
+                half[kind] += mean;
+                if done > games * 3 / 4 {
+                    quarter[kind] += mean;
+                }
+            }
+        }
+    }
+    for (kind, (name, _)) in KINDS.iter().enumerate() {
+        let identities: Vec<String> = (0..pool.len())
+            .filter(|&id| pool[id] == kind)
+            .map(|id| {
+                format!(
+                    "{} ± {}",
+                    ratings[id].shown(system),
+                    ratings[id].shown_deviation(system)
+                )
+            })
+            .collect();
+        println!(
+            "| {ruleset} | {name} | {:.0} | {:.0} | {} | {}/{} = {:.1}% |",
+            half[kind] / half_n.max(1) as f64,
+            quarter[kind] / quarter_n.max(1) as f64,
+            identities.join(", "),
+            won_by[kind],
+            played_by[kind],
+            100.0 * won_by[kind] as f64 / played_by[kind].max(1) as f64,
+        );
+    }
+    rating_time.sort_unstable();
+    println!(
+        "| {ruleset} | ({games} matches, {unfinished} unfinished, {:.1} s; `rate` p50 {:.1} µs, p99 {:.1} µs) | | | | |",
+        start.elapsed().as_secs_f64(),
+        percentile(&rating_time, 0.5) as f64 / 1e3,
+        percentile(&rating_time, 0.99) as f64 / 1e3,
+    );
+}
+
 fn percentile(sorted: &[u64], p: f64) -> u64 {
     if sorted.is_empty() {
         return 0;
@@ -270,6 +415,24 @@ fn main() {
     let wanted = |name: &str| only.as_deref().is_none_or(|o| o == name);
     println!("load average before: {}", load_average());
     println!();
+    if std::env::var("BOTS_BENCH_RATINGS").is_ok_and(|v| v == "1") {
+        println!(
+            "| ruleset | player | rating (2nd half) | rating (last quarter) | its identities at the end | placed first |"
+        );
+        println!("|---|---|---|---|---|---|");
+        if wanted("hexdice") {
+            rating_tournament::<Hexdice>(RulesetId::Hexdice, seeds.clone(), 10_000);
+        }
+        if wanted("capitals") {
+            rating_tournament::<Capitals>(RulesetId::Capitals, seeds.clone(), 50_000);
+        }
+        if wanted("classic") {
+            rating_tournament::<Classic>(RulesetId::Classic, seeds.clone(), 100_000);
+        }
+        println!();
+        println!("load average after: {}", load_average());
+        return;
+    }
     println!(
         "| match-up | seats | measured seat won | × fair share | unfinished | actions/match | time |"
     );

@@ -14,7 +14,7 @@ use crate::error::ApiError;
 use crate::openapi::PlayerNotFound;
 use crate::state::AppState;
 use crate::store::now_ms;
-use crate::store::ratings::LeaderboardQuery;
+use crate::store::ratings::{LeaderboardQuery, PageStart};
 
 /// Entries on a leaderboard page when the client does not say.
 const DEFAULT_LIMIT: i64 = 50;
@@ -39,6 +39,7 @@ pub struct LeaderboardParams {
     provisional: Option<String>,
     limit: Option<String>,
     offset: Option<String>,
+    cursor: Option<String>,
 }
 
 /// A page of a ruleset's leaderboard.
@@ -48,11 +49,12 @@ pub struct LeaderboardParams {
         ("ruleset" = String, Path, description = "hexdice, capitals or classic"),
         ("provisional" = Option<bool>, Query, description = "the provisional players' list (default false)"),
         ("limit" = Option<i64>, Query, description = "entries on the page, 1 to 100 (default 50)"),
-        ("offset" = Option<i64>, Query, description = "entries skipped (default 0)")
+        ("offset" = Option<i64>, Query, description = "entries skipped (default 0): a jump to a place in the list, read through, so a deep one is slower than a cursor"),
+        ("cursor" = Option<String>, Query, description = "a page's `next` or `previous`: the page after or before it, found in the index at any depth (not with `offset`)")
     ),
     responses(
         (status = 200, description = "the page, best first (ties: the lower deviation first)", body = Leaderboard),
-        (status = 400, description = "`invalid_request`: a bad `provisional`, `limit` or `offset`", body = ErrorBody),
+        (status = 400, description = "`invalid_request`: a bad `provisional`, `limit`, `offset` or `cursor`, or both `offset` and `cursor`", body = ErrorBody),
         (status = 404, description = "`unknown_ruleset`", body = ErrorBody)
     )
 )]
@@ -80,13 +82,23 @@ pub async fn leaderboard(
         .map_err(|()| bad(format!("limit is 1 to {MAX_LIMIT}")))?;
     let offset = number(params.offset.as_deref(), 0, 0..=i64::from(u32::MAX))
         .map_err(|()| bad("offset is a whole number from 0"))?;
+    let from = match params.cursor.as_deref() {
+        None => PageStart::Offset(offset),
+        Some(_) if params.offset.is_some() => {
+            return Err(bad("a page is asked for by offset or by cursor, not both"));
+        }
+        Some(cursor) => cursor
+            .parse::<PageStart>()
+            .map_err(|()| bad("cursor is the `next` or `previous` of a page"))?,
+    };
     let page = state
         .store
         .leaderboard(LeaderboardQuery {
             ruleset,
             provisional,
             limit,
-            offset,
+            from,
+            now_ms: now_ms(),
         })
         .await?;
     Ok(Json(page))

@@ -36,6 +36,7 @@ pub async fn rulesets() -> Json<Vec<RulesetInfo>> {
                 id: rules.id(),
                 seats: rules.seat_range(),
                 default_options: rules.default_options(),
+                reference_ratings: crate::ratings::reference_ratings(rules.id()),
             })
             .collect(),
     )

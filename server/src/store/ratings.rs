@@ -23,7 +23,7 @@ use warroom_room::Append;
 use super::identities::{identity_from, parse_column};
 use super::{Dialect, Store, rfc3339};
 use crate::ratings::abuse::{SeatIdentity, not_counted};
-use crate::ratings::{Rating, RatingPolicy, rate, system_of};
+use crate::ratings::{Rating, RatingPolicy, about_as_strong_as, rate, system_of};
 
 /// The most history points a player's ratings show per ruleset.
 const HISTORY: i64 = 200;
@@ -219,7 +219,7 @@ pub(super) async fn rate_in(
 }
 
 /// A leaderboard page's request.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct LeaderboardQuery {
     /// Which ruleset.
     pub ruleset: RulesetId,
@@ -227,15 +227,97 @@ pub struct LeaderboardQuery {
     pub provisional: bool,
     /// Entries on the page (1–100).
     pub limit: i64,
-    /// Entries skipped.
-    pub offset: i64,
+    /// Where the page starts.
+    pub from: PageStart,
+    /// Now (Unix ms): Glicko-2 deviations are shown grown by the time idle since.
+    pub now_ms: i64,
+}
+
+/// Where a leaderboard page starts: a number of entries skipped (read through, so a deep
+/// offset costs time in proportion), or a cursor: right after or right before an entry,
+/// found in the `ratings_leaderboard` index whatever its depth.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PageStart {
+    /// Entries skipped from the top.
+    Offset(i64),
+    /// The entries after this one (a page's `next`).
+    After(Position),
+    /// The entries before this one (a page's `previous`).
+    Before(Position),
+}
+
+/// A leaderboard entry as read, with the deviation its order is kept by (as of its last rated
+/// match; the entry shows it grown by the time idle since).
+struct Listed {
+    entry: LeaderboardEntry,
+    stored_deviation: i64,
+}
+
+/// An entry's place in a leaderboard's order (rating descending, deviation ascending, then
+/// the player id), and its rank when the cursor was made.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Position {
+    /// The rank (1 for the best).
+    pub rank: u64,
+    /// The shown rating.
+    pub rating: i64,
+    /// The shown deviation.
+    pub deviation: i64,
+    /// The player.
+    pub player: IdentityId,
+}
+
+impl Position {
+    /// The cursor's text: `n` (after) or `p` (before), then rank, rating, deviation and id,
+    /// dot-separated. Clients pass it back as it is.
+    pub fn cursor(&self, after: bool) -> String {
+        format!(
+            "{}{}.{}.{}.{}",
+            if after { 'n' } else { 'p' },
+            self.rank,
+            self.rating,
+            self.deviation,
+            self.player
+        )
+    }
+}
+
+impl std::str::FromStr for PageStart {
+    type Err = ();
+
+    /// A cursor's text ([`Position::cursor`]) read back.
+    fn from_str(text: &str) -> Result<PageStart, ()> {
+        let mut chars = text.chars();
+        let after = match chars.next() {
+            Some('n') => true,
+            Some('p') => false,
+            _ => return Err(()),
+        };
+        let mut parts = chars.as_str().split('.');
+        let mut part = || parts.next().ok_or(());
+        let position = Position {
+            rank: part()?.parse().map_err(|_| ())?,
+            rating: part()?.parse().map_err(|_| ())?,
+            deviation: part()?.parse().map_err(|_| ())?,
+            player: part()?.parse().map_err(|_| ())?,
+        };
+        if parts.next().is_some() || position.rank == 0 {
+            return Err(());
+        }
+        Ok(if after {
+            PageStart::After(position)
+        } else {
+            PageStart::Before(position)
+        })
+    }
 }
 
 impl Store {
     /// One page of a ruleset's leaderboard, best first, ties by the lower deviation (read in
-    /// the order of the `ratings_leaderboard` index).
+    /// the order of the `ratings_leaderboard` index), with the cursors of the pages around it.
+    /// A page from a cursor carries on the cursor's rank; one that would run past the top
+    /// is the first page.
     pub async fn leaderboard(&self, query: LeaderboardQuery) -> sqlx::Result<Leaderboard> {
-        let d = self.dialect;
         let total: i64 = match sqlx::query(
             "SELECT players FROM rating_counts WHERE ruleset = $1 AND provisional = $2",
         )
@@ -247,36 +329,142 @@ impl Store {
             Some(row) => row.try_get(0)?,
             None => 0,
         };
-        let rows = sqlx::query(&format!(
-            "SELECT {}, i.name, r.shown, r.shown_deviation, r.matches FROM ratings r \
-             JOIN identities i ON i.id = r.identity_id \
-             WHERE r.ruleset = $1 AND r.provisional = $2 \
-             ORDER BY r.shown DESC, r.shown_deviation, r.identity_id LIMIT $3 OFFSET $4",
-            d.text("r.identity_id", "id"),
-        ))
-        .bind(query.ruleset.as_str())
-        .bind(query.provisional)
-        .bind(query.limit)
-        .bind(query.offset)
-        .fetch_all(&self.pool)
-        .await?;
-        let mut entries = Vec::with_capacity(rows.len());
-        for (index, row) in rows.iter().enumerate() {
-            entries.push(LeaderboardEntry {
-                rank: u64::try_from(query.offset).unwrap_or(0) + index as u64 + 1,
-                player: identity_from(row, "id", "name")?,
-                rating: row.try_get("shown")?,
-                deviation: row.try_get("shown_deviation")?,
-                matches: u64::try_from(row.try_get::<i64, _>("matches")?).unwrap_or(0),
-            });
+        // One more row than the page says whether there is more beyond it.
+        let (mut rows, first_rank, more_before, more_after) = match &query.from {
+            PageStart::Offset(offset) => {
+                let mut rows = self.leaderboard_rows(&query, *offset, None).await?;
+                let more = rows.len() as i64 > query.limit;
+                rows.truncate(usize::try_from(query.limit).unwrap_or(0));
+                (
+                    rows,
+                    u64::try_from(*offset).unwrap_or(0) + 1,
+                    *offset > 0,
+                    more,
+                )
+            }
+            PageStart::After(at) => {
+                let mut rows = self.leaderboard_rows(&query, 0, Some((at, true))).await?;
+                let more = rows.len() as i64 > query.limit;
+                rows.truncate(usize::try_from(query.limit).unwrap_or(0));
+                (rows, at.rank + 1, true, more)
+            }
+            PageStart::Before(at) => {
+                let mut rows = self.leaderboard_rows(&query, 0, Some((at, false))).await?;
+                if rows.len() as i64 <= query.limit {
+                    // Nothing before this page: it is the first.
+                    let mut rows = self.leaderboard_rows(&query, 0, None).await?;
+                    let more = rows.len() as i64 > query.limit;
+                    rows.truncate(usize::try_from(query.limit).unwrap_or(0));
+                    (rows, 1, false, more)
+                } else {
+                    rows.truncate(usize::try_from(query.limit).unwrap_or(0));
+                    rows.reverse();
+                    let first = at.rank.saturating_sub(rows.len() as u64).max(1);
+                    (rows, first, true, true)
+                }
+            }
+        };
+        for (index, row) in rows.iter_mut().enumerate() {
+            row.entry.rank = first_rank + index as u64;
         }
+        // The cursors hold the stored deviation: the order the index keeps.
+        let position = |row: &Listed| Position {
+            rank: row.entry.rank,
+            rating: row.entry.rating,
+            deviation: row.stored_deviation,
+            player: row.entry.player.id,
+        };
         Ok(Leaderboard {
             ruleset: query.ruleset,
             system: system_of(query.ruleset),
             provisional: query.provisional,
             total: u64::try_from(total).unwrap_or(0),
-            entries,
+            next: rows
+                .last()
+                .filter(|_| more_after)
+                .map(|row| position(row).cursor(true)),
+            previous: rows
+                .first()
+                .filter(|_| more_before)
+                .map(|row| position(row).cursor(false)),
+            entries: rows.into_iter().map(|row| row.entry).collect(),
         })
+    }
+
+    /// Up to `limit + 1` entries of a leaderboard (ranks left 0): from `offset`, or those right
+    /// after (`true`) or right before (`false`) a position, nearest it first.
+    async fn leaderboard_rows(
+        &self,
+        query: &LeaderboardQuery,
+        offset: i64,
+        cursor: Option<(&Position, bool)>,
+    ) -> sqlx::Result<Vec<Listed>> {
+        let d = self.dialect;
+        let system = system_of(query.ruleset);
+        // `shown <= $4` (or `>=`) bounds the index scan; the rest orders ties.
+        let (filter, order) = match cursor {
+            None => (
+                String::new(),
+                "r.shown DESC, r.shown_deviation, r.identity_id",
+            ),
+            Some((_, true)) => (
+                format!(
+                    " AND r.shown <= $4 AND (r.shown < $4 OR r.shown_deviation > $5 \
+                     OR (r.shown_deviation = $5 AND r.identity_id > {}))",
+                    d.uuid(6)
+                ),
+                "r.shown DESC, r.shown_deviation, r.identity_id",
+            ),
+            Some((_, false)) => (
+                format!(
+                    " AND r.shown >= $4 AND (r.shown > $4 OR r.shown_deviation < $5 \
+                     OR (r.shown_deviation = $5 AND r.identity_id < {}))",
+                    d.uuid(6)
+                ),
+                "r.shown, r.shown_deviation DESC, r.identity_id DESC",
+            ),
+        };
+        let sql = format!(
+            "SELECT {}, i.name, r.shown, r.shown_deviation, r.matches, r.rating, r.deviation, \
+             r.volatility, {} FROM ratings r JOIN identities i ON i.id = r.identity_id \
+             WHERE r.ruleset = $1 AND r.provisional = $2{filter} \
+             ORDER BY {order} LIMIT $3{}",
+            d.text("r.identity_id", "id"),
+            d.ms("r.updated_at", "updated_at"),
+            if cursor.is_none() { " OFFSET $4" } else { "" },
+        );
+        let mut sql_query = sqlx::query(&sql)
+            .bind(query.ruleset.as_str())
+            .bind(query.provisional)
+            .bind(query.limit + 1);
+        sql_query = match cursor {
+            None => sql_query.bind(offset),
+            Some((at, _)) => sql_query
+                .bind(at.rating)
+                .bind(at.deviation)
+                .bind(at.player.to_string()),
+        };
+        let rows = sql_query.fetch_all(&self.pool).await?;
+        rows.iter()
+            .map(|row| {
+                let now = Rating {
+                    rating: row.try_get("rating")?,
+                    deviation: row.try_get("deviation")?,
+                    volatility: row.try_get("volatility")?,
+                }
+                .after_idle(system, query.now_ms - row.try_get::<i64, _>("updated_at")?);
+                Ok(Listed {
+                    entry: LeaderboardEntry {
+                        rank: 0,
+                        player: identity_from(row, "id", "name")?,
+                        rating: row.try_get("shown")?,
+                        deviation: now.shown_deviation(system),
+                        matches: u64::try_from(row.try_get::<i64, _>("matches")?).unwrap_or(0),
+                    },
+                    stored_deviation: row.try_get("shown_deviation")?,
+                })
+            })
+            .collect()
     }
 
     /// A player's ratings, one per ruleset they have one in (in `RulesetId::ALL` order), with
@@ -338,7 +526,10 @@ impl Store {
                 system,
                 rating: shown,
                 deviation: now.shown_deviation(system),
-                provisional: stored_provisional || now.provisional(system),
+                // The list the player is on, as the leaderboard shows them (set by each rated
+                // match; an idle deviation grown past the bound does not move them).
+                provisional: stored_provisional,
+                about_as_strong_as: about_as_strong_as(ruleset, shown),
                 matches: u64::try_from(row.try_get::<i64, _>("matches")?).unwrap_or(0),
                 rank,
                 history: self.rating_history(player, ruleset).await?,

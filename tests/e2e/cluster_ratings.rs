@@ -1,0 +1,256 @@
+//! End to end, ratings in cluster mode (issue 39, docs/RATINGS.md): real `warroom` nodes over
+//! one PostgreSQL and NATS. Rated quick play matches two close players pressing "Play now" on
+//! different nodes before a far one who waited longer; and a node killed with SIGKILL as a
+//! rated match ends leaves the match rated exactly once after another node takes its room over.
+//!
+//! Like every cluster test, these run when `WARROOM_TEST_POSTGRES_URL` and
+//! `WARROOM_TEST_NATS_URL` are both set (ignored otherwise).
+
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+use crate::cluster::{
+    Node, cluster_setup, cluster_up, owners, serving_and_other, until_lobby_shows,
+};
+use crate::common::play::{Chooser, play, rejoin, seat_players};
+use crate::common::{Client, Http};
+use crate::ratings::{provisional_hexdice, seed_rating};
+
+/// Fresh identities may play rated, and their results count though every test guest comes
+/// from one address.
+const OPEN: [(&str, &str); 2] = [
+    ("--rated-min-matches", "0"),
+    ("--rated-new-identity-window", "0s"),
+];
+
+/// Whether a room shows one of its seats taken by a present player.
+fn someone_present(room: &Value) -> bool {
+    room["seats"]
+        .as_array()
+        .is_some_and(|seats| seats.iter().any(|seat| seat["connected"] == true))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+#[cfg_attr(
+    not(all(warroom_test_postgres, warroom_test_nats)),
+    ignore = "needs WARROOM_TEST_POSTGRES_URL and WARROOM_TEST_NATS_URL"
+)]
+async fn rated_quick_play_on_two_nodes_matches_close_players_before_a_far_one() {
+    let (nats, db, prefix) = cluster_setup().await;
+    // The window: 100 points at first, 10 more a second: a gap of 400 fits after 30 s.
+    let flags = [
+        OPEN[0],
+        OPEN[1],
+        ("--matchmaking-start", "100"),
+        ("--matchmaking-per-second", "10"),
+        ("--matchmaking-max", "500"),
+    ];
+    let nodes = [
+        Node::start_with(&db, &nats, &format!("m{prefix}a"), 5, &flags),
+        Node::start_with(&db, &nats, &format!("m{prefix}b"), 5, &flags),
+    ];
+    cluster_up(&db, &nodes).await;
+    let https = [
+        Http {
+            addr: nodes[0].addr,
+        },
+        Http {
+            addr: nodes[1].addr,
+        },
+    ];
+    let started = Instant::now();
+    let rated = json!({"ruleset": "hexdice", "rated": true});
+
+    // Far (1900) presses "Play now" on the first node and waits in a new rated room.
+    let (far_id, far) = https[0].guest("Far").await;
+    seed_rating(&db, &far_id, 1900, false).await;
+    let (status, found) = https[0].quick_play(&far, &rated).await;
+    assert_eq!(
+        (status, &found["room"]["rated"]),
+        (201, &json!(true)),
+        "{found}"
+    );
+    let far_room = found["room"]["id"].as_str().unwrap().to_owned();
+    let mut far_socket = Client::connect(nodes[0].addr).await;
+    far_socket.hello(Some(&far)).await;
+    far_socket.sit(&far_room, None).await;
+    until_lobby_shows(
+        &https[1],
+        &far_room,
+        Duration::from_secs(5),
+        someone_present,
+    )
+    .await
+    .expect("Far shown waiting on the second node");
+
+    // Ada (1500, new) on the second node: 400 points from Far, outside his window, so a
+    // room of her own though his is older.
+    let (_, ada) = https[1].guest("Ada").await;
+    let (status, found) = https[1].quick_play(&ada, &rated).await;
+    assert_eq!(status, 201, "{found}");
+    let ada_room = found["room"]["id"].as_str().unwrap().to_owned();
+    assert_ne!(ada_room, far_room);
+    let mut ada_socket = Client::connect(nodes[1].addr).await;
+    ada_socket.hello(Some(&ada)).await;
+    ada_socket.sit(&ada_room, None).await;
+    until_lobby_shows(
+        &https[0],
+        &ada_room,
+        Duration::from_secs(5),
+        someone_present,
+    )
+    .await
+    .expect("Ada shown waiting on the first node");
+
+    // Bob (1500) on the first node, where Far's room is served: sent to Ada's room, across the
+    // cluster, before the far player who has waited longer.
+    let (_, bob) = https[0].guest("Bob").await;
+    let (status, found) = https[0].quick_play(&bob, &rated).await;
+    assert_eq!(
+        (status, found["room"]["id"].as_str()),
+        (200, Some(ada_room.as_str())),
+        "close players first: {found}"
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(30),
+        "the test ran inside Far's narrow window ({:?})",
+        started.elapsed()
+    );
+    let mut bob_socket = Client::connect(nodes[0].addr).await;
+    bob_socket.hello(Some(&bob)).await;
+    bob_socket.sit(&ada_room, None).await;
+    let mut playing = false;
+    for _ in 0..100 {
+        let (_, shown) = https[1].get(&format!("/api/rooms/{ada_room}"), None).await;
+        if shown["state"] == "playing" {
+            playing = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(playing, "Ada and Bob's rated match started");
+    drop((far_socket, ada_socket, bob_socket));
+    drop(nodes);
+    db.cleanup().await;
+}
+
+/// Waits until `node` holds the live lease of `room` (it took the room over), or the room is
+/// shown finished (a finished room is not taken over: there is nothing left to play).
+async fn until_taken_over(db: &crate::common::TestDb, http: &Http, room: &str, node: &str) {
+    for _ in 0..300 {
+        if owners(db)
+            .await
+            .get(room)
+            .is_some_and(|owner| owner == node)
+        {
+            return;
+        }
+        let (_, shown) = http.get(&format!("/api/rooms/{room}"), None).await;
+        if shown["state"] == "finished" {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("{node} did not take room {room} over");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+#[cfg_attr(
+    not(all(warroom_test_postgres, warroom_test_nats)),
+    ignore = "needs WARROOM_TEST_POSTGRES_URL and WARROOM_TEST_NATS_URL"
+)]
+async fn a_node_killed_as_a_rated_match_ends_leaves_it_rated_once_after_the_takeover() {
+    let (nats, db, prefix) = cluster_setup().await;
+    let nodes = [
+        Node::start_with(&db, &nats, &format!("k{prefix}a"), 2, &OPEN),
+        Node::start_with(&db, &nats, &format!("k{prefix}b"), 2, &OPEN),
+    ];
+    cluster_up(&db, &nodes).await;
+    let http = Http {
+        addr: nodes[0].addr,
+    };
+    let [(ada_id, ada), (bob_id, bob)] = http.guests(["Ada", "Bob"]).await;
+    let tokens = [ada.clone(), bob.clone()];
+    let room = http
+        .room(
+            &ada,
+            &json!({"ruleset": "hexdice", "rated": true, "clock": "none"}),
+        )
+        .await;
+    let room_id = room["id"].as_str().unwrap().to_owned();
+    let (serving, other) = serving_and_other(&db, &nodes, &room_id).await;
+    let (serving_id, other_id, other_addr) = (serving.id.clone(), other.id.clone(), other.addr);
+    let mut players = seat_players(serving.addr, &room_id, None, &tokens).await;
+    let mut chooser = Chooser(2024);
+    let over = play(&mut players, &mut [], 4, &mut |legal| {
+        chooser.below(legal.len())
+    })
+    .await;
+    assert!(!over, "four moves do not end a hexdice match");
+
+    // Ada resigns (the match's last action), and the node serving the room dies at once.
+    let resign = json!({"type": "resign", "room": room_id});
+    players[0].client.send(&resign).await;
+    drop(players);
+    let [first, second] = nodes;
+    let (killed, survivor) = if first.id == serving_id {
+        (first, second)
+    } else {
+        (second, first)
+    };
+    killed.sigkill();
+
+    // The other node takes the room over once the lease runs out: the result and the ratings
+    // are both there or both missing. If missing, Ada resigns again there, and that node dies
+    // the moment it announces the end.
+    let http = Http { addr: other_addr };
+    until_taken_over(&db, &http, &room_id, &other_id).await;
+    let mut ada_again = rejoin(other_addr, &ada, Some(0), &room_id).await;
+    let stored = !provisional_hexdice(&http).await.is_empty();
+    assert_eq!(
+        ada_again.outcome.is_some(),
+        stored,
+        "a result without ratings, or ratings without it"
+    );
+    if !stored {
+        ada_again.client.send(&resign).await;
+        let end = ada_again
+            .until("the end", |m| {
+                m["type"] == "applied" && !m["outcome"].is_null()
+            })
+            .await;
+        assert_eq!(end["outcome"]["winner"], 1, "{end}");
+    }
+    drop(ada_again);
+    survivor.sigkill();
+
+    // A third node, once the second one's lease has run out too (it could take the room
+    // over, were it not finished): rated once.
+    let third = Node::start_with(&db, &nats, &format!("k{prefix}c"), 2, &OPEN);
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    let http = Http { addr: third.addr };
+    let expected = vec![(bob_id.clone(), 1662, 1), (ada_id.clone(), 1338, 1)];
+    assert_eq!(provisional_hexdice(&http).await, expected, "rated once");
+    let (_, shown) = http.get(&format!("/api/rooms/{room_id}"), None).await;
+    let match_id = shown["match_id"].as_str().unwrap();
+    let (_, summary) = http.get(&format!("/api/matches/{match_id}"), None).await;
+    assert_eq!(summary["state"], "finished", "{summary}");
+    let changes: Vec<i64> = summary["ratings"]
+        .as_array()
+        .expect("the changes")
+        .iter()
+        .map(|seat| seat["change"].as_i64().unwrap())
+        .collect();
+    assert_eq!(changes, vec![-162, 162]);
+    let (_, history) = http
+        .get(&format!("/api/players/{ada_id}/ratings"), None)
+        .await;
+    assert_eq!(
+        history["ratings"][0]["history"].as_array().unwrap().len(),
+        1,
+        "{history}"
+    );
+    drop(third);
+    db.cleanup().await;
+}
