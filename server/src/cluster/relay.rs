@@ -48,12 +48,15 @@ pub struct Relays {
     publishers: TaskTracker,
 }
 
-/// Where one relay's stream stands, readable off the room.
+/// Where one relay's stream stands, readable off the room, and its queue (for the answers to
+/// other nodes' commands, published behind the messages the room sent before answering).
 #[derive(Debug)]
 struct Shared {
     epoch: i64,
     stream: u64,
     n: AtomicU64,
+    queue: mpsc::UnboundedSender<Publish>,
+    pending: Arc<AtomicUsize>,
 }
 
 impl Shared {
@@ -102,13 +105,15 @@ impl Relays {
         let stream = crate::identity::random_bytes().map_or(0, |b| {
             u64::from_le_bytes(b[..8].try_into().unwrap_or([0; 8]))
         });
+        let (queue, inbox) = mpsc::unbounded_channel();
+        let pending = Arc::new(AtomicUsize::new(0));
         let shared = Arc::new(Shared {
             epoch,
             stream,
             n: AtomicU64::new(0),
+            queue: queue.clone(),
+            pending: pending.clone(),
         });
-        let (queue, inbox) = mpsc::unbounded_channel();
-        let pending = Arc::new(AtomicUsize::new(0));
         let relay = Relay {
             relays: self.clone(),
             room,
@@ -133,6 +138,29 @@ impl Relays {
             .map(|shared| shared.position())
     }
 
+    /// Publishes `payload` (an answer to another node's command for `room`) on `subject` from
+    /// the room's relay queue, behind every message the room queued before: the answer and the
+    /// messages it follows leave in one write to NATS when they can, and reach the asking node
+    /// in that order. Gives the payload back when the room has no relay here (stopped).
+    pub fn publish_after(&self, room: RoomId, subject: String, payload: Bytes) -> Option<Bytes> {
+        let shared = lock(&self.positions).get(&room).cloned();
+        let Some(shared) = shared else {
+            return Some(payload);
+        };
+        shared.pending.fetch_add(1, Ordering::AcqRel);
+        match shared.queue.send(Publish {
+            subject,
+            headers: None,
+            payload,
+        }) {
+            Ok(()) => None,
+            Err(mpsc::error::SendError(publish)) => {
+                shared.pending.fetch_sub(1, Ordering::AcqRel);
+                Some(publish.payload)
+            }
+        }
+    }
+
     /// Waits (at most `limit`) for the relays of stopped rooms to publish what they hold.
     pub async fn drain(&self, limit: std::time::Duration) {
         self.publishers.close();
@@ -147,20 +175,25 @@ async fn publish(
     pending: Arc<AtomicUsize>,
 ) {
     while let Some(message) = inbox.recv().await {
-        if let Err(error) = nats
-            .publish_with_headers(message.subject, message.headers, message.payload)
-            .await
-        {
+        let published = match message.headers {
+            Some(headers) => {
+                nats.publish_with_headers(message.subject, headers, message.payload)
+                    .await
+            }
+            None => nats.publish(message.subject, message.payload).await,
+        };
+        if let Err(error) = published {
             tracing::warn!("a room's relay cannot publish: {error}");
         }
         pending.fetch_sub(1, Ordering::AcqRel);
     }
 }
 
-/// One NATS message to publish.
+/// One NATS message to publish (without headers: an answer to another node).
+#[derive(Debug)]
 struct Publish {
     subject: String,
-    headers: HeaderMap,
+    headers: Option<HeaderMap>,
     payload: Bytes,
 }
 
@@ -379,7 +412,7 @@ impl Relay {
             .queue
             .send(Publish {
                 subject,
-                headers,
+                headers: Some(headers),
                 payload,
             })
             .is_err()
@@ -519,7 +552,11 @@ mod tests {
     }
 
     fn header<'a>(message: &'a Publish, name: &str) -> Option<&'a str> {
-        message.headers.get(name).map(|value| value.as_str())
+        message
+            .headers
+            .as_ref()
+            .and_then(|headers| headers.get(name))
+            .map(|value| value.as_str())
     }
 
     /// Two spectators of node b follow the room; the queue holds 4 unpublished messages.
