@@ -552,9 +552,16 @@ impl ClusterNode {
         Ok(handle.summary())
     }
 
-    /// The room as the lobby shows it, from the node serving it (with presence), else from
-    /// the database with nobody connected.
+    /// The room as the lobby shows it: a finished or expired room from the database (never
+    /// loaded, wherever it is served: reading rooms cannot grow any node's memory); another
+    /// from the node serving it (with presence), else from the database with nobody connected.
     pub async fn summary(&self, id: RoomId) -> Result<Room, ApiError> {
+        if let Some(handle) = self.rooms.running(id) {
+            return Ok(handle.summary());
+        }
+        if let Some(room) = self.rooms.finished_summary(id).await? {
+            return Ok(room);
+        }
         match self.rooms.locate(id).await? {
             Located::Here(handle) => Ok(handle.summary()),
             Located::There(owner) => {

@@ -3,8 +3,9 @@
 //! fsync), so durability costs little per action; with one room it costs one commit per action.
 //! A batch costs a fixed number of statements whatever its size (one `INSERT` of every action;
 //! the rows travel as one JSON parameter; a match's row changes only when it ends). A batch of
-//! running matches only (no fence, no match ending) is that one `INSERT` in autocommit, one round
-//! trip; the others are a transaction. On PostgreSQL several batches are in flight at once
+//! running matches only (no match ending) is that one `INSERT` in autocommit, one round trip
+//! (fenced by the rooms' leases in cluster mode on PostgreSQL: the same statement locks and
+//! checks them first, [`insert_fenced_actions`]); the others are a transaction. On PostgreSQL several batches are in flight at once
 //! (`lanes`, each on its own connection), so the next batch is written while the previous one's
 //! commit waits for its fsync, and the database flushes the commits that meet together. Each
 //! room has at most one append in flight, so batches never race for one match.
