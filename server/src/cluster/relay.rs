@@ -56,7 +56,6 @@ struct Shared {
     stream: u64,
     n: AtomicU64,
     queue: mpsc::UnboundedSender<Publish>,
-    pending: Arc<AtomicUsize>,
 }
 
 impl Shared {
@@ -112,7 +111,6 @@ impl Relays {
             stream,
             n: AtomicU64::new(0),
             queue: queue.clone(),
-            pending: pending.clone(),
         });
         let relay = Relay {
             relays: self.clone(),
@@ -143,21 +141,21 @@ impl Relays {
     /// messages it follows leave in one write to NATS when they can, and reach the asking node
     /// in that order. Gives the payload back when the room has no relay here (stopped).
     pub fn publish_after(&self, room: RoomId, subject: String, payload: Bytes) -> Option<Bytes> {
-        let shared = lock(&self.positions).get(&room).cloned();
-        let Some(shared) = shared else {
+        let queue = lock(&self.positions)
+            .get(&room)
+            .map(|shared| shared.queue.clone());
+        let Some(queue) = queue else {
             return Some(payload);
         };
-        shared.pending.fetch_add(1, Ordering::AcqRel);
-        match shared.queue.send(Publish {
+        // Not counted against the queue's limit: an answer never makes the room drop its
+        // remote followers.
+        match queue.send(Publish {
             subject,
             headers: None,
             payload,
         }) {
             Ok(()) => None,
-            Err(mpsc::error::SendError(publish)) => {
-                shared.pending.fetch_sub(1, Ordering::AcqRel);
-                Some(publish.payload)
-            }
+            Err(mpsc::error::SendError(publish)) => Some(publish.payload),
         }
     }
 
@@ -175,6 +173,8 @@ async fn publish(
     pending: Arc<AtomicUsize>,
 ) {
     while let Some(message) = inbox.recv().await {
+        // Only the room's own messages count against the limit (an answer has no headers).
+        let counted = message.headers.is_some();
         let published = match message.headers {
             Some(headers) => {
                 nats.publish_with_headers(message.subject, headers, message.payload)
@@ -185,7 +185,9 @@ async fn publish(
         if let Err(error) = published {
             tracing::warn!("a room's relay cannot publish: {error}");
         }
-        pending.fetch_sub(1, Ordering::AcqRel);
+        if counted {
+            pending.fetch_sub(1, Ordering::AcqRel);
+        }
     }
 }
 
@@ -672,6 +674,42 @@ mod tests {
         let seat = room_subject(room, "seat.1");
         let all = room_subject(room, "all");
         assert_eq!(subjects, [&*seat, &all, &seat]);
+    }
+
+    #[tokio::test]
+    async fn an_answer_leaves_behind_the_rooms_messages_and_does_not_count_against_the_limit() {
+        let (relays, room, mut relay, mut inbox) = full_relay().await;
+        let text = Utf8Bytes::from_static(r#"{"type":"applied"}"#);
+        // Two `enter`s and one message: 3 unpublished of 4.
+        assert_eq!(relay.send(&[7, 9], &text, None, false), Ok(()));
+        let answer = Bytes::from_static(b"{\"result\":{\"Ok\":{\"type\":\"done\"}}}");
+        assert_eq!(
+            relays.publish_after(room, "_INBOX.x.1".into(), answer.clone()),
+            None,
+            "queued behind the room's messages"
+        );
+        // The limit still has room for one message of the room's own.
+        assert_eq!(relay.send(&[7, 9], &text, None, false), Ok(()));
+        let order: Vec<String> = std::iter::from_fn(|| inbox.try_recv().ok())
+            .map(|message| message.subject)
+            .collect();
+        let spectators = room_subject(room, "spectators");
+        let direct = room_subject(room, "direct");
+        assert_eq!(
+            order,
+            vec![
+                direct.clone(),
+                direct,
+                spectators.clone(),
+                "_INBOX.x.1".to_owned(),
+                spectators
+            ]
+        );
+        // A room with no relay here gives the answer back, for a plain publish.
+        assert_eq!(
+            relays.publish_after(RoomId::random(), "_INBOX.x.2".into(), answer.clone()),
+            Some(answer)
+        );
     }
 
     #[tokio::test]
