@@ -1314,18 +1314,22 @@ impl PrivateNats {
         } else {
             port
         };
-        let child = Command::new("nats-server")
-            .args(["-a", "127.0.0.1", "-p", &port.to_string()])
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .expect("start nats-server (it is on the PATH where the cluster tests run)");
+        // Held at once, so it is killed and waited for on every path (`Drop`).
+        let nats = PrivateNats {
+            child: Command::new("nats-server")
+                .args(["-a", "127.0.0.1", "-p", &port.to_string()])
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null())
+                .spawn()
+                .expect("start nats-server (it is on the PATH where the cluster tests run)"),
+            port,
+        };
         for _ in 0..200 {
             if tokio::net::TcpStream::connect(("127.0.0.1", port))
                 .await
                 .is_ok()
             {
-                return PrivateNats { child, port };
+                return nats;
             }
             tokio::time::sleep(Duration::from_millis(25)).await;
         }
