@@ -11,6 +11,10 @@
 #   bench/cluster.sh                       max throughput and a paced rate; 1 process, 1 2 3 nodes
 #   PROFILE=release bench/cluster.sh       (default: dev, which is optimised: opt-level 1, deps 2)
 #   NODES="1 3" MODES=max DURATION=10 ROOMS=50 RATE=300 NO_BUILD=1 RESULTS=/tmp/x.md bench/cluster.sh
+#   SERVERS="/tmp/warroom-before target/release/warroom" PROFILE=release bench/cluster.sh
+#                                          before/after: each run starts every binary in turn,
+#                                          labelled by its position (s1, s2, ...), in one run
+#   LOAD=/tmp/load ...                     another build of the load generator
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source bench/common.sh
@@ -35,8 +39,8 @@ fi
 if [ -z "${NO_BUILD:-}" ]; then
     nice -n 5 cargo build --profile "$profile" -p warroom-server -p warroom-bench
 fi
-load=$bin/load
-server=$bin/warroom
+load=${LOAD:-$bin/load}
+servers=(${SERVERS:-$bin/warroom})
 
 work=$(mktemp -d)
 jsonl=$work/results.jsonl
@@ -44,15 +48,20 @@ load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 started=$(date -u +%Y-%m-%dT%H:%MZ)
 
 run() { # label args...
-    local label=$1
+    local label=$1 n=0 name server
     shift
-    echo "--- $label" >&2
-    "$load" --server "$server" --db postgres --postgres-url "$postgres_url" --label "$label" \
-        --rooms "$rooms" --ruleset hexdice --spectators 1 --duration "$duration" \
-        --json-out "$jsonl" --server-log "$work/$(echo "$label" | tr ' ,/' '___').log" "$@" \
-        >"$work/out" 2>"$work/err" ||
-        echo "- $label failed: $(grep -m1 '^Error' "$work/err")" >>"$work/failed"
-    grep -v '^setting up' "$work/err" >&2 || true
+    for server in "${servers[@]}"; do
+        n=$((n + 1))
+        name=$label
+        [ ${#servers[@]} -gt 1 ] && name="$label s$n"
+        echo "--- $name" >&2
+        "$load" --server "$server" --db postgres --postgres-url "$postgres_url" --label "$name" \
+            --rooms "$rooms" --ruleset hexdice --spectators 1 --duration "$duration" \
+            --json-out "$jsonl" --server-log "$work/$(echo "$name" | tr ' ,/' '___').log" "$@" \
+            >"$work/out" 2>"$work/err" ||
+            echo "- $name failed: $(grep -m1 '^Error' "$work/err")" >>"$work/failed"
+        grep -v '^setting up' "$work/err" >&2 || true
+    done
 }
 
 for mode in "${modes[@]}"; do
@@ -71,12 +80,19 @@ done
 
 {
     section_head "Cluster run $started"
-    echo "Command: \`bench/cluster.sh\` (PROFILE=$profile, NODES=\"${nodes_list[*]}\", MODES=\"${modes[*]}\"," \
+    echo "Command: \`${SERVERS:+SERVERS=\"$SERVERS\" }bench/cluster.sh\` (PROFILE=$profile, NODES=\"${nodes_list[*]}\", MODES=\"${modes[*]}\"," \
         "ROOMS=$rooms, RATE=$rate, DURATION=$duration): $rooms hexdice rooms of 2 seats and 1" \
         "spectator each, PostgreSQL, NATS at $nats_url; \"one process\" is the server without" \
         "\`--nats-url\`, \"N nodes\" the cluster, clients spread over its nodes. Server CPU and RSS" \
         "are the nodes' sums. Everything shares $(nproc) cores: more nodes show the cost of" \
         "forwarding, not a speed-up."
+    if [ ${#servers[@]} -gt 1 ]; then
+        n=0
+        for server in "${servers[@]}"; do
+            n=$((n + 1))
+            echo "s$n: \`$server\`$( [ -f "$server.commit" ] && echo " (commit $(cat "$server.commit"))")."
+        done
+    fi
     echo
     runs_table "$load" "$jsonl" "$work/failed"
 } >>"$results"

@@ -1295,3 +1295,172 @@ async fn an_addresss_guest_and_room_allowances_hold_for_the_whole_cluster_not_pe
     drop(nodes);
     db.cleanup().await;
 }
+
+/// A NATS server of the test's own on a free loopback port (killed when dropped).
+struct PrivateNats {
+    child: Child,
+    port: u16,
+}
+
+impl PrivateNats {
+    /// Starts `nats-server` on `port` (a free one when 0) and waits until it answers there.
+    async fn start(port: u16) -> PrivateNats {
+        let port = if port == 0 {
+            std::net::TcpListener::bind("127.0.0.1:0")
+                .unwrap()
+                .local_addr()
+                .unwrap()
+                .port()
+        } else {
+            port
+        };
+        // Held at once, so it is killed and waited for on every path (`Drop`).
+        let nats = PrivateNats {
+            child: Command::new("nats-server")
+                .args(["-a", "127.0.0.1", "-p", &port.to_string()])
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null())
+                .spawn()
+                .expect("start nats-server (it is on the PATH where the cluster tests run)"),
+            port,
+        };
+        for _ in 0..200 {
+            if tokio::net::TcpStream::connect(("127.0.0.1", port))
+                .await
+                .is_ok()
+            {
+                return nats;
+            }
+            tokio::time::sleep(Duration::from_millis(25)).await;
+        }
+        panic!("the private nats-server did not answer on port {port}");
+    }
+
+    fn url(&self) -> String {
+        format!("nats://127.0.0.1:{}", self.port)
+    }
+
+    /// Stops it and waits until it has exited.
+    fn stop(mut self) -> u16 {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        self.port
+    }
+}
+
+impl Drop for PrivateNats {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// `warroom_cluster_nats_reconnects_total` counts a node's reconnections to NATS: 0 while its
+/// first connection stands, then 1 once the NATS server restarted (on the same port) and the
+/// node connected again (both nodes of the cluster).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(
+    not(all(warroom_test_postgres, warroom_test_nats)),
+    ignore = "needs WARROOM_TEST_POSTGRES_URL and WARROOM_TEST_NATS_URL"
+)]
+async fn a_nodes_reconnections_to_nats_are_counted_in_its_metrics() {
+    let (_shared_nats, db, prefix) = cluster_setup().await;
+    let nats = PrivateNats::start(0).await;
+    let nodes = [
+        Node::start(&db, &nats.url(), &format!("{prefix}a"), 5),
+        Node::start(&db, &nats.url(), &format!("{prefix}b"), 5),
+    ];
+    cluster_up(&db, &nodes).await;
+    let http = Http {
+        addr: nodes[0].addr,
+    };
+    const RECONNECTS: &str = "warroom_cluster_nats_reconnects_total";
+    assert_eq!(http.metric(RECONNECTS).await, 0.0, "no reconnect yet");
+    let port = nats.stop();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let _nats = PrivateNats::start(port).await;
+    let mut counted = 0.0;
+    for _ in 0..200 {
+        counted = http.metric(RECONNECTS).await;
+        if counted >= 1.0 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(
+        counted, 1.0,
+        "one reconnect after one restart of the NATS server"
+    );
+    assert_eq!(
+        Http {
+            addr: nodes[1].addr
+        }
+        .metric(RECONNECTS)
+        .await,
+        1.0,
+        "node b reconnected too"
+    );
+}
+
+/// Waits until `/metrics` of `http` shows `name` at `value`.
+async fn metric_settles(http: Http, name: &str, value: f64) {
+    for _ in 0..300 {
+        if http.metric(name).await == value {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("{name} did not reach {value}");
+}
+
+/// In cluster mode a finished room that left memory is read from the database by every node:
+/// `GET /api/rooms/{id}` neither loads it into a room task nor takes its lease, on the node
+/// that served it as on the other (before, the other node asked the room's owner, and a
+/// dormant room was loaded by whichever node was asked).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(
+    not(all(warroom_test_postgres, warroom_test_nats)),
+    ignore = "needs WARROOM_TEST_POSTGRES_URL and WARROOM_TEST_NATS_URL"
+)]
+async fn a_finished_room_is_read_from_the_database_by_every_node_without_loading_it() {
+    let (nats, db, prefix) = cluster_setup().await;
+    let evicting = [("--room-idle-eviction", "1s")];
+    let nodes = [
+        Node::start_with(&db, &nats, &format!("{prefix}a"), 5, &evicting),
+        Node::start_with(&db, &nats, &format!("{prefix}b"), 5, &evicting),
+    ];
+    cluster_up(&db, &nodes).await;
+    let https = nodes.each_ref().map(|node| Http { addr: node.addr });
+    let (room, mut players, mut spectator) =
+        common::play::seat_everyone(https[0], nodes[0].addr, "hexdice", json!({}), 2).await;
+    players[0]
+        .client
+        .send(&json!({"type": "resign", "room": room}))
+        .await;
+    spectator
+        .client
+        .until("finished", |m| m["type"] == "finished")
+        .await;
+    spectator.client.close().await;
+    for player in players {
+        player.client.close().await;
+    }
+    for http in https {
+        metric_settles(http, "warroom_rooms_in_memory", 0.0).await;
+    }
+    for _ in 0..3 {
+        for http in https {
+            let (status, shown) = http.get(&format!("/api/rooms/{room}"), None).await;
+            assert_eq!(status, 200, "{shown}");
+            assert_eq!(shown["state"], "finished", "{shown}");
+            assert_eq!(shown["id"], json!(room), "{shown}");
+        }
+    }
+    for http in https {
+        assert_eq!(http.metric("warroom_rooms_in_memory").await, 0.0);
+    }
+    assert!(
+        !owners(&db).await.contains_key(&room),
+        "nobody took the finished room's lease to read it"
+    );
+}

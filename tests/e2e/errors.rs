@@ -315,3 +315,80 @@ async fn a_slow_client_is_disconnected_instead_of_slowing_the_room() {
     );
     server.stop().await;
 }
+
+/// A second `resign` of a seat gets its answer, `already_resigned` (docs/PROTOCOL.md), not
+/// silence: after the first one ended a two-seat match, over real sockets.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_second_resignation_is_answered_already_resigned() {
+    let server = TestServer::on_sqlite(|_| {}).await;
+    let http = server.http();
+    let (room, mut players, mut spectator) =
+        seat_everyone(http, server.addr, "hexdice", json!({}), 2).await;
+    let resign = json!({"type": "resign", "room": room});
+    players[0].client.send(&resign).await;
+    let finished = spectator
+        .client
+        .until("finished", |m| m["type"] == "finished")
+        .await;
+    assert_eq!(finished["outcome"]["winner"], 1, "{finished}");
+    players[0].client.send(&resign).await;
+    let refused = players[0]
+        .client
+        .until("an error", |m| m["type"] == "error")
+        .await;
+    assert_eq!(refused["code"], "already_resigned", "{refused}");
+    assert_eq!(refused["room"], json!(room), "{refused}");
+    // Nothing more was stored: the log ends with the one resignation.
+    let (_, shown) = http.get(&format!("/api/rooms/{room}"), None).await;
+    let match_id = shown["match_id"].as_str().expect("a match id").to_owned();
+    let (_, replay) = http
+        .get(&format!("/api/matches/{match_id}/replay"), None)
+        .await;
+    let resignations = replay["actions"]
+        .as_array()
+        .expect("the match's actions")
+        .iter()
+        .filter(|action| action["action"]["type"] == "resign")
+        .count();
+    assert_eq!(resignations, 1, "{replay}");
+    server.stop().await;
+}
+
+/// Spectators fill a waiting room's places: another spectator is refused, but a person who
+/// is not seated yet still joins and takes a free seat (a free seat is always takeable).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_free_seat_is_taken_although_the_spectator_places_are_full() {
+    let server = TestServer::on_sqlite(|limits| limits.max_spectators_per_room = 1).await;
+    let http = server.http();
+    let [(_, ada), (bob_id, bob)] = http.guests(["Ada", "Bob"]).await;
+    let room = http
+        .room(&ada, &json!({"ruleset": "hexdice", "seats": 2}))
+        .await;
+    let room_id = room["id"].as_str().unwrap().to_owned();
+    let mut watcher = server.client(None).await;
+    assert_eq!(watcher.join(&room_id, None).await["type"], "room");
+    let mut refused = server.client(None).await;
+    let answer = refused.join(&room_id, None).await;
+    assert_eq!(answer["code"], "too_many_connections", "{answer}");
+    let mut bob_socket = server.client(Some(&bob)).await;
+    let joined = bob_socket.join(&room_id, None).await;
+    assert_eq!(joined["type"], "room", "{joined}");
+    bob_socket.take_seat(&room_id, Some(1)).await;
+    let seated = watcher
+        .until("Bob in seat 1", |m| {
+            m["type"] == "room" && m["room"]["seats"][1]["player"]["id"] == json!(bob_id)
+        })
+        .await;
+    assert_eq!(seated["room"]["seats"][1]["connected"], true, "{seated}");
+    // The lobby's copy of the room follows (it is published after the seat is stored).
+    let mut shown = Value::Null;
+    for _ in 0..100 {
+        shown = http.get(&format!("/api/rooms/{room_id}"), None).await.1;
+        if shown["seats"][1]["player"]["id"] == json!(bob_id) {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    assert_eq!(shown["seats"][1]["player"]["id"], json!(bob_id), "{shown}");
+    server.stop().await;
+}

@@ -184,15 +184,34 @@ impl ClusterNode {
             };
             let this = self.clone();
             tokio::spawn(async move {
-                let answer = match serde_json::from_slice::<Ask>(&message.payload) {
-                    Ok(ask) => this.answer(ask).await,
-                    Err(error) => refused(ApiError::internal(format!("a bad request: {error}"))),
+                let (answer, room) = match serde_json::from_slice::<Ask>(&message.payload) {
+                    Ok(Ask::Room {
+                        room,
+                        from,
+                        conn,
+                        command,
+                    }) => (
+                        this.serve_command(room, from, conn, command).await,
+                        Some(room),
+                    ),
+                    Ok(ask) => (this.answer(ask).await, None),
+                    Err(error) => (
+                        refused(ApiError::internal(format!("a bad request: {error}"))),
+                        None,
+                    ),
                 };
-                if let Some(reply) = message.reply {
-                    let body = serde_json::to_vec(&answer).unwrap_or_default();
-                    if let Err(error) = this.nats.publish(reply, body.into()).await {
-                        tracing::warn!("cannot answer a node: {error}");
-                    }
+                let Some(reply) = message.reply else { return };
+                let body: bytes::Bytes = serde_json::to_vec(&answer).unwrap_or_default().into();
+                // A room's answer leaves behind the messages the room sent before it, from its
+                // relay's queue (one write to NATS for both when they meet there).
+                let body = match room {
+                    Some(room) => this.relays.publish_after(room, reply.to_string(), body),
+                    None => Some(body),
+                };
+                if let Some(body) = body
+                    && let Err(error) = this.nats.publish(reply, body).await
+                {
+                    tracing::warn!("cannot answer a node: {error}");
                 }
             });
         }
@@ -533,9 +552,16 @@ impl ClusterNode {
         Ok(handle.summary())
     }
 
-    /// The room as the lobby shows it, from the node serving it (with presence), else from
-    /// the database with nobody connected.
+    /// The room as the lobby shows it: a finished or expired room from the database (never
+    /// loaded, wherever it is served: reading rooms cannot grow any node's memory); another
+    /// from the node serving it (with presence), else from the database with nobody connected.
     pub async fn summary(&self, id: RoomId) -> Result<Room, ApiError> {
+        if let Some(handle) = self.rooms.running(id) {
+            return Ok(handle.summary());
+        }
+        if let Some(room) = self.rooms.finished_summary(id).await? {
+            return Ok(room);
+        }
         match self.rooms.locate(id).await? {
             Located::Here(handle) => Ok(handle.summary()),
             Located::There(owner) => {

@@ -48,12 +48,14 @@ pub struct Relays {
     publishers: TaskTracker,
 }
 
-/// Where one relay's stream stands, readable off the room.
+/// Where one relay's stream stands, readable off the room, and its queue (for the answers to
+/// other nodes' commands, published behind the messages the room sent before answering).
 #[derive(Debug)]
 struct Shared {
     epoch: i64,
     stream: u64,
     n: AtomicU64,
+    queue: mpsc::UnboundedSender<Publish>,
 }
 
 impl Shared {
@@ -102,13 +104,14 @@ impl Relays {
         let stream = crate::identity::random_bytes().map_or(0, |b| {
             u64::from_le_bytes(b[..8].try_into().unwrap_or([0; 8]))
         });
+        let (queue, inbox) = mpsc::unbounded_channel();
+        let pending = Arc::new(AtomicUsize::new(0));
         let shared = Arc::new(Shared {
             epoch,
             stream,
             n: AtomicU64::new(0),
+            queue: queue.clone(),
         });
-        let (queue, inbox) = mpsc::unbounded_channel();
-        let pending = Arc::new(AtomicUsize::new(0));
         let relay = Relay {
             relays: self.clone(),
             room,
@@ -133,6 +136,29 @@ impl Relays {
             .map(|shared| shared.position())
     }
 
+    /// Publishes `payload` (an answer to another node's command for `room`) on `subject` from
+    /// the room's relay queue, behind every message the room queued before: the answer and the
+    /// messages it follows leave in one write to NATS when they can, and reach the asking node
+    /// in that order. Gives the payload back when the room has no relay here (stopped).
+    pub fn publish_after(&self, room: RoomId, subject: String, payload: Bytes) -> Option<Bytes> {
+        let queue = lock(&self.positions)
+            .get(&room)
+            .map(|shared| shared.queue.clone());
+        let Some(queue) = queue else {
+            return Some(payload);
+        };
+        // Not counted against the queue's limit: an answer never makes the room drop its
+        // remote followers.
+        match queue.send(Publish {
+            subject,
+            headers: None,
+            payload,
+        }) {
+            Ok(()) => None,
+            Err(mpsc::error::SendError(publish)) => Some(publish.payload),
+        }
+    }
+
     /// Waits (at most `limit`) for the relays of stopped rooms to publish what they hold.
     pub async fn drain(&self, limit: std::time::Duration) {
         self.publishers.close();
@@ -147,20 +173,29 @@ async fn publish(
     pending: Arc<AtomicUsize>,
 ) {
     while let Some(message) = inbox.recv().await {
-        if let Err(error) = nats
-            .publish_with_headers(message.subject, message.headers, message.payload)
-            .await
-        {
+        // Only the room's own messages count against the limit (an answer has no headers).
+        let counted = message.headers.is_some();
+        let published = match message.headers {
+            Some(headers) => {
+                nats.publish_with_headers(message.subject, headers, message.payload)
+                    .await
+            }
+            None => nats.publish(message.subject, message.payload).await,
+        };
+        if let Err(error) = published {
             tracing::warn!("a room's relay cannot publish: {error}");
         }
-        pending.fetch_sub(1, Ordering::AcqRel);
+        if counted {
+            pending.fetch_sub(1, Ordering::AcqRel);
+        }
     }
 }
 
-/// One NATS message to publish.
+/// One NATS message to publish (without headers: an answer to another node).
+#[derive(Debug)]
 struct Publish {
     subject: String,
-    headers: HeaderMap,
+    headers: Option<HeaderMap>,
     payload: Bytes,
 }
 
@@ -379,7 +414,7 @@ impl Relay {
             .queue
             .send(Publish {
                 subject,
-                headers,
+                headers: Some(headers),
                 payload,
             })
             .is_err()
@@ -519,7 +554,11 @@ mod tests {
     }
 
     fn header<'a>(message: &'a Publish, name: &str) -> Option<&'a str> {
-        message.headers.get(name).map(|value| value.as_str())
+        message
+            .headers
+            .as_ref()
+            .and_then(|headers| headers.get(name))
+            .map(|value| value.as_str())
     }
 
     /// Two spectators of node b follow the room; the queue holds 4 unpublished messages.
@@ -635,6 +674,42 @@ mod tests {
         let seat = room_subject(room, "seat.1");
         let all = room_subject(room, "all");
         assert_eq!(subjects, [&*seat, &all, &seat]);
+    }
+
+    #[tokio::test]
+    async fn an_answer_leaves_behind_the_rooms_messages_and_does_not_count_against_the_limit() {
+        let (relays, room, mut relay, mut inbox) = full_relay().await;
+        let text = Utf8Bytes::from_static(r#"{"type":"applied"}"#);
+        // Two `enter`s and one message: 3 unpublished of 4.
+        assert_eq!(relay.send(&[7, 9], &text, None, false), Ok(()));
+        let answer = Bytes::from_static(b"{\"result\":{\"Ok\":{\"type\":\"done\"}}}");
+        assert_eq!(
+            relays.publish_after(room, "_INBOX.x.1".into(), answer.clone()),
+            None,
+            "queued behind the room's messages"
+        );
+        // The limit still has room for one message of the room's own.
+        assert_eq!(relay.send(&[7, 9], &text, None, false), Ok(()));
+        let order: Vec<String> = std::iter::from_fn(|| inbox.try_recv().ok())
+            .map(|message| message.subject)
+            .collect();
+        let spectators = room_subject(room, "spectators");
+        let direct = room_subject(room, "direct");
+        assert_eq!(
+            order,
+            vec![
+                direct.clone(),
+                direct,
+                spectators.clone(),
+                "_INBOX.x.1".to_owned(),
+                spectators
+            ]
+        );
+        // A room with no relay here gives the answer back, for a plain publish.
+        assert_eq!(
+            relays.publish_after(RoomId::random(), "_INBOX.x.2".into(), answer.clone()),
+            Some(answer)
+        );
     }
 
     #[tokio::test]

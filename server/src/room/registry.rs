@@ -191,6 +191,23 @@ impl Rooms {
         self.summaries.summary(&self.store, &record).await
     }
 
+    /// A finished or expired room not running here, as the database keeps it (cached, never
+    /// loaded into a room task): `None` for a room that is waiting or playing.
+    pub async fn finished_summary(&self, id: RoomId) -> Result<Option<Room>, ApiError> {
+        if let Some(room) = self.summaries.cached(id) {
+            return Ok(Some(room));
+        }
+        let record = self
+            .store
+            .room(id)
+            .await?
+            .ok_or_else(ApiError::room_not_found)?;
+        if !matches!(record.state, RoomState::Finished | RoomState::Expired) {
+            return Ok(None);
+        }
+        self.summaries.summary(&self.store, &record).await.map(Some)
+    }
+
     /// Starts the task of a new room (in cluster mode under a new lease).
     pub async fn open(&self, record: RoomRecord) -> Result<RoomHandle, ApiError> {
         let rules =

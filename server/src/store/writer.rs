@@ -3,8 +3,9 @@
 //! fsync), so durability costs little per action; with one room it costs one commit per action.
 //! A batch costs a fixed number of statements whatever its size (one `INSERT` of every action;
 //! the rows travel as one JSON parameter; a match's row changes only when it ends). A batch of
-//! running matches only (no fence, no match ending) is that one `INSERT` in autocommit, one round
-//! trip; the others are a transaction. On PostgreSQL several batches are in flight at once
+//! running matches only (no match ending) is that one `INSERT` in autocommit, one round trip
+//! (fenced by the rooms' leases in cluster mode on PostgreSQL: the same statement locks and
+//! checks them first, [`insert_fenced_actions`]); the others are a transaction. On PostgreSQL several batches are in flight at once
 //! (`lanes`, each on its own connection), so the next batch is written while the previous one's
 //! commit waits for its fsync, and the database flushes the commits that meet together. Each
 //! room has at most one append in flight, so batches never race for one match.
@@ -482,11 +483,12 @@ impl Task {
         connection: &mut Option<PoolConnection<Any>>,
         appends: &[&FencedAppend],
     ) -> Result<Vec<bool>, WriteError> {
-        if appends
-            .iter()
-            .all(|append| append.fence.is_none() && append.finish.is_none())
-        {
-            return self.insert_alone(connection, appends).await;
+        if appends.iter().all(|append| append.finish.is_none()) {
+            let fenced = appends.iter().all(|append| append.fence.is_some());
+            let unfenced = appends.iter().all(|append| append.fence.is_none());
+            if unfenced || (fenced && self.store.dialect() == Dialect::Postgres) {
+                return self.insert_alone(connection, appends, fenced).await;
+            }
         }
         let store = &self.store;
         let slot = &mut *connection;
@@ -512,14 +514,18 @@ impl Task {
         Ok(moved)
     }
 
-    /// Appends with no fence and no match ending: their one `INSERT`, in autocommit (the
-    /// statement is its own transaction: one round trip instead of `BEGIN`, `INSERT`,
-    /// `COMMIT`), within the timeout. Once the statement is sent, a broken connection or the
-    /// timeout leaves its outcome unknown ([`Task::settle`]).
+    /// Appends with no match ending: their one `INSERT`, in autocommit (the statement is its
+    /// own transaction: one round trip instead of `BEGIN`, `INSERT`, `COMMIT`), within the
+    /// timeout. Once the statement is sent, a broken connection or the timeout leaves its
+    /// outcome unknown ([`Task::settle`]). `fenced` (cluster mode, PostgreSQL: every append
+    /// carries its lease): the same statement locks and checks the leases first
+    /// ([`insert_fenced_actions`]), so a fenced batch also costs one round trip instead of four
+    /// (`BEGIN`, the lease check, the `INSERT`, `COMMIT`); says which appends were refused.
     async fn insert_alone(
         &self,
         connection: &mut Option<PoolConnection<Any>>,
         appends: &[&FencedAppend],
+        fenced: bool,
     ) -> Result<Vec<bool>, WriteError> {
         let started = Instant::now();
         let kept = match connection.take() {
@@ -536,12 +542,26 @@ impl Task {
         };
         let slot = connection.insert(kept);
         let rows = action_rows(self.store.dialect(), appends);
-        let insert = sqlx::query(insert_actions(self.store.dialect(), Conflicts::Refuse))
-            .bind(rows)
-            .execute(&mut **slot);
+        let insert = async {
+            if !fenced {
+                sqlx::query(insert_actions(self.store.dialect(), Conflicts::Refuse))
+                    .bind(rows)
+                    .execute(&mut **slot)
+                    .await?;
+                return Ok::<_, sqlx::Error>(vec![false; appends.len()]);
+            }
+            let held = sqlx::query(insert_fenced_actions())
+                .bind(rows)
+                .fetch_all(&mut **slot)
+                .await?
+                .iter()
+                .map(|row| Ok((row.try_get(0)?, row.try_get(1)?, row.try_get(2)?)))
+                .collect::<sqlx::Result<Vec<(String, String, i64)>>>()?;
+            Ok(refused_fences(appends, &held))
+        };
         let left = self.timeout.saturating_sub(started.elapsed());
         match tokio::time::timeout(left, insert).await {
-            Ok(Ok(_)) => Ok(vec![false; appends.len()]),
+            Ok(Ok(moved)) => Ok(moved),
             Ok(Err(error)) => Err(WriteError::from(error).once_sent()),
             Err(_) => Err(WriteError::out_of_time(
                 format!("the database took over {:?} to take the rows", self.timeout),
@@ -757,6 +777,49 @@ fn insert_actions(d: Dialect, conflicts: Conflicts) -> &'static str {
     })
 }
 
+/// The one statement of a batch of fenced appends (cluster mode, PostgreSQL only; rows as
+/// [`action_rows`] writes them, each with its room and fence): it locks the leases that still
+/// hold (`FOR SHARE`, in room order, as [`fenced_out`] does), inserts the actions of those
+/// appends only, and returns the leases held. In autocommit the locks last until the
+/// statement's commit, so a node acquiring one of these leases waits for the rows, exactly as
+/// with the transaction of [`write_fenced`].
+fn insert_fenced_actions() -> &'static str {
+    static TEXT: OnceLock<String> = OnceLock::new();
+    TEXT.get_or_init(|| {
+        let d = Dialect::Postgres;
+        format!(
+            "WITH held AS (SELECT room_id, owner, epoch FROM room_leases \
+             WHERE (room_id, owner, epoch) IN (SELECT f.room_id::uuid, f.owner, f.epoch \
+             FROM jsonb_to_recordset($1::jsonb) AS f(room_id text, owner text, epoch bigint)) \
+             AND expires_at > clock_timestamp() ORDER BY room_id FOR SHARE), \
+             written AS (INSERT INTO match_actions (match_id, seq, seat, client_id, action, \
+             events, acted_by, clock) SELECT {}, r.seq, r.seat, r.client_id, r.action, \
+             r.events, r.acted_by, r.clock FROM {} \
+             WHERE (r.room_id::uuid, r.owner, r.epoch) IN (SELECT room_id, owner, epoch FROM held) \
+             RETURNING 1) \
+             SELECT room_id::text, owner, epoch FROM held",
+            d.as_uuid("r.match_id"),
+            d.json_rows(
+                1,
+                "r",
+                &[
+                    ("match_id", SqlType::Text),
+                    ("seq", SqlType::BigInt),
+                    ("seat", SqlType::BigInt),
+                    ("client_id", SqlType::Text),
+                    ("action", SqlType::Json),
+                    ("events", SqlType::Json),
+                    ("acted_by", SqlType::Text),
+                    ("clock", SqlType::Json),
+                    ("room_id", SqlType::Text),
+                    ("owner", SqlType::Text),
+                    ("epoch", SqlType::BigInt),
+                ]
+            ),
+        )
+    })
+}
+
 /// One settle of [`Task::settle`], on a connection of its own: in one transaction, checks the
 /// appends' fences, writes the rows of those whose fence holds with conflicts ignored (and the
 /// ends of their matches, which keep a first outcome), reads back the action stored at each
@@ -860,6 +923,11 @@ fn action_rows(d: Dialect, appends: &[&FencedAppend]) -> String {
             append.by.as_str(),
         );
         let _ = serde_json::to_writer(&mut rows, &append.client_id);
+        if let Some(fence) = &append.fence {
+            let _ = write!(rows, r#","room_id":"{}","owner":"#, append.room_id);
+            let _ = serde_json::to_writer(&mut rows, &*fence.node);
+            let _ = write!(rows, r#","epoch":{}"#, fence.epoch);
+        }
         for (key, json) in [
             ("action", Some(&append.action)),
             ("events", Some(&append.events)),
@@ -918,17 +986,24 @@ async fn fenced_out(
         .iter()
         .map(|row| Ok((row.try_get(0)?, row.try_get(1)?, row.try_get(2)?)))
         .collect::<sqlx::Result<_>>()?;
-    Ok(appends
+    Ok(refused_fences(appends, &held))
+}
+
+/// For each append, whether its fence is not among the leases `held` (room, owner, epoch):
+/// refused (`AppendError::Moved`). An append without a fence is never refused.
+fn refused_fences(appends: &[&FencedAppend], held: &[(String, String, i64)]) -> Vec<bool> {
+    appends
         .iter()
         .map(|append| match &append.fence {
             None => false,
-            Some(fence) => !held.iter().any(|(room, owner, epoch)| {
-                *room == append.room_id.to_string()
-                    && owner.as_str() == &*fence.node
-                    && *epoch == fence.epoch
-            }),
+            Some(fence) => {
+                let room = append.room_id.to_string();
+                !held.iter().any(|(held_room, owner, epoch)| {
+                    *held_room == room && owner.as_str() == &*fence.node && *epoch == fence.epoch
+                })
+            }
         })
-        .collect())
+        .collect()
 }
 
 #[cfg(test)]
