@@ -3,8 +3,6 @@
 //! the body limits (413, 408), is `{"code", "message"}` with its status. One test walks every
 //! documented route (from `/api/openapi.json`) with every wrong method and malformed inputs, with
 //! and without a bearer, and checks that the document lists every status each route answered.
-//! Over sockets: a second `resign` is answered (`already_resigned`), and a person always gets
-//! past a waiting room's full spectator places to its free seat (docs/PROTOCOL.md).
 
 use crate::common;
 
@@ -342,58 +340,5 @@ async fn rate_limited_names_the_room_and_action_it_dropped() {
         assert_eq!(message["room"], room_id.as_str(), "{message}");
         assert_eq!(message["id"], id, "{message}");
     }
-    server.stop().await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_second_resignation_is_answered_already_resigned_and_the_other_seat_match_over() {
-    let server = TestServer::on_sqlite(|_| {}).await;
-    let http = server.http();
-    let [(_, ada), (_, bob)] = http.guests(["Ada", "Bob"]).await;
-    let room_id = http
-        .room_id(&ada, &json!({"ruleset": "hexdice", "seats": 2}))
-        .await;
-    let mut players = seat_players(server.addr, &room_id, None, &[ada, bob]).await;
-    let resign = json!({"type": "resign", "room": room_id});
-    players[0].client.send(&resign).await;
-    let finished = players[0].finished().await;
-    assert_eq!(
-        finished["outcome"]["reason"], "opponent_resigned",
-        "{finished}"
-    );
-    // Both ask again once the match is over: each gets an answer with its own code.
-    players[0].client.send(&resign).await;
-    assert_eq!(players[0].client.error_code().await, "already_resigned");
-    players[1].client.send(&resign).await;
-    assert_eq!(players[1].client.error_code().await, "match_over");
-    server.stop().await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn spectators_filling_a_waiting_room_never_keep_a_person_from_its_free_seat() {
-    let server = TestServer::on_sqlite(|limits| limits.max_spectators_per_room = 1).await;
-    let http = server.http();
-    let [(_, ada), (_, bob)] = http.guests(["Ada", "Bob"]).await;
-    let room_id = http
-        .room_id(&ada, &json!({"ruleset": "hexdice", "seats": 2}))
-        .await;
-    let mut ada_socket = server.client(Some(&ada)).await;
-    ada_socket.sit(&room_id, None).await;
-    // One anonymous spectator fills the room's spectator places; the next is turned away.
-    let mut watcher = server.client(None).await;
-    assert_eq!(watcher.join(&room_id, None).await["type"], "room");
-    let mut turned_away = server.client(None).await;
-    let refused = turned_away.join(&room_id, None).await;
-    assert_eq!(refused["code"], "too_many_connections", "{refused}");
-    // Bob, who may sit, still gets in and takes the free seat: the match starts.
-    let mut bob_socket = server.client(Some(&bob)).await;
-    let joined = bob_socket.join(&room_id, None).await;
-    assert_eq!(joined["type"], "room", "{joined}");
-    bob_socket.take_seat(&room_id, None).await;
-    bob_socket.until_type("snapshot").await;
-    let (status, shown) = http.get(&format!("/api/rooms/{room_id}"), None).await;
-    assert_eq!(status, 200);
-    assert_eq!(shown["state"], "playing", "{shown}");
-    assert_eq!(shown["seats"][1]["player"]["name"], "Bob", "{shown}");
     server.stop().await;
 }

@@ -338,6 +338,9 @@ async fn a_second_resignation_is_answered_already_resigned() {
         .await;
     assert_eq!(refused["code"], "already_resigned", "{refused}");
     assert_eq!(refused["room"], json!(room), "{refused}");
+    // The other seat, which did not resign, is told the match is over.
+    players[1].client.send(&resign).await;
+    assert_eq!(players[1].client.error_code().await, "match_over");
     // Nothing more was stored: the log ends with the one resignation.
     let (_, shown) = http.get(&format!("/api/rooms/{room}"), None).await;
     let match_id = shown["match_id"].as_str().expect("a match id").to_owned();
