@@ -1072,16 +1072,11 @@ async fn two_players_pressing_quick_play_on_two_nodes_are_sent_to_one_room() {
             player.sit(&room, None).await;
             players.push(player);
         }
-        let mut playing = false;
-        for _ in 0..100 {
-            let (_, shown) = https[0].get(&format!("/api/rooms/{room}"), None).await;
-            if shown["state"] == "playing" {
-                playing = true;
-                break;
-            }
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
-        assert!(playing, "round {round}: the match started");
+        https[0]
+            .room_until(&room, "the match playing", |shown| {
+                shown["state"] == "playing"
+            })
+            .await;
     }
     // A player waiting in a room served by one node is found by quick play on the other,
     // once that node sees her there (presence).

@@ -15,7 +15,7 @@ use crate::cluster::{
 };
 use crate::common::play::{Chooser, play, rejoin, seat_players};
 use crate::common::{Client, Http};
-use crate::ratings::{provisional_hexdice, seed_rating};
+use crate::ratings::{assert_ada_lost_one_rated_duel, provisional_hexdice, seed_rating};
 
 /// Fresh identities may play rated, and their results count though every test guest comes
 /// from one address.
@@ -120,16 +120,11 @@ async fn rated_quick_play_on_two_nodes_matches_close_players_before_a_far_one() 
     let mut bob_socket = Client::connect(nodes[0].addr).await;
     bob_socket.hello(Some(&bob)).await;
     bob_socket.sit(&ada_room, None).await;
-    let mut playing = false;
-    for _ in 0..100 {
-        let (_, shown) = https[1].get(&format!("/api/rooms/{ada_room}"), None).await;
-        if shown["state"] == "playing" {
-            playing = true;
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    assert!(playing, "Ada and Bob's rated match started");
+    https[1]
+        .room_until(&ada_room, "the match playing", |shown| {
+            shown["state"] == "playing"
+        })
+        .await;
     drop((far_socket, ada_socket, bob_socket));
     drop(nodes);
     db.cleanup().await;
@@ -230,27 +225,7 @@ async fn a_node_killed_as_a_rated_match_ends_leaves_it_rated_once_after_the_take
     let third = Node::start_with(&db, &nats, &format!("k{prefix}c"), 2, &OPEN);
     tokio::time::sleep(Duration::from_secs(3)).await;
     let http = Http { addr: third.addr };
-    let expected = vec![(bob_id.clone(), 1662, 1), (ada_id.clone(), 1338, 1)];
-    assert_eq!(provisional_hexdice(&http).await, expected, "rated once");
-    let (_, shown) = http.get(&format!("/api/rooms/{room_id}"), None).await;
-    let match_id = shown["match_id"].as_str().unwrap();
-    let (_, summary) = http.get(&format!("/api/matches/{match_id}"), None).await;
-    assert_eq!(summary["state"], "finished", "{summary}");
-    let changes: Vec<i64> = summary["ratings"]
-        .as_array()
-        .expect("the changes")
-        .iter()
-        .map(|seat| seat["change"].as_i64().unwrap())
-        .collect();
-    assert_eq!(changes, vec![-162, 162]);
-    let (_, history) = http
-        .get(&format!("/api/players/{ada_id}/ratings"), None)
-        .await;
-    assert_eq!(
-        history["ratings"][0]["history"].as_array().unwrap().len(),
-        1,
-        "{history}"
-    );
+    assert_ada_lost_one_rated_duel(&http, &room_id, &ada_id, &bob_id).await;
     drop(third);
     db.cleanup().await;
 }

@@ -384,14 +384,9 @@ async fn a_free_seat_is_taken_although_the_spectator_places_are_full() {
         .await;
     assert_eq!(seated["room"]["seats"][1]["connected"], true, "{seated}");
     // The lobby's copy of the room follows (it is published after the seat is stored).
-    let mut shown = Value::Null;
-    for _ in 0..100 {
-        shown = http.get(&format!("/api/rooms/{room_id}"), None).await.1;
-        if shown["seats"][1]["player"]["id"] == json!(bob_id) {
-            break;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
-    }
-    assert_eq!(shown["seats"][1]["player"]["id"], json!(bob_id), "{shown}");
+    http.room_until(&room_id, "Bob in seat 1", |shown| {
+        shown["seats"][1]["player"]["id"] == json!(bob_id)
+    })
+    .await;
     server.stop().await;
 }

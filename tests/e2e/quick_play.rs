@@ -101,17 +101,12 @@ async fn quick_play_joins_the_oldest_waiting_room(db: TestDb) {
 /// Waits until the lobby shows the seated player of `room` as gone (the socket close reaches
 /// the room task asynchronously).
 async fn wait_until_absent(http: &common::Http, room: &str) {
-    for _ in 0..200 {
-        let (_, shown) = http.get(&format!("/api/rooms/{room}"), None).await;
-        if shown["seats"]
+    http.room_until(room, "the room saw its player leave", |shown| {
+        shown["seats"]
             .as_array()
             .unwrap()
             .iter()
             .all(|s| !s["connected"].as_bool().unwrap())
-        {
-            return;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(25)).await;
-    }
-    panic!("the room never saw its player leave");
+    })
+    .await;
 }

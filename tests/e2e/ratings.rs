@@ -480,27 +480,7 @@ async fn a_server_killed_as_a_rated_match_ends_rates_it_exactly_once(db: TestDb)
 
     let third = ServerProcess::start(&db.url, OPEN_FLAGS);
     let http = Http { addr: third.addr };
-    let expected = vec![(bob_id.clone(), 1662, 1), (ada_id.clone(), 1338, 1)];
-    assert_eq!(provisional_hexdice(&http).await, expected, "rated once");
-    let (_, shown) = http.get(&format!("/api/rooms/{room_id}"), None).await;
-    let match_id = shown["match_id"].as_str().unwrap();
-    let (_, summary) = http.get(&format!("/api/matches/{match_id}"), None).await;
-    assert_eq!(summary["state"], "finished", "{summary}");
-    let changes: Vec<i64> = summary["ratings"]
-        .as_array()
-        .expect("the changes")
-        .iter()
-        .map(|seat| seat["change"].as_i64().unwrap())
-        .collect();
-    assert_eq!(changes, vec![-162, 162]);
-    let (_, history) = http
-        .get(&format!("/api/players/{ada_id}/ratings"), None)
-        .await;
-    assert_eq!(
-        history["ratings"][0]["history"].as_array().unwrap().len(),
-        1,
-        "{history}"
-    );
+    assert_ada_lost_one_rated_duel(&http, &room_id, &ada_id, &bob_id).await;
     third.sigkill();
 }
 
@@ -809,4 +789,34 @@ async fn the_leaderboard_and_the_player_page_show_one_idle_deviation(db: TestDb)
         assert_eq!(hexdice["rank"], rank, "{mine}");
     }
     server.stop().await;
+}
+
+/// What every list shows after Ada (first to act) lost a rated hexdice duel to Bob, both new:
+/// the leaderboard, the match's changes and Ada's history each show it exactly once.
+pub(crate) async fn assert_ada_lost_one_rated_duel(
+    http: &Http,
+    room_id: &str,
+    ada_id: &str,
+    bob_id: &str,
+) {
+    let expected = vec![(bob_id.to_owned(), 1662, 1), (ada_id.to_owned(), 1338, 1)];
+    assert_eq!(provisional_hexdice(http).await, expected, "rated once");
+    let match_id = http.match_of(room_id).await;
+    let (_, summary) = http.get(&format!("/api/matches/{match_id}"), None).await;
+    assert_eq!(summary["state"], "finished", "{summary}");
+    let changes: Vec<i64> = summary["ratings"]
+        .as_array()
+        .expect("the changes")
+        .iter()
+        .map(|seat| seat["change"].as_i64().unwrap())
+        .collect();
+    assert_eq!(changes, vec![-162, 162]);
+    let (_, history) = http
+        .get(&format!("/api/players/{ada_id}/ratings"), None)
+        .await;
+    assert_eq!(
+        history["ratings"][0]["history"].as_array().unwrap().len(),
+        1,
+        "{history}"
+    );
 }

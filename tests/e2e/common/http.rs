@@ -114,6 +114,26 @@ impl Http {
             .to_owned()
     }
 
+    /// `GET /api/rooms/{room}` again every 25 ms until `wanted` holds of what it shows (what a
+    /// room task publishes reaches the lobby's copy a moment after its sockets); panics with
+    /// `what` and the last answer after 5 s.
+    pub async fn room_until(
+        &self,
+        room: &str,
+        what: &str,
+        wanted: impl Fn(&Value) -> bool,
+    ) -> Value {
+        let mut shown = Value::Null;
+        for _ in 0..200 {
+            shown = self.get(&format!("/api/rooms/{room}"), None).await.1;
+            if wanted(&shown) {
+                return shown;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(25)).await;
+        }
+        panic!("{what}: never shown, last {shown}");
+    }
+
     /// A match's replay as `token` (or anyone) sees it: the status and the body.
     pub async fn replay(&self, match_id: &str, token: Option<&str>) -> (u16, Value) {
         self.get(&format!("/api/matches/{match_id}/replay"), token)
