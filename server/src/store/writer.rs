@@ -731,6 +731,19 @@ enum Conflicts {
     Ignore,
 }
 
+/// The columns of an action's row as [`action_rows`] writes them (its room's fence after them
+/// when it has one).
+const ACTION_ROW: [(&str, SqlType); 8] = [
+    ("match_id", SqlType::Text),
+    ("seq", SqlType::BigInt),
+    ("seat", SqlType::BigInt),
+    ("client_id", SqlType::Text),
+    ("action", SqlType::Json),
+    ("events", SqlType::Json),
+    ("acted_by", SqlType::Text),
+    ("clock", SqlType::Json),
+];
+
 /// The statement that inserts a batch's actions (one JSON parameter: [`action_rows`]), written
 /// once per dialect and [`Conflicts`]: every batch runs the same text.
 fn insert_actions(d: Dialect, conflicts: Conflicts) -> &'static str {
@@ -754,20 +767,7 @@ fn insert_actions(d: Dialect, conflicts: Conflicts) -> &'static str {
             "r.action",
             "r.events",
             "r.clock",
-            d.json_rows(
-                1,
-                "r",
-                &[
-                    ("match_id", SqlType::Text),
-                    ("seq", SqlType::BigInt),
-                    ("seat", SqlType::BigInt),
-                    ("client_id", SqlType::Text),
-                    ("action", SqlType::Json),
-                    ("events", SqlType::Json),
-                    ("acted_by", SqlType::Text),
-                    ("clock", SqlType::Json),
-                ]
-            ),
+            d.json_rows(1, "r", &ACTION_ROW),
             // SQLite needs the `WHERE` to read `ON CONFLICT` as the upsert clause.
             match conflicts {
                 Conflicts::Refuse => "",
@@ -803,18 +803,14 @@ fn insert_fenced_actions() -> &'static str {
                 1,
                 "r",
                 &[
-                    ("match_id", SqlType::Text),
-                    ("seq", SqlType::BigInt),
-                    ("seat", SqlType::BigInt),
-                    ("client_id", SqlType::Text),
-                    ("action", SqlType::Json),
-                    ("events", SqlType::Json),
-                    ("acted_by", SqlType::Text),
-                    ("clock", SqlType::Json),
-                    ("room_id", SqlType::Text),
-                    ("owner", SqlType::Text),
-                    ("epoch", SqlType::BigInt),
+                    ACTION_ROW.as_slice(),
+                    &[
+                        ("room_id", SqlType::Text),
+                        ("owner", SqlType::Text),
+                        ("epoch", SqlType::BigInt),
+                    ],
                 ]
+                .concat()
             ),
         )
     })
