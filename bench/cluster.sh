@@ -86,13 +86,7 @@ done
         "\`--nats-url\`, \"N nodes\" the cluster, clients spread over its nodes. Server CPU and RSS" \
         "are the nodes' sums. Everything shares $(nproc) cores: more nodes show the cost of" \
         "forwarding, not a speed-up."
-    if [ ${#servers[@]} -gt 1 ]; then
-        n=0
-        for server in "${servers[@]}"; do
-            n=$((n + 1))
-            echo "s$n: \`$server\`$( [ -f "$server.commit" ] && echo " (commit $(cat "$server.commit"))")."
-        done
-    fi
+    servers_lines
     echo
     runs_table "$load" "$jsonl" "$work/failed"
 } >>"$results"

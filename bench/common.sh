@@ -36,3 +36,15 @@ runs_table() {
         cat "$3"
     fi
 }
+
+# One line per server binary compared in the run (`s1: path (commit …)`), when there are
+# several: the array `servers`.
+servers_lines() {
+    if [ ${#servers[@]} -gt 1 ]; then
+        local n=0 server
+        for server in "${servers[@]}"; do
+            n=$((n + 1))
+            echo "s$n: \`$server\`$( [ -f "$server.commit" ] && echo " (commit $(cat "$server.commit"))")."
+        done
+    fi
+}

@@ -87,13 +87,7 @@ done
 {
     section_head "Load run $started"
     echo "Command: \`bench/run.sh ${scenarios[*]}\` (DBS=\"${dbs[*]}\", DURATION=$duration)."
-    if [ ${#servers[@]} -gt 1 ]; then
-        n=0
-        for server in "${servers[@]}"; do
-            n=$((n + 1))
-            echo "s$n: \`$server\`$( [ -f "$server.commit" ] && echo " (commit $(cat "$server.commit"))")."
-        done
-    fi
+    servers_lines
     echo
     runs_table "$load" "$jsonl" "$work/failed"
 } >>"$results"
