@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 use warroom_server::config::Config;
 use warroom_server::store::Dialect;
 
-use common::play::{Chooser, play, play_at_random, rejoin, seat_players};
+use common::play::{Chooser, Participant, play, play_at_random, rejoin, seat_players};
 use common::{Http, ServerProcess, TestDb, TestServer};
 
 on_both_databases! {
@@ -460,21 +460,7 @@ async fn a_server_killed_as_a_rated_match_ends_rates_it_exactly_once(db: TestDb)
     let second = ServerProcess::start(&db.url, OPEN_FLAGS);
     let http = Http { addr: second.addr };
     let mut ada_again = rejoin(second.addr, &ada, Some(0), &room_id).await;
-    let stored = !provisional_hexdice(&http).await.is_empty();
-    assert_eq!(
-        ada_again.outcome.is_some(),
-        stored,
-        "a result without ratings, or ratings without it"
-    );
-    if !stored {
-        ada_again.client.send(&resign).await;
-        let end = ada_again
-            .until("the end", |m| {
-                m["type"] == "applied" && !m["outcome"].is_null()
-            })
-            .await;
-        assert_eq!(end["outcome"]["winner"], 1, "{end}");
-    }
+    resign_again_unless_rated(&http, &mut ada_again, &resign).await;
     drop(ada_again);
     second.sigkill();
 
@@ -819,4 +805,24 @@ pub(crate) async fn assert_ada_lost_one_rated_duel(
         1,
         "{history}"
     );
+}
+
+/// After a kill as Ada's resignation went out: the result and the ratings are both stored or
+/// both missing; when missing, Ada (rejoined as `ada`) resigns again and Bob wins.
+pub(crate) async fn resign_again_unless_rated(http: &Http, ada: &mut Participant, resign: &Value) {
+    let stored = !provisional_hexdice(http).await.is_empty();
+    assert_eq!(
+        ada.outcome.is_some(),
+        stored,
+        "a result without ratings, or ratings without it"
+    );
+    if !stored {
+        ada.client.send(resign).await;
+        let end = ada
+            .until("the end", |m| {
+                m["type"] == "applied" && !m["outcome"].is_null()
+            })
+            .await;
+        assert_eq!(end["outcome"]["winner"], 1, "{end}");
+    }
 }
