@@ -285,7 +285,9 @@ impl Table {
                 if index > 0 {
                     out.push(b',');
                 }
-                out.extend_from_slice(json_text(field).as_bytes());
+                if write_json(out, *field).is_err() {
+                    out.extend_from_slice(b"null");
+                }
             }
             out.extend_from_slice(br#"],"rows":["#);
             merge.write_rows(self, group, out);
@@ -407,9 +409,195 @@ fn write_cell<'a>(out: &mut Vec<u8>, values: impl ExactSizeIterator<Item = &'a [
     out.push(b']');
 }
 
-/// JSON text of plain data (it cannot fail; `null` if it ever did).
-fn json_text<T: Serialize + ?Sized>(value: &T) -> String {
-    serde_json::to_string(value).unwrap_or_else(|_| "null".to_owned())
+/// Writes `value` as JSON text: a number, a boolean, `null` or a string that needs no escape
+/// straight into `out` ([`Scalar`]), anything else through serde_json, which gives the same
+/// text. An action's fields are mostly small numbers, and serde_json's writer costs a few
+/// times more per value than the value's digits (it was the most of `compact`'s instructions
+/// per hexdice action).
+fn write_json<T: Serialize + ?Sized>(out: &mut Vec<u8>, value: &T) -> Result<(), NotTagged> {
+    let start = out.len();
+    if value.serialize(Scalar(out)).is_ok() {
+        return Ok(());
+    }
+    out.truncate(start);
+    serde_json::to_writer(&mut *out, value).map_err(|_| NotTagged)
+}
+
+/// Writes a scalar as serde_json would; refuses (`NotTagged`) whatever it does not write
+/// itself: floats, strings that need an escape, and every compound value.
+struct Scalar<'o>(&'o mut Vec<u8>);
+
+impl Scalar<'_> {
+    fn unsigned(self, mut value: u64) -> Result<(), NotTagged> {
+        let mut digits = [0u8; 20];
+        let mut at = digits.len();
+        loop {
+            at -= 1;
+            // A digit: `value % 10` is below 10.
+            digits[at] = b'0' + (value % 10) as u8;
+            value /= 10;
+            if value == 0 {
+                break;
+            }
+        }
+        self.0.extend_from_slice(&digits[at..]);
+        Ok(())
+    }
+
+    fn signed(self, value: i64) -> Result<(), NotTagged> {
+        if value < 0 {
+            self.0.push(b'-');
+        }
+        self.unsigned(value.unsigned_abs())
+    }
+
+    fn text(self, text: &str) -> Result<(), NotTagged> {
+        // serde_json escapes the quote, the backslash and the control characters only.
+        if text.bytes().any(|b| b < 0x20 || b == b'"' || b == b'\\') {
+            return Err(NotTagged);
+        }
+        self.0.push(b'"');
+        self.0.extend_from_slice(text.as_bytes());
+        self.0.push(b'"');
+        Ok(())
+    }
+}
+
+impl Serializer for Scalar<'_> {
+    type Ok = ();
+    type Error = NotTagged;
+    type SerializeSeq = Impossible<(), NotTagged>;
+    type SerializeTuple = Impossible<(), NotTagged>;
+    type SerializeTupleStruct = Impossible<(), NotTagged>;
+    type SerializeTupleVariant = Impossible<(), NotTagged>;
+    type SerializeMap = Impossible<(), NotTagged>;
+    type SerializeStruct = Impossible<(), NotTagged>;
+    type SerializeStructVariant = Impossible<(), NotTagged>;
+
+    fn serialize_bool(self, value: bool) -> Result<(), NotTagged> {
+        self.0
+            .extend_from_slice(if value { b"true" } else { b"false" });
+        Ok(())
+    }
+    fn serialize_i8(self, value: i8) -> Result<(), NotTagged> {
+        self.signed(value.into())
+    }
+    fn serialize_i16(self, value: i16) -> Result<(), NotTagged> {
+        self.signed(value.into())
+    }
+    fn serialize_i32(self, value: i32) -> Result<(), NotTagged> {
+        self.signed(value.into())
+    }
+    fn serialize_i64(self, value: i64) -> Result<(), NotTagged> {
+        self.signed(value)
+    }
+    fn serialize_u8(self, value: u8) -> Result<(), NotTagged> {
+        self.unsigned(value.into())
+    }
+    fn serialize_u16(self, value: u16) -> Result<(), NotTagged> {
+        self.unsigned(value.into())
+    }
+    fn serialize_u32(self, value: u32) -> Result<(), NotTagged> {
+        self.unsigned(value.into())
+    }
+    fn serialize_u64(self, value: u64) -> Result<(), NotTagged> {
+        self.unsigned(value)
+    }
+    fn serialize_str(self, value: &str) -> Result<(), NotTagged> {
+        self.text(value)
+    }
+    fn serialize_none(self) -> Result<(), NotTagged> {
+        self.0.extend_from_slice(b"null");
+        Ok(())
+    }
+    fn serialize_unit(self) -> Result<(), NotTagged> {
+        self.serialize_none()
+    }
+    fn serialize_unit_struct(self, _: &'static str) -> Result<(), NotTagged> {
+        self.serialize_none()
+    }
+    fn serialize_unit_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        variant: &'static str,
+    ) -> Result<(), NotTagged> {
+        self.text(variant)
+    }
+    fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<(), NotTagged> {
+        value.serialize(self)
+    }
+    fn serialize_newtype_struct<T: ?Sized + Serialize>(
+        self,
+        _: &'static str,
+        value: &T,
+    ) -> Result<(), NotTagged> {
+        value.serialize(self)
+    }
+
+    fn serialize_f32(self, _: f32) -> Result<(), NotTagged> {
+        Err(NotTagged)
+    }
+    fn serialize_f64(self, _: f64) -> Result<(), NotTagged> {
+        Err(NotTagged)
+    }
+    fn serialize_char(self, _: char) -> Result<(), NotTagged> {
+        Err(NotTagged)
+    }
+    fn serialize_bytes(self, _: &[u8]) -> Result<(), NotTagged> {
+        Err(NotTagged)
+    }
+
+    fn serialize_newtype_variant<T: ?Sized + Serialize>(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: &T,
+    ) -> Result<(), NotTagged> {
+        Err(NotTagged)
+    }
+    fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq, NotTagged> {
+        Err(NotTagged)
+    }
+    fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple, NotTagged> {
+        Err(NotTagged)
+    }
+    fn serialize_tuple_struct(
+        self,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeTupleStruct, NotTagged> {
+        Err(NotTagged)
+    }
+    fn serialize_tuple_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeTupleVariant, NotTagged> {
+        Err(NotTagged)
+    }
+    fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap, NotTagged> {
+        Err(NotTagged)
+    }
+    fn serialize_struct(
+        self,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeStruct, NotTagged> {
+        Err(NotTagged)
+    }
+    fn serialize_struct_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeStructVariant, NotTagged> {
+        Err(NotTagged)
+    }
 }
 
 /// Takes one action apart into the [`Table`]: its tag's JSON text, the names of its other
@@ -445,7 +633,7 @@ impl SerializeStruct for Capture<'_> {
     ) -> Result<(), NotTagged> {
         let table = &mut *self.0;
         if key == TAG && !table.tagged {
-            serde_json::to_writer(&mut table.tag, value).map_err(|_| NotTagged)?;
+            write_json(&mut table.tag, value)?;
             if table.tag.first() != Some(&b'"') {
                 return Err(NotTagged);
             }
@@ -455,7 +643,7 @@ impl SerializeStruct for Capture<'_> {
                 table.values.push(b',');
             }
             table.fields.push(key);
-            serde_json::to_writer(&mut table.values, value).map_err(|_| NotTagged)?;
+            write_json(&mut table.values, value)?;
             table.ends.push(table.values.len());
         }
         Ok(())
@@ -574,6 +762,54 @@ impl<'t> Serializer for Capture<'t> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn values_written_without_serde_json_are_the_text_serde_json_writes() {
+        #[derive(Serialize)]
+        enum Side {
+            North,
+        }
+        #[derive(Serialize)]
+        struct Id(u8);
+        fn same<T: Serialize>(value: T) {
+            let mut out = b"x".to_vec();
+            write_json(&mut out, &value).unwrap();
+            assert_eq!(
+                String::from_utf8(out).unwrap(),
+                format!("x{}", serde_json::to_string(&value).unwrap())
+            );
+        }
+        for n in [0u64, 7, 9, 10, 99, 100, 255, 65_535, u64::MAX] {
+            same(n);
+        }
+        for n in [0i64, -1, 9, -10, i64::MIN, i64::MAX] {
+            same(n);
+        }
+        same(0u8);
+        same(u8::MAX);
+        same(-128i8);
+        same(true);
+        same(false);
+        same(None::<u8>);
+        same(Some(3u16));
+        same(());
+        same(Side::North);
+        same(Id(4));
+        for text in [
+            "",
+            "attack",
+            "é ü",
+            "a\"b",
+            "back\\slash",
+            "tab\t",
+            "\u{1f}",
+            "\u{7f}",
+        ] {
+            same(text);
+        }
+        same(1.5f64);
+        same([1u8, 2]);
+    }
+
     use serde_json::json;
     use warroom_engine::{BotRng, Ruleset, Seed, random_legal};
 

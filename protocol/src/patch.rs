@@ -25,11 +25,14 @@
 
 use serde_json::Value;
 
-/// One step of a path while diffing: an object key (its JSON text, quotes included, as written)
-/// or an array index.
+pub mod typed;
+
+/// One step of a path while diffing: an object key (its JSON text, quotes included, as written),
+/// a struct field's name (a plain identifier, written in quotes) or an array index.
 #[derive(Clone, Copy, Debug)]
 enum Step<'a> {
     Key(&'a str),
+    Name(&'static str),
     Index(usize),
 }
 
@@ -358,6 +361,11 @@ fn write_path(path: &[Step<'_>], out: &mut String) {
         }
         match step {
             Step::Key(key) => out.push_str(key),
+            Step::Name(name) => {
+                out.push('"');
+                out.push_str(name);
+                out.push('"');
+            }
             Step::Index(index) => {
                 let _ = write!(out, "{index}");
             }

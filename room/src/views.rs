@@ -14,30 +14,31 @@
 //! class whose previous view the room no longer keeps) gets the whole view.
 //!
 //! A patch is made between two views of the same class only, once per class (and once for
-//! classes whose views are the same text), and its bytes shared like the whole message's: no
-//! patch can carry what another class sees.
+//! classes that share their views), and its bytes shared like the whole message's: no patch can
+//! carry what another class sees. The views are kept typed ([`DynamicView`]): a ruleset with a
+//! typed patch (hexdice) writes a view as JSON only for a follower sent it whole.
 
 use warroom_engine::Viewer;
-use warroom_protocol::{ClockState, RawJson, RoomId, ServerMsg, patch};
+use warroom_protocol::{ClockState, RawJson, RoomId, ServerMsg};
 
 use crate::ConnId;
 use crate::followers::Followers;
 use crate::game::Game;
 use crate::output::Output;
-use crate::runner::SeenAction;
+use crate::runner::{DynamicView, SeenAction};
 
 /// The views the room last sent, per viewer class, all of one seq.
 #[derive(Debug, Default)]
 pub struct LastViews {
     /// Their seq.
     seq: Option<u64>,
-    /// Per class, its view without the static parts.
-    views: Vec<(Viewer, RawJson)>,
+    /// Per class, its view without the static parts (typed; written as JSON only if sent whole).
+    views: Vec<(Viewer, DynamicView)>,
 }
 
 impl LastViews {
     /// The view of `viewer` at `seq`, if the room keeps it.
-    fn get(&self, viewer: Viewer, seq: u64) -> Option<&RawJson> {
+    fn get(&self, viewer: Viewer, seq: u64) -> Option<&DynamicView> {
         if self.seq != Some(seq) {
             return None;
         }
@@ -48,7 +49,7 @@ impl LastViews {
     }
 
     /// Keeps `view` as `viewer`'s at `seq` (views of another seq are dropped).
-    fn keep(&mut self, viewer: Viewer, seq: u64, view: RawJson) {
+    fn keep(&mut self, viewer: Viewer, seq: u64, view: DynamicView) {
         if self.seq != Some(seq) {
             self.seq = Some(seq);
             self.views.clear();
@@ -107,12 +108,11 @@ impl LastViews {
                 .find_map(|(other, made)| {
                     let other_base = previous.get(other.0, seq - 1)?;
                     let other_view = &other.2.as_ref()?.view;
-                    (other_base.get() == base.get() && other_view.get() == seen.view.get())
+                    (other_base.same_as(base) && other_view.same_as(&seen.view))
                         .then(|| made.clone())
                         .flatten()
                 });
-            let patch = same
-                .unwrap_or_else(|| RawJson::from_written(patch::diff(base.get(), seen.view.get())));
+            let patch = same.unwrap_or_else(|| seen.view.patch_from(base));
             patches.push(Some(patch));
         }
         let mut outputs = Vec::new();
@@ -236,24 +236,12 @@ pub fn applied(
     legal_actions: Option<RawJson>,
     clock: Option<ClockState>,
 ) -> ServerMsg {
-    ServerMsg::Applied {
-        room,
-        seq: seen.seq,
-        seat: seen.seat,
-        by: seen.by,
-        action: seen.action,
-        events: seen.events,
-        view: Some(seen.view),
-        patch: None,
-        to_act: seen.to_act,
-        outcome: seen.outcome,
-        legal: legal_actions,
-        clock,
-    }
+    let view = seen.view.json();
+    applied_with(room, seen, Some(view), None, legal_actions, clock)
 }
 
 /// [`applied`] with a patch of the viewer's view since the previous seq instead of the view
-/// (`patches.rs`).
+/// (which is then never written as JSON).
 pub fn applied_patch(
     room: RoomId,
     seen: SeenAction,
@@ -261,15 +249,31 @@ pub fn applied_patch(
     legal_actions: Option<RawJson>,
     clock: Option<ClockState>,
 ) -> ServerMsg {
-    let mut message = applied(room, seen, legal_actions, clock);
-    if let ServerMsg::Applied {
-        view, patch: slot, ..
-    } = &mut message
-    {
-        *view = None;
-        *slot = Some(patch);
+    applied_with(room, seen, None, Some(patch), legal_actions, clock)
+}
+
+fn applied_with(
+    room: RoomId,
+    seen: SeenAction,
+    view: Option<RawJson>,
+    patch: Option<RawJson>,
+    legal_actions: Option<RawJson>,
+    clock: Option<ClockState>,
+) -> ServerMsg {
+    ServerMsg::Applied {
+        room,
+        seq: seen.seq,
+        seat: seen.seat,
+        by: seen.by,
+        action: seen.action,
+        events: seen.events,
+        view,
+        patch,
+        to_act: seen.to_act,
+        outcome: seen.outcome,
+        legal: legal_actions,
+        clock,
     }
-    message
 }
 
 /// The end of a match, with its seed revealed.

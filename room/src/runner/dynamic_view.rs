@@ -4,9 +4,16 @@
 //! The fields are skipped while serialising, so the board is never turned into JSON only to be
 //! thrown away (it was a sixth of the server's instructions per hexdice action).
 
+use std::any::Any;
+use std::sync::OnceLock;
+
 use serde::Serialize;
 use serde::ser::{SerializeSeq, SerializeStruct, Serializer};
+use warroom_engine::Viewer;
 use warroom_protocol::RawJson;
+use warroom_protocol::patch::{diff, typed::ViewPatch};
+
+use super::{DynamicView, ViewData};
 
 // Which parts are static is the protocol's to say (clients and `verify` strip the same ones).
 pub use warroom_protocol::static_parts::{
@@ -17,6 +24,47 @@ pub use warroom_protocol::static_parts::{
 /// [`STATIC_ENTRY_FIELDS`]); a view that is not a struct is written whole.
 pub fn without_static_parts<V: Serialize>(view: &V) -> RawJson {
     RawJson::of(&Filtered(view, Rule::View))
+}
+
+/// A ruleset's dynamic view of one viewer class, behind [`DynamicView`]: kept typed, written as
+/// JSON text (without its static parts) only when asked for.
+pub(crate) struct TypedView<R: ViewPatch> {
+    view: R::View,
+    json: OnceLock<RawJson>,
+}
+
+impl<R: ViewPatch + 'static> TypedView<R> {
+    /// `viewer`'s dynamic view of `state`.
+    pub(crate) fn of(state: &R, viewer: Viewer) -> DynamicView {
+        DynamicView::new(TypedView::<R> {
+            view: state.dynamic_view(viewer),
+            json: OnceLock::new(),
+        })
+    }
+}
+
+impl<R: ViewPatch + 'static> ViewData for TypedView<R> {
+    fn json(&self) -> &RawJson {
+        self.json.get_or_init(|| without_static_parts(&self.view))
+    }
+
+    fn patch_from(&self, old: &dyn ViewData) -> RawJson {
+        if let Some(old) = old.as_any().downcast_ref::<TypedView<R>>()
+            && let Some(patch) = R::view_patch(&old.view, &self.view)
+        {
+            return RawJson::from_written(patch);
+        }
+        RawJson::from_written(diff(old.json().get(), self.json().get()))
+    }
+
+    fn same_as(&self, other: &dyn ViewData) -> bool {
+        // A typed patch is cheap, so typed views are not written only to be compared.
+        !R::TYPED && self.json().get() == other.json().get()
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
 }
 
 /// What is left out of the value being written.

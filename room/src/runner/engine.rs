@@ -4,6 +4,7 @@ use std::marker::PhantomData;
 
 use serde_json::{Map, Value};
 use warroom_engine::{Ruleset, Seed, Viewer};
+use warroom_protocol::patch::typed::ViewPatch;
 use warroom_protocol::verify::{VerifyReport, verify};
 use warroom_protocol::{Replay, ReplayAction, SeatRange, codes};
 
@@ -31,7 +32,7 @@ fn setup_error(error: warroom_engine::SetupError) -> RoomError {
     RoomError::bad_request(error.code, error.message)
 }
 
-impl<R: Ruleset + warroom_engine::Bot> Rules for Engine<R> {
+impl<R: warroom_engine::Bot + ViewPatch + 'static> Rules for Engine<R> {
     fn id(&self) -> warroom_engine::RulesetId {
         R::ID
     }

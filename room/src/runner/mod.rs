@@ -10,6 +10,10 @@ mod engine;
 mod replay_views;
 mod runner_impl;
 
+use std::any::Any;
+use std::fmt;
+use std::sync::Arc;
+
 use serde_json::Value;
 use warroom_engine::{BotLevel, Outcome, RulesetId, Seat, Seed, Viewer};
 use warroom_protocol::{ActedBy, RawJson, Replay, SeatRange};
@@ -103,11 +107,70 @@ pub struct SeenAction {
     /// Its events, redacted for the viewer, as one JSON array.
     pub events: RawJson,
     /// The viewer's view right after it, without its static parts (`dynamic_view.rs`).
-    pub view: RawJson,
+    pub view: DynamicView,
     /// Whose decision the match waited for right after it.
     pub to_act: Option<Seat>,
     /// The outcome right after it.
     pub outcome: Option<Outcome>,
+}
+
+/// A viewer's view without its static parts, as `applied` carries it: the ruleset's typed view,
+/// written as JSON only when a message carries it whole (once, then shared), and patched from
+/// an older view of its class typed, field by field, where the ruleset can
+/// (`warroom_protocol::patch::typed`), else by diffing the two JSON texts. Clones share it.
+#[derive(Clone)]
+pub struct DynamicView(Arc<dyn ViewData>);
+
+impl DynamicView {
+    /// Wraps a typed view.
+    pub(crate) fn new(view: impl ViewData) -> DynamicView {
+        DynamicView(Arc::new(view))
+    }
+
+    /// Its JSON text (written on the first call).
+    pub fn json(&self) -> RawJson {
+        self.0.json().clone()
+    }
+
+    /// As a tree (tests).
+    pub fn to_value(&self) -> Value {
+        self.0.json().to_value()
+    }
+
+    /// The patch that turns `old`, a view of the same viewer class, into this one.
+    pub fn patch_from(&self, old: &DynamicView) -> RawJson {
+        self.0.patch_from(&*old.0)
+    }
+
+    /// True when the two are known to be the same view (the same one shared, or, for a ruleset
+    /// patched from text, the same text), so one patch serves both classes.
+    pub fn same_as(&self, other: &DynamicView) -> bool {
+        Arc::ptr_eq(&self.0, &other.0) || self.0.same_as(&*other.0)
+    }
+}
+
+impl PartialEq for DynamicView {
+    fn eq(&self, other: &DynamicView) -> bool {
+        self.0.json() == other.0.json()
+    }
+}
+
+impl fmt::Debug for DynamicView {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.0.json().get())
+    }
+}
+
+/// What [`DynamicView`] needs of a ruleset's typed view (`runner_impl.rs`).
+pub(crate) trait ViewData: Send + Sync + 'static {
+    /// The view's JSON text, written once.
+    fn json(&self) -> &RawJson;
+    /// The patch from `old` to this view.
+    fn patch_from(&self, old: &dyn ViewData) -> RawJson;
+    /// True when `other` is known to be the same view without comparing typed values.
+    fn same_as(&self, other: &dyn ViewData) -> bool;
+    /// For the downcast of `patch_from`.
+    fn as_any(&self) -> &dyn Any;
 }
 
 /// One running match, owned by its room task.
@@ -130,7 +193,7 @@ pub trait MatchRunner: Send {
     fn view(&self, viewer: Viewer) -> RawJson;
     /// What `viewer` may see now without the static parts, as `applied` carries it
     /// (`dynamic_view.rs`).
-    fn dynamic_view(&self, viewer: Viewer) -> RawJson;
+    fn dynamic_view(&self, viewer: Viewer) -> DynamicView;
     /// The legal actions, grouped by type (`warroom_protocol::legal`), when `viewer` is the
     /// seat to act.
     fn legal_actions_for(&self, viewer: Viewer) -> Option<RawJson>;

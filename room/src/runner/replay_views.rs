@@ -1,30 +1,30 @@
 //! The boards of a replay, step by step: the stored actions played again from the setup state
 //! and, after each, the viewer's view (without its static parts, as a live `applied` carries it)
-//! as a patch of the view before it (`warroom_protocol::patch::diff`, the live patches' code).
+//! as a patch of the view before it (`DynamicView::patch_from`, the live patches' code).
 //! So a client shows the server's board at every step and re-implements no rule
 //! (docs/PROTOCOL.md "Matches and replays"). Each view is cut for the replay's viewer alone, so a
 //! patch carries nothing that viewer may not see.
 
 use serde::Deserialize;
-use warroom_engine::{Ruleset, Viewer};
+use warroom_engine::Viewer;
 use warroom_protocol::RawJson;
-use warroom_protocol::patch::diff;
+use warroom_protocol::patch::typed::ViewPatch;
 use warroom_protocol::played::{Played, is_resign};
 
-use super::dynamic_view::without_static_parts;
+use super::dynamic_view::TypedView;
 use crate::error::RoomError;
 use crate::records::ActionRecord;
 
 /// One patch per stored action: the first applies to the setup state's view (less its static
 /// parts), each next one to the view the one before gave.
-pub(super) fn step_patches<R: Ruleset>(
+pub(super) fn step_patches<R: ViewPatch + 'static>(
     setup: R,
     seats: u8,
     actions: &[ActionRecord],
     viewer: Viewer,
 ) -> Result<Vec<RawJson>, RoomError> {
     let mut played = Played::new(setup, seats);
-    let mut before = without_static_parts(&played.rules.dynamic_view(viewer));
+    let mut before = TypedView::of(&played.rules, viewer);
     let mut events = Vec::new();
     let mut patches = Vec::with_capacity(actions.len());
     for record in actions {
@@ -45,8 +45,8 @@ pub(super) fn step_patches<R: Ruleset>(
                 .apply(record.seat, &action, &mut events)
                 .map_err(|error| refused(error.to_string()))?;
         }
-        let after = without_static_parts(&played.rules.dynamic_view(viewer));
-        patches.push(RawJson::from_written(diff(before.get(), after.get())));
+        let after = TypedView::of(&played.rules, viewer);
+        patches.push(after.patch_from(&before));
         before = after;
     }
     Ok(patches)

@@ -9,8 +9,10 @@ use warroom_engine::{
 use warroom_protocol::played::{Played, resign_action};
 use warroom_protocol::{ActedBy, RawJson, codes};
 
-use super::dynamic_view::without_static_parts;
-use super::{Accepted, BotJob, MatchRunner, SeenAction};
+use warroom_protocol::patch::typed::ViewPatch;
+
+use super::dynamic_view::TypedView;
+use super::{Accepted, BotJob, DynamicView, MatchRunner, SeenAction};
 use super::{from_json, to_json};
 use crate::error::RoomError;
 use crate::placings::{self, Places};
@@ -55,6 +57,9 @@ pub struct Runner<R: Ruleset> {
     history: Vec<Entry<R>>,
     /// The events of the last accepted action (sent with it; earlier ones are replayed).
     last_events: Vec<R::Event>,
+    /// The last accepted action and its events as JSON, written once for the log
+    /// ([`Accepted`]) and shared by the messages that carry them unredacted.
+    last_texts: Option<(RawJson, RawJson)>,
     /// The last action as every viewer sees it, written once, when the ruleset hides nothing
     /// ([`Ruleset::SAME_FOR_EVERY_VIEWER`]); cleared whenever the history changes.
     shared_last: RefCell<Option<SeenAction>>,
@@ -63,7 +68,7 @@ pub struct Runner<R: Ruleset> {
     out_at: Vec<Option<u64>>,
 }
 
-impl<R: Ruleset> Runner<R> {
+impl<R: ViewPatch + 'static> Runner<R> {
     /// Sets up a match.
     pub fn start(options: &R::Options, seats: u8, seed: Seed) -> Result<Self, SetupError> {
         let (state, _setup_events) = R::new(options, seats, seed)?;
@@ -73,6 +78,7 @@ impl<R: Ruleset> Runner<R> {
             state,
             history: Vec::new(),
             last_events: Vec::new(),
+            last_texts: None,
             shared_last: RefCell::new(None),
             out_at: vec![None; usize::from(seats)],
         })
@@ -88,21 +94,32 @@ impl<R: Ruleset> Runner<R> {
         state: &Played<R>,
     ) -> Option<SeenAction> {
         let entry = self.history.get(index)?;
-        let action = match &entry.logged {
-            Logged::Rules(action) => RawJson::of(action),
-            Logged::Resign => RawJson::of(&resign_action()),
-        };
         let redacted: Vec<R::Event> = events
             .iter()
             .map(|event| R::redact_event(event, viewer))
             .collect();
+        // The last action's texts as the log has them, where the viewer sees its events as
+        // they are (typed values compared: nothing redacted is ever taken for the whole).
+        let last = self
+            .last_texts
+            .as_ref()
+            .filter(|_| index + 1 == self.history.len());
+        let action = match (last, &entry.logged) {
+            (Some((text, _)), _) => text.clone(),
+            (None, Logged::Rules(action)) => RawJson::of(action),
+            (None, Logged::Resign) => RawJson::of(&resign_action()),
+        };
+        let events = match last {
+            Some((_, text)) if redacted == self.last_events => text.clone(),
+            _ => RawJson::of(&redacted),
+        };
         Some(SeenAction {
             seq: u64::try_from(index + 1).unwrap_or(u64::MAX),
             seat: entry.seat,
             by: entry.by,
             action,
-            events: RawJson::of(&redacted),
-            view: without_static_parts(&state.rules.dynamic_view(viewer)),
+            events,
+            view: TypedView::of(&state.rules, viewer),
             to_act: state.to_act(),
             outcome: state.outcome(),
         })
@@ -121,6 +138,10 @@ impl<R: Ruleset> Runner<R> {
             action,
             events: json_text(&events),
         };
+        self.last_texts = Some((
+            RawJson::from_written(accepted.action.clone()),
+            RawJson::from_written(accepted.events.clone()),
+        ));
         self.history.push(entry);
         self.last_events = events;
         *self.shared_last.get_mut() = None;
@@ -148,7 +169,7 @@ impl<R: Ruleset> Runner<R> {
     }
 }
 
-impl<R: Bot> Runner<R> {
+impl<R: Bot + ViewPatch + 'static> Runner<R> {
     /// Applies a stored action (a ruleset action or a resignation) while rebuilding.
     pub fn apply_logged(
         &mut self,
@@ -164,7 +185,7 @@ impl<R: Bot> Runner<R> {
     }
 }
 
-impl<R: Bot> MatchRunner for Runner<R> {
+impl<R: Bot + ViewPatch + 'static> MatchRunner for Runner<R> {
     fn seq(&self) -> u64 {
         u64::try_from(self.history.len()).unwrap_or(u64::MAX)
     }
@@ -205,8 +226,8 @@ impl<R: Bot> MatchRunner for Runner<R> {
         RawJson::of(&self.state.rules.view(viewer))
     }
 
-    fn dynamic_view(&self, viewer: Viewer) -> RawJson {
-        without_static_parts(&self.state.rules.dynamic_view(viewer))
+    fn dynamic_view(&self, viewer: Viewer) -> DynamicView {
+        TypedView::of(&self.state.rules, viewer)
     }
 
     fn legal_actions_for(&self, viewer: Viewer) -> Option<RawJson> {
@@ -258,6 +279,7 @@ impl<R: Bot> MatchRunner for Runner<R> {
         // Rare (a failed commit), so the state is rebuilt rather than copied before each action.
         if self.history.pop().is_some() {
             (self.state, self.last_events) = self.replayed(self.history.len());
+            self.last_texts = None;
             *self.shared_last.get_mut() = None;
             let seq = self.seq();
             placings::forget_after(&mut self.out_at, seq);
@@ -446,7 +468,7 @@ mod tests {
                 legal: Some(legal),
                 clock: None,
             };
-            let now = message(seen.view.clone(), runner.legal_actions_for(viewer).unwrap());
+            let now = message(seen.view.json(), runner.legal_actions_for(viewer).unwrap());
             let mut old_view = to_json(&runner.state.rules.view(viewer));
             for field in ["board", "borders", "continents"] {
                 old_view.as_object_mut().unwrap().remove(field);
@@ -521,9 +543,10 @@ mod tests {
 
     /// Plays matches of `R` with random legal actions (bot RNG `seed`) and checks, after every
     /// action and for every viewer class, that the patch from the class's previous view to its
-    /// new one, applied to the previous view, gives exactly the new view; `check` sees each
-    /// class's patch too. Returns the sizes.
-    fn patches_rebuild_views<R: Bot>(
+    /// new one, as the room makes it (typed where the ruleset can, else from the JSON texts),
+    /// applied to the previous view, gives exactly the new view; `check` sees each class's patch
+    /// too. Returns the sizes.
+    fn patches_rebuild_views<R: Bot + ViewPatch + 'static>(
         seats: u8,
         seed: u64,
         actions: usize,
@@ -537,7 +560,8 @@ mod tests {
             .map(|s| Viewer::Seat(Seat(s)))
             .chain([Viewer::Spectator])
             .collect();
-        let mut before: Vec<RawJson> = viewers.iter().map(|v| runner.dynamic_view(*v)).collect();
+        let mut before: Vec<DynamicView> =
+            viewers.iter().map(|v| runner.dynamic_view(*v)).collect();
         let mut sizes = PatchSizes::default();
         let room = RoomId::random();
         for _ in 0..actions {
@@ -553,7 +577,8 @@ mod tests {
                 let mut whole = runner.view(*viewer).to_value();
                 crate::runner::strip_static_parts(&mut whole);
                 assert_eq!(seen.view.to_value(), whole, "{viewer:?} after {action:?}");
-                let text = patch::diff(old.get(), seen.view.get());
+                let made = seen.view.patch_from(old);
+                let text = made.get().to_owned();
                 let ops: serde_json::Value = serde_json::from_str(&text).expect("JSON");
                 let mut rebuilt = old.to_value();
                 patch::apply(&mut rebuilt, &ops).expect("the patch fits");
@@ -582,9 +607,9 @@ mod tests {
                     serde_json::to_string(&message).unwrap().len()
                 };
                 sizes.messages += 1;
-                sizes.whole += message(Some(seen.view.clone()), None);
-                sizes.patched += message(None, Some(RawJson::from_text(text.clone()).unwrap()));
-                sizes.views += seen.view.get().len();
+                sizes.whole += message(Some(seen.view.json()), None);
+                sizes.patched += message(None, Some(made.clone()));
+                sizes.views += seen.view.json().get().len();
                 sizes.patches += text.len();
                 *old = seen.view;
             }
@@ -593,7 +618,7 @@ mod tests {
     }
 
     /// The mean bytes of an `applied` (and of its view or patch alone) over matches of `R`.
-    fn mean_patch_sizes<R: Bot>(
+    fn mean_patch_sizes<R: Bot + ViewPatch + 'static>(
         matches: u64,
         actions: usize,
         check: &mut dyn FnMut(&Runner<R>, Viewer, &serde_json::Value),
