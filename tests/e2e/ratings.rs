@@ -202,6 +202,7 @@ async fn rated_rooms_refuse_bots_and_new_identities(db: TestDb) {
         "limit=101",
         "limit=x",
         "offset=-1",
+        "offset=5001",
         "provisional=maybe",
     ] {
         http.get_refused(

@@ -20,6 +20,10 @@ use crate::store::ratings::{LeaderboardQuery, PageStart};
 const DEFAULT_LIMIT: i64 = 50;
 /// Most entries on one page.
 const MAX_LIMIT: i64 = 100;
+/// The deepest `offset`: entries are read through up to it (about 2.6 ms per 1,000 on
+/// PostgreSQL, bench/RESULTS.md), so past it a page is asked for by cursor, which the index
+/// finds at any depth.
+const MAX_OFFSET: i64 = 5_000;
 
 fn unknown_ruleset(name: &str) -> ApiError {
     ApiError::new(
@@ -49,7 +53,7 @@ pub struct LeaderboardParams {
         ("ruleset" = String, Path, description = "hexdice, capitals or classic"),
         ("provisional" = Option<bool>, Query, description = "the provisional players' list (default false)"),
         ("limit" = Option<i64>, Query, description = "entries on the page, 1 to 100 (default 50)"),
-        ("offset" = Option<i64>, Query, description = "entries skipped (default 0): a jump to a place in the list, read through, so a deep one is slower than a cursor"),
+        ("offset" = Option<i64>, Query, description = "entries skipped (default 0, at most 5,000): a jump to a place in the list, read through; deeper pages are asked for by cursor"),
         ("cursor" = Option<String>, Query, description = "a page's `next` or `previous`: the page after or before it, found in the index at any depth (not with `offset`)")
     ),
     responses(
@@ -80,8 +84,11 @@ pub async fn leaderboard(
     };
     let limit = number(params.limit.as_deref(), DEFAULT_LIMIT, 1..=MAX_LIMIT)
         .map_err(|()| bad(format!("limit is 1 to {MAX_LIMIT}")))?;
-    let offset = number(params.offset.as_deref(), 0, 0..=i64::from(u32::MAX))
-        .map_err(|()| bad("offset is a whole number from 0"))?;
+    let offset = number(params.offset.as_deref(), 0, 0..=MAX_OFFSET).map_err(|()| {
+        bad(format!(
+            "offset is 0 to {MAX_OFFSET}; deeper, page on with a page's `next` cursor"
+        ))
+    })?;
     let from = match params.cursor.as_deref() {
         None => PageStart::Offset(offset),
         Some(_) if params.offset.is_some() => {
