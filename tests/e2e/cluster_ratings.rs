@@ -13,9 +13,12 @@ use serde_json::{Value, json};
 use crate::cluster::{
     Node, cluster_setup, cluster_up, owners, serving_and_other, until_lobby_shows,
 };
-use crate::common::play::{Chooser, play, rejoin, seat_players};
+use crate::common::play::{rejoin, seat_players};
 use crate::common::{Client, Http};
-use crate::ratings::{assert_ada_lost_one_rated_duel, resign_again_unless_rated, seed_rating};
+use crate::ratings::{
+    assert_ada_lost_one_rated_duel, four_moves_then_ada_resigns, resign_again_unless_rated,
+    seed_rating,
+};
 
 /// Fresh identities may play rated, and their results count though every test guest comes
 /// from one address.
@@ -176,18 +179,9 @@ async fn a_node_killed_as_a_rated_match_ends_leaves_it_rated_once_after_the_take
     let room_id = room["id"].as_str().unwrap().to_owned();
     let (serving, other) = serving_and_other(&db, &nodes, &room_id).await;
     let (serving_id, other_id, other_addr) = (serving.id.clone(), other.id.clone(), other.addr);
-    let mut players = seat_players(serving.addr, &room_id, None, &tokens).await;
-    let mut chooser = Chooser(2024);
-    let over = play(&mut players, &mut [], 4, &mut |legal| {
-        chooser.below(legal.len())
-    })
-    .await;
-    assert!(!over, "four moves do not end a hexdice match");
-
+    let players = seat_players(serving.addr, &room_id, None, &tokens).await;
     // Ada resigns (the match's last action), and the node serving the room dies at once.
-    let resign = json!({"type": "resign", "room": room_id});
-    players[0].client.send(&resign).await;
-    drop(players);
+    let resign = four_moves_then_ada_resigns(players, &room_id).await;
     let [first, second] = nodes;
     let (killed, survivor) = if first.id == serving_id {
         (first, second)

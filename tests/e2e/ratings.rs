@@ -442,18 +442,9 @@ async fn a_server_killed_as_a_rated_match_ends_rates_it_exactly_once(db: TestDb)
         )
         .await;
     let room_id = room["id"].as_str().unwrap().to_owned();
-    let mut players = seat_players(first.addr, &room_id, None, &tokens).await;
-    let mut chooser = Chooser(2024);
-    let over = play(&mut players, &mut [], 4, &mut |legal| {
-        chooser.below(legal.len())
-    })
-    .await;
-    assert!(!over, "four moves do not end a hexdice match");
-
+    let players = seat_players(first.addr, &room_id, None, &tokens).await;
     // Ada resigns, and the server dies before anything can be read back.
-    let resign = json!({"type": "resign", "room": room_id});
-    players[0].client.send(&resign).await;
-    drop(players);
+    let resign = four_moves_then_ada_resigns(players, &room_id).await;
     first.sigkill();
 
     // Restarted: the result and the ratings are both there or both missing. If missing, Ada
@@ -826,4 +817,22 @@ pub(crate) async fn resign_again_unless_rated(http: &Http, ada: &mut Participant
             .await;
         assert_eq!(end["outcome"]["winner"], 1, "{end}");
     }
+}
+
+/// Plays four moves of Ada and Bob's rated hexdice duel (`players`, in seat order), then Ada
+/// resigns: the match's last action. Returns the resignation, which a test sends again after a
+/// kill.
+pub(crate) async fn four_moves_then_ada_resigns(
+    mut players: Vec<Participant>,
+    room_id: &str,
+) -> Value {
+    let mut chooser = Chooser(2024);
+    let over = play(&mut players, &mut [], 4, &mut |legal| {
+        chooser.below(legal.len())
+    })
+    .await;
+    assert!(!over, "four moves do not end a hexdice match");
+    let resign = json!({"type": "resign", "room": room_id});
+    players[0].client.send(&resign).await;
+    resign
 }
