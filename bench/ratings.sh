@@ -53,6 +53,7 @@ page="SELECT r.identity_id::text AS id, i.name, r.shown, r.shown_deviation, r.ma
 echo "players: $(psql -qtA "$url" -c "SELECT count(*) FROM ratings") ($(psql -qtA "$url" -c "SELECT count(*) FROM ratings WHERE NOT provisional") established)"
 time_query "first page (50)" "$page LIMIT 50 OFFSET 0"
 time_query "page at offset 1,000" "$page LIMIT 50 OFFSET 1000"
+time_query "page at offset 5,000 (the deepest allowed)" "$page LIMIT 50 OFFSET 5000"
 time_query "page at offset 50,000" "$page LIMIT 50 OFFSET 50000"
 # The entry at $deep (50,000; as a `next` cursor names it), then the page after it and the page
 # before it, as store/ratings.rs `leaderboard_rows` reads them (51 rows: one more says
