@@ -675,18 +675,9 @@ async fn the_leaderboard_pages_on_by_cursor_in_its_order(db: TestDb) {
     assert_eq!(whole["previous"], Value::Null);
 
     // Forward, 2 a page.
-    let (_, mut page) = http.get(&format!("{board}?limit=2"), None).await;
+    let (_, page) = http.get(&format!("{board}?limit=2"), None).await;
     assert_eq!(page["previous"], Value::Null, "the first page");
-    let mut forward = vec![page.clone()];
-    while let Some(next) = page["next"].as_str() {
-        let (status, following) = http
-            .get(&format!("{board}?limit=2&cursor={next}"), None)
-            .await;
-        assert_eq!(status, 200, "{following}");
-        page = following;
-        forward.push(page.clone());
-        assert!(forward.len() <= 4, "the pages end");
-    }
+    let forward = follow_cursors(&http, &format!("{board}?limit=2"), page, "next", 4).await;
     assert_eq!(forward.len(), 4, "7 players, 2 a page");
     let read: Vec<String> = forward.iter().flat_map(&ids).collect();
     assert_eq!(read, expected, "the cursors keep the order");
@@ -701,16 +692,8 @@ async fn the_leaderboard_pages_on_by_cursor_in_its_order(db: TestDb) {
     assert_eq!(ranks(&by_offset), ranks(&forward[2]));
 
     // Back from the last page.
-    let mut back = vec![page.clone()];
-    while let Some(previous) = page["previous"].as_str() {
-        let (status, before) = http
-            .get(&format!("{board}?limit=2&cursor={previous}"), None)
-            .await;
-        assert_eq!(status, 200, "{before}");
-        page = before;
-        back.push(page.clone());
-        assert!(back.len() <= 5, "the pages end");
-    }
+    let last = forward.last().expect("a page").clone();
+    let mut back = follow_cursors(&http, &format!("{board}?limit=2"), last, "previous", 5).await;
     back.reverse();
     // From rank 7 back, 2 a page: 5–6, 3–4, then the 2 before rank 3 are the top: the first
     // page, with no `previous`.
@@ -835,4 +818,25 @@ pub(crate) async fn four_moves_then_ada_resigns(
     let resign = json!({"type": "resign", "room": room_id});
     players[0].client.send(&resign).await;
     resign
+}
+
+/// The leaderboard pages from `page` on, following each page's `link` (`next` or `previous`)
+/// with `query` (a leaderboard path and its query) until a page has none; `page` first. Fails
+/// on an answer that is not 200 and past `most` pages.
+async fn follow_cursors(
+    http: &Http,
+    query: &str,
+    mut page: Value,
+    link: &str,
+    most: usize,
+) -> Vec<Value> {
+    let mut pages = vec![page.clone()];
+    while let Some(cursor) = page[link].as_str() {
+        let (status, linked) = http.get(&format!("{query}&cursor={cursor}"), None).await;
+        assert_eq!(status, 200, "{linked}");
+        page = linked;
+        pages.push(page.clone());
+        assert!(pages.len() <= most, "the pages end");
+    }
+    pages
 }
