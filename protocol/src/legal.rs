@@ -463,6 +463,41 @@ impl Scalar<'_> {
     }
 }
 
+/// Methods of a `Serializer` that refuse their shape: each `name(argument types) -> its Ok
+/// type` (`()` when left out) returns `NotTagged`.
+macro_rules! refuse {
+    (@ok) => { () };
+    (@ok $ok:ty) => { $ok };
+    ($($name:ident($($arg:ty),*) $(-> $ok:ty)?;)*) => {
+        $(fn $name(self, $(_: $arg),*) -> Result<refuse!(@ok $($ok)?), NotTagged> {
+            Err(NotTagged)
+        })*
+    };
+}
+
+/// The compound shapes neither serializer here writes (lists, maps, tuples, variants with data).
+macro_rules! refuse_compound_shapes {
+    () => {
+        fn serialize_newtype_variant<T: ?Sized + Serialize>(
+            self,
+            _: &'static str,
+            _: u32,
+            _: &'static str,
+            _: &T,
+        ) -> Result<(), NotTagged> {
+            Err(NotTagged)
+        }
+        refuse! {
+            serialize_seq(Option<usize>) -> Self::SerializeSeq;
+            serialize_tuple(usize) -> Self::SerializeTuple;
+            serialize_tuple_struct(&'static str, usize) -> Self::SerializeTupleStruct;
+            serialize_tuple_variant(&'static str, u32, &'static str, usize) -> Self::SerializeTupleVariant;
+            serialize_map(Option<usize>) -> Self::SerializeMap;
+            serialize_struct_variant(&'static str, u32, &'static str, usize) -> Self::SerializeStructVariant;
+        }
+    };
+}
+
 impl Serializer for Scalar<'_> {
     type Ok = ();
     type Error = NotTagged;
@@ -535,69 +570,14 @@ impl Serializer for Scalar<'_> {
         value.serialize(self)
     }
 
-    fn serialize_f32(self, _: f32) -> Result<(), NotTagged> {
-        Err(NotTagged)
+    refuse! {
+        serialize_f32(f32);
+        serialize_f64(f64);
+        serialize_char(char);
+        serialize_bytes(&[u8]);
+        serialize_struct(&'static str, usize) -> Self::SerializeStruct;
     }
-    fn serialize_f64(self, _: f64) -> Result<(), NotTagged> {
-        Err(NotTagged)
-    }
-    fn serialize_char(self, _: char) -> Result<(), NotTagged> {
-        Err(NotTagged)
-    }
-    fn serialize_bytes(self, _: &[u8]) -> Result<(), NotTagged> {
-        Err(NotTagged)
-    }
-
-    fn serialize_newtype_variant<T: ?Sized + Serialize>(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: &T,
-    ) -> Result<(), NotTagged> {
-        Err(NotTagged)
-    }
-    fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq, NotTagged> {
-        Err(NotTagged)
-    }
-    fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple, NotTagged> {
-        Err(NotTagged)
-    }
-    fn serialize_tuple_struct(
-        self,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeTupleStruct, NotTagged> {
-        Err(NotTagged)
-    }
-    fn serialize_tuple_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeTupleVariant, NotTagged> {
-        Err(NotTagged)
-    }
-    fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap, NotTagged> {
-        Err(NotTagged)
-    }
-    fn serialize_struct(
-        self,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeStruct, NotTagged> {
-        Err(NotTagged)
-    }
-    fn serialize_struct_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeStructVariant, NotTagged> {
-        Err(NotTagged)
-    }
+    refuse_compound_shapes!();
 }
 
 /// Takes one action apart into the [`Table`]: its tag's JSON text, the names of its other
@@ -655,12 +635,6 @@ impl SerializeStruct for Capture<'_> {
 }
 
 /// Every shape but a struct is refused.
-macro_rules! refuse {
-    ($($name:ident($($arg:ty),*);)*) => {
-        $(fn $name(self, $(_: $arg),*) -> Result<(), NotTagged> { Err(NotTagged) })*
-    };
-}
-
 impl<'t> Serializer for Capture<'t> {
     type Ok = ();
     type Error = NotTagged;
@@ -709,55 +683,7 @@ impl<'t> Serializer for Capture<'t> {
         Err(NotTagged)
     }
 
-    fn serialize_newtype_variant<T: ?Sized + Serialize>(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: &T,
-    ) -> Result<(), NotTagged> {
-        Err(NotTagged)
-    }
-
-    fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq, NotTagged> {
-        Err(NotTagged)
-    }
-
-    fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple, NotTagged> {
-        Err(NotTagged)
-    }
-
-    fn serialize_tuple_struct(
-        self,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeTupleStruct, NotTagged> {
-        Err(NotTagged)
-    }
-
-    fn serialize_tuple_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeTupleVariant, NotTagged> {
-        Err(NotTagged)
-    }
-
-    fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap, NotTagged> {
-        Err(NotTagged)
-    }
-
-    fn serialize_struct_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeStructVariant, NotTagged> {
-        Err(NotTagged)
-    }
+    refuse_compound_shapes!();
 }
 
 #[cfg(test)]
