@@ -8,6 +8,7 @@
 //! the [`RulesetId`] enum. Each ruleset module has the same shape: `state`, `action`, `event`,
 //! `error`, `check`/`execute`, `view`, `setup` and its tests.
 
+mod bits;
 pub mod bot;
 pub mod capitals;
 pub mod classic;

@@ -297,16 +297,8 @@ pub fn borders(a: TerritoryId, b: TerritoryId) -> bool {
 }
 
 /// Iterates the ids set in a territory bitmask, lowest first.
-pub fn ids(mut mask: u64) -> impl Iterator<Item = TerritoryId> {
-    std::iter::from_fn(move || {
-        if mask == 0 {
-            return None;
-        }
-        // trailing_zeros of a non-zero u64 is below 64, so the cast is lossless.
-        let id = mask.trailing_zeros() as TerritoryId;
-        mask &= mask - 1;
-        Some(id)
-    })
+pub fn ids(mask: u64) -> impl Iterator<Item = TerritoryId> {
+    crate::bits::ones(mask)
 }
 
 /// The territories of `within` reachable from `start` through territories of `within`

@@ -140,16 +140,8 @@ fn share_edge(a: Hex, b: Hex) -> bool {
 }
 
 /// The cell indexes in a set, lowest first.
-pub(crate) fn cells_of(mut set: CellSet) -> impl Iterator<Item = u8> {
-    std::iter::from_fn(move || {
-        if set == 0 {
-            return None;
-        }
-        // trailing_zeros of a non-zero u64 is below 64, so it fits in u8.
-        let cell = set.trailing_zeros() as u8;
-        set &= set - 1;
-        Some(cell)
-    })
+pub(crate) fn cells_of(set: CellSet) -> impl Iterator<Item = u8> {
+    crate::bits::ones(set)
 }
 
 /// The set holding only `cell` (empty for an index that cannot be a cell).
