@@ -20,6 +20,11 @@ impl Seat {
     pub fn index(self) -> usize {
         usize::from(self.0)
     }
+
+    /// The seat at an index into per-seat arrays (saturating: no ruleset seats 256 players).
+    pub fn from_index(index: usize) -> Seat {
+        Seat(u8::try_from(index).unwrap_or(u8::MAX))
+    }
 }
 
 impl fmt::Display for Seat {

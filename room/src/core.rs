@@ -1317,7 +1317,7 @@ impl RoomCore {
     /// Every seat's takeover, in seat order (for the room as followers see it).
     fn takeovers(&self) -> Vec<Option<Takeover>> {
         (0..self.record.seats.len())
-            .map(|seat| self.takeover(Seat(u8::try_from(seat).unwrap_or(u8::MAX))))
+            .map(|seat| self.takeover(Seat::from_index(seat)))
             .collect()
     }
 

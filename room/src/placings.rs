@@ -40,7 +40,7 @@ pub fn finishing_order(outcome: &Outcome, out_at: &[Option<u64>]) -> Places {
 /// had no seq yet.
 pub fn note_out(out_at: &mut [Option<u64>], seq: u64, is_out: impl Fn(Seat) -> bool) {
     for (seat, at) in out_at.iter_mut().enumerate() {
-        if at.is_none() && is_out(Seat(u8::try_from(seat).unwrap_or(u8::MAX))) {
+        if at.is_none() && is_out(Seat::from_index(seat)) {
             *at = Some(seq);
         }
     }

@@ -33,7 +33,7 @@ pub fn room_for(
         .iter()
         .enumerate()
         .map(|(seat, holder)| SeatInfo {
-            seat: Seat(u8::try_from(seat).unwrap_or(u8::MAX)),
+            seat: Seat::from_index(seat),
             player: holder.clone(),
             connected: holder
                 .as_ref()

@@ -181,7 +181,7 @@ pub(super) fn summary(record: &MatchRecord) -> MatchSummary {
             .iter()
             .enumerate()
             .map(|(seat, player)| MatchSeat {
-                seat: Seat(u8::try_from(seat).unwrap_or(u8::MAX)),
+                seat: Seat::from_index(seat),
                 player: player.clone(),
             })
             .collect(),
