@@ -10,21 +10,12 @@ use crate::core::Seat;
 
 /// A checked action, ready to execute.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Plan {
-    /// End the current turn.
-    EndTurn,
-    /// Move `units` from `from` to `to`.
-    Transport {
-        from: AreaId,
-        to: AreaId,
-        units: Selection,
-    },
-    /// Attack along `path` with `units`, each die capped by `hostile` (deep attacks only).
-    Attack {
-        path: Path,
-        units: Selection,
-        hostile: u8,
-    },
+pub(crate) struct Plan {
+    /// The action.
+    pub(crate) action: Action,
+    /// For a deep attack, the other players' areas on its path, which cap each die (C-DEEP-1);
+    /// 0 for every other action.
+    pub(crate) hostile: u8,
 }
 
 /// The deep-attack caps of C-DEEP-1 for `hostile` other players' areas on the path:
@@ -42,17 +33,21 @@ impl Capitals {
         if seat != self.current {
             return Err(CapitalsError::NotYourTurn);
         }
-        if *action == Action::EndTurn {
-            return Ok(Plan::EndTurn);
-        }
-        if self.orders >= ORDERS_PER_TURN {
+        if *action != Action::EndTurn && self.orders >= ORDERS_PER_TURN {
             return Err(CapitalsError::NoOrdersLeft);
         }
-        match *action {
-            Action::EndTurn => Ok(Plan::EndTurn),
-            Action::Transport { from, to, units } => self.check_transport(seat, from, to, units),
-            Action::Attack { path, units } => self.check_attack(seat, path, units),
-        }
+        let hostile = match *action {
+            Action::EndTurn => 0,
+            Action::Transport { from, to, units } => {
+                self.check_transport(seat, from, to, units)?;
+                0
+            }
+            Action::Attack { path, units } => self.check_attack(seat, path, units)?,
+        };
+        Ok(Plan {
+            action: *action,
+            hostile,
+        })
     }
 
     fn check_transport(
@@ -61,7 +56,7 @@ impl Capitals {
         from: AreaId,
         to: AreaId,
         units: Selection,
-    ) -> Result<Plan, CapitalsError> {
+    ) -> Result<(), CapitalsError> {
         self.check_source(seat, from)?;
         let target = self.area(to).ok_or(CapitalsError::UnknownArea(to))?;
         if target.owner != Some(seat) {
@@ -74,15 +69,11 @@ impl Capitals {
         if u16::from(target.units.total()) + units.total() > u16::from(AREA_CAP) {
             return Err(CapitalsError::TargetFull(to));
         }
-        Ok(Plan::Transport { from, to, units })
+        Ok(())
     }
 
-    fn check_attack(
-        &self,
-        seat: Seat,
-        path: Path,
-        units: Selection,
-    ) -> Result<Plan, CapitalsError> {
+    /// Checks an attack; the other players' areas on its path when it is deep, else 0.
+    fn check_attack(&self, seat: Seat, path: Path, units: Selection) -> Result<u8, CapitalsError> {
         let areas = path.areas();
         let (&source, &target) = match (areas.first(), areas.last()) {
             (Some(source), Some(target)) if (2..=4).contains(&areas.len()) => (source, target),
@@ -110,18 +101,13 @@ impl Capitals {
             return Err(CapitalsError::SourceNotAtFront);
         }
         self.check_units(source, units)?;
-        let hostile = if deep {
+        Ok(if deep {
             areas[1..]
                 .iter()
                 .filter(|&&a| matches!(self.owner(a), Some(o) if o != seat))
                 .count() as u8
         } else {
             0
-        };
-        Ok(Plan::Attack {
-            path,
-            units,
-            hostile,
         })
     }
 

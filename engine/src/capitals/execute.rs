@@ -1,6 +1,7 @@
 //! Carrying out a checked [`Plan`]: orders, battles, captures and eliminations. Nothing here can
 //! fail; every rule was checked in [`super::check`].
 
+use super::action::Action;
 use super::battle::fight;
 use super::check::{Plan, die_caps};
 use super::event::{Event, Side};
@@ -12,23 +13,19 @@ use crate::core::{Outcome, Seat};
 impl Capitals {
     /// Executes a plan of `seat` that [`Capitals::check`] accepted.
     pub(crate) fn execute(&mut self, seat: Seat, plan: Plan, events: &mut Vec<Event>) {
-        match plan {
-            Plan::EndTurn => self.end_turn(events),
-            Plan::Transport { from, to, units } => {
+        match plan.action {
+            Action::EndTurn => self.end_turn(events),
+            Action::Transport { from, to, units } => {
                 self.orders += 1;
                 self.areas[usize::from(from)].units.take_unused(units);
                 self.areas[usize::from(to)].units.add_used(units);
                 events.push(Event::Transported { from, to, units });
             }
-            Plan::Attack {
-                path,
-                units,
-                hostile,
-            } => {
+            Action::Attack { path, units } => {
                 self.orders += 1;
                 let areas = path.areas();
                 let (source, target) = (areas[0], areas[areas.len() - 1]);
-                let caps = die_caps(hostile);
+                let caps = die_caps(plan.hostile);
                 events.push(Event::AttackLaunched {
                     path,
                     units,
