@@ -46,30 +46,21 @@ struct Params {
 }
 
 fn params(size: MapSize) -> Params {
+    // Radii in tenths of a cell step (the board, the centre disc, the capitals' band), and the
+    // largest factory.
+    let (board, centre, (near, far), factory_max) = match size {
+        MapSize::Small => (68, 19, (42, 50), 4),
+        MapSize::Medium => (85, 23, (54, 64), 5),
+        MapSize::Large => (103, 27, (66, 78), 6),
+    };
     // 48 × (radius in steps)²: see `centre_distance_sq`.
     let sq = |steps_tenths: i64| 48 * steps_tenths * steps_tenths / 100;
-    match size {
-        MapSize::Small => Params {
-            board_sq: sq(68),
-            centre_sq: sq(19),
-            capital_band: (sq(42), sq(50)),
-            seed_spacing: 3,
-            factory_max: 4,
-        },
-        MapSize::Medium => Params {
-            board_sq: sq(85),
-            centre_sq: sq(23),
-            capital_band: (sq(54), sq(64)),
-            seed_spacing: 3,
-            factory_max: 5,
-        },
-        MapSize::Large => Params {
-            board_sq: sq(103),
-            centre_sq: sq(27),
-            capital_band: (sq(66), sq(78)),
-            seed_spacing: 3,
-            factory_max: 6,
-        },
+    Params {
+        board_sq: sq(board),
+        centre_sq: sq(centre),
+        capital_band: (sq(near), sq(far)),
+        seed_spacing: 3,
+        factory_max,
     }
 }
 
