@@ -35,33 +35,28 @@ fn two_to_four_seats() {
 
 #[test]
 fn actions_read_and_write_the_documented_json() {
-    let attack: Action =
-        serde_json::from_str(r#"{"type":"attack","path":[3,7],"units":{"d6":2,"d8":1}}"#)
-            .expect("attack");
-    assert_eq!(
-        attack,
-        Action::Attack {
-            path: Path::new(&[3, 7]).expect("path"),
-            units: Selection::new(2, 1)
-        }
-    );
-    let transport: Action =
-        serde_json::from_str(r#"{"type":"transport","from":1,"to":2,"units":{"d8":1}}"#)
-            .expect("transport");
-    assert_eq!(
-        transport,
-        Action::Transport {
-            from: 1,
-            to: 2,
-            units: Selection::new(0, 1)
-        }
-    );
-    let end: Action = serde_json::from_str(r#"{"type":"end_turn"}"#).expect("end");
-    assert_eq!(end, Action::EndTurn);
-    for action in [attack, transport, end] {
-        let text = serde_json::to_string(&action).expect("serialise");
+    for (text, action) in [
+        (
+            r#"{"type":"attack","path":[3,7],"units":{"d6":2,"d8":1}}"#,
+            Action::Attack {
+                path: Path::new(&[3, 7]).expect("path"),
+                units: Selection::new(2, 1),
+            },
+        ),
+        (
+            r#"{"type":"transport","from":1,"to":2,"units":{"d8":1}}"#,
+            Action::Transport {
+                from: 1,
+                to: 2,
+                units: Selection::new(0, 1),
+            },
+        ),
+        (r#"{"type":"end_turn"}"#, Action::EndTurn),
+    ] {
+        assert_eq!(serde_json::from_str::<Action>(text).expect(text), action);
+        let written = serde_json::to_string(&action).expect("serialise");
         assert_eq!(
-            serde_json::from_str::<Action>(&text).expect("round trip"),
+            serde_json::from_str::<Action>(&written).expect("round trip"),
             action
         );
     }

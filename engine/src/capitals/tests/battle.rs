@@ -1,7 +1,7 @@
 //! Battles and their consequences: C-BATTLE-1 to C-BATTLE-4, C-END-1, C-END-2.
 
 use super::super::{Event, Side, Units, units_kept};
-use super::{attack, dice, partly_used_d6, plain_path, set, start, turn_of, two_areas, units};
+use super::{attack, dice, partly_used_d6, plain_path, set, start, take_capital, two_areas, units};
 use crate::core::{Ruleset, Seat};
 
 /// The `BattleResolved` event of an attack.
@@ -157,18 +157,11 @@ fn c_battle_4_the_winning_attackers_occupy_the_target_and_stay_used() {
 #[test]
 fn c_end_1_losing_the_capital_eliminates_and_frees_the_land() {
     let mut game = start(3, 11);
-    let capital = game.map.capitals[1];
-    let factory = game.map.areas[usize::from(capital)].borders[0];
-    let other = game.map.areas[usize::from(capital)].borders[1];
+    let other = game.map.areas[usize::from(game.map.capitals[1])].borders[1];
     let elsewhere = plain_path(&game, 1)[0];
-    set(&mut game, factory, Some(0), units(0, 10));
-    set(&mut game, capital, Some(1), units(1, 0));
     set(&mut game, other, Some(1), partly_used_d6(1, 2));
     set(&mut game, elsewhere, Some(1), units(0, 3));
-    turn_of(&mut game, 0);
-    let events = game
-        .play(Seat(0), &attack(&[factory, capital], 0, 9))
-        .expect("attack");
+    let (capital, _, events) = take_capital(&mut game, 0, 1, 0);
     assert!(events.iter().any(|e| matches!(
         e,
         Event::PlayerEliminated {
@@ -203,14 +196,7 @@ fn c_end_1_losing_the_capital_eliminates_and_frees_the_land() {
 #[test]
 fn c_end_2_with_two_players_the_first_capital_taken_ends_the_match() {
     let mut game = start(2, 12);
-    let capital = game.map.capitals[0];
-    let factory = game.map.areas[usize::from(capital)].borders[2];
-    set(&mut game, factory, Some(1), units(0, 10));
-    set(&mut game, capital, Some(0), units(1, 0));
-    turn_of(&mut game, 1);
-    let events = game
-        .play(Seat(1), &attack(&[factory, capital], 0, 9))
-        .expect("attack");
+    let (_, _, events) = take_capital(&mut game, 1, 0, 2);
     let outcome = game.outcome().expect("over");
     assert_eq!(
         (outcome.winner, outcome.reason.as_str()),
@@ -229,13 +215,7 @@ fn c_end_2_with_two_players_the_first_capital_taken_ends_the_match() {
 fn c_end_2_with_three_or_four_the_match_goes_on_to_the_last_player() {
     let mut game = start(4, 13);
     for (round, loser) in [1u8, 2, 3].into_iter().enumerate() {
-        let capital = game.map.capitals[usize::from(loser)];
-        let factory = game.map.areas[usize::from(capital)].borders[0];
-        set(&mut game, factory, Some(0), units(0, 10));
-        set(&mut game, capital, Some(loser), units(1, 0));
-        turn_of(&mut game, 0);
-        game.play(Seat(0), &attack(&[factory, capital], 0, 9))
-            .expect("attack");
+        take_capital(&mut game, 0, loser, 0);
         if round < 2 {
             assert_eq!(game.outcome(), None, "still {} players", 3 - round);
         }

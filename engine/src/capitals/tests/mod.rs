@@ -39,6 +39,25 @@ pub(super) fn turn_of(game: &mut Capitals, seat: u8) {
     game.orders = 0;
 }
 
+/// Seat `by` takes seat `of`'s capital, on `by`'s turn: 9 of the 10 d8 set in the area on the
+/// capital's `side`-th border attack its one d6. The capital, that area and the attack's events.
+pub(super) fn take_capital(
+    game: &mut Capitals,
+    by: u8,
+    of: u8,
+    side: usize,
+) -> (AreaId, AreaId, Vec<Event>) {
+    let capital = game.map.capitals[usize::from(of)];
+    let from = game.map.areas[usize::from(capital)].borders[side];
+    set(game, from, Some(by), units(0, 10));
+    set(game, capital, Some(of), units(1, 0));
+    turn_of(game, by);
+    let events = game
+        .play(Seat(by), &attack(&[from, capital], 0, 9))
+        .expect("attack");
+    (capital, from, events)
+}
+
 /// Unused units: `d6` d6 and `d8` d8.
 pub(super) fn units(d6: u8, d8: u8) -> Units {
     Units {

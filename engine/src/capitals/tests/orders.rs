@@ -3,8 +3,8 @@
 use super::super::check::die_caps;
 use super::super::{Action, Event, ORDERS_PER_TURN, Path, Selection, Side};
 use super::{
-    attack, dice, partly_used_d6, plain_path, refused, set, start, transport, turn_of, two_areas,
-    units,
+    attack, dice, partly_used_d6, plain_path, refused, set, start, take_capital, transport,
+    turn_of, two_areas, units,
 };
 use crate::core::{Ruleset, Seat};
 
@@ -135,6 +135,11 @@ fn deep_game(seed: u64) -> (super::super::Capitals, Vec<u16>) {
     (game, path)
 }
 
+/// Seat 0 attacks along `path` with 9 d8; the events.
+fn d8_attack(game: &mut super::super::Capitals, path: &[u16]) -> Vec<Event> {
+    game.play(Seat(0), &attack(path, 0, 9)).expect("attack")
+}
+
 /// The d6 and d8 caps of the attack that `events` start with.
 fn launched_caps(events: &[Event]) -> (u8, u8) {
     match events.first() {
@@ -148,9 +153,7 @@ fn c_deep_1_three_hostile_areas_cap_d8_at_5_and_d6_at_3() {
     let mut seen_above_cap = false;
     for seed in 0..6 {
         let (mut game, path) = deep_game(seed);
-        let events = game
-            .play(Seat(0), &attack(&path, 0, 9))
-            .expect("deep attack");
+        let events = d8_attack(&mut game, &path);
         assert_eq!(launched_caps(&events), (3, 5));
         let rolls = dice(&events, Side::Attacker);
         assert_eq!(rolls.len(), 9);
@@ -190,18 +193,14 @@ fn c_deep_1_neutral_and_own_areas_do_not_lower_the_cap() {
         .find(|b| !path.contains(b))
         .expect("the source has a neighbour off the path");
     set(&mut game, enemy, Some(1), units(1, 0));
-    let events = game
-        .play(Seat(0), &attack(&path, 0, 9))
-        .expect("deep attack");
+    let events = d8_attack(&mut game, &path);
     assert_eq!(launched_caps(&events), (5, 7));
 }
 
 #[test]
 fn c_deep_1_an_ordinary_attack_has_no_cap() {
     let (mut game, path) = deep_game(2);
-    let events = game
-        .play(Seat(0), &attack(&path[..2], 0, 9))
-        .expect("attack");
+    let events = d8_attack(&mut game, &path[..2]);
     assert_eq!(launched_caps(&events), (6, 8));
     for (_, rolled, counted) in dice(&events, Side::Attacker) {
         assert_eq!(rolled, counted);
@@ -211,9 +210,7 @@ fn c_deep_1_an_ordinary_attack_has_no_cap() {
 #[test]
 fn c_deep_1_two_step_paths_work_too() {
     let (mut game, path) = deep_game(3);
-    let events = game
-        .play(Seat(0), &attack(&path[..3], 0, 9))
-        .expect("2-step attack");
+    let events = d8_attack(&mut game, &path[..3]);
     assert_eq!(launched_caps(&events), (4, 6));
 }
 
@@ -293,13 +290,7 @@ fn g_turn_1_only_the_seat_to_act_may_act() {
 #[test]
 fn g_turn_1_nothing_is_accepted_once_the_match_is_over() {
     let mut game = start(2, 10);
-    let capital = game.map.capitals[1];
-    let factory = game.map.areas[usize::from(capital)].borders[0];
-    set(&mut game, factory, Some(0), units(0, 10));
-    set(&mut game, capital, Some(1), units(1, 0));
-    turn_of(&mut game, 0);
-    game.play(Seat(0), &attack(&[factory, capital], 0, 9))
-        .expect("attack");
+    take_capital(&mut game, 0, 1, 0);
     assert!(game.outcome().is_some());
     assert_eq!(game.to_act(), None);
     assert_eq!(game.timeout_action(), None);
