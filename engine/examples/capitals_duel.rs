@@ -27,11 +27,8 @@ use std::time::Instant;
 use warroom_engine::capitals::{Capitals, Event, Selection, Units};
 use warroom_engine::{Bot, BotLevel, BotRng, Ruleset, Seat, Seed, random_legal};
 
-#[derive(Clone, Copy, PartialEq)]
-enum Player {
-    Random,
-    Bot(BotLevel),
-}
+mod duel;
+use duel::{Player, arguments, on_threads, percentile_ms, seating};
 
 struct Played {
     won: bool,
@@ -48,15 +45,9 @@ struct Played {
 }
 
 fn play(seed: u64, seats: usize, measured: Player, others: Player, trace: bool) -> Played {
-    let me = (seed % seats as u64) as usize;
-    let players: Vec<Player> = (0..seats)
-        .map(|s| if s == me { measured } else { others })
-        .collect();
+    let (me, players, mut rngs) = seating(seed, seats, measured, others);
     let (mut state, _) =
         Capitals::new(&Default::default(), seats as u8, Seed::from_u64(seed)).expect("options");
-    let mut rngs: Vec<BotRng> = (0..seats)
-        .map(|i| BotRng::new(seed.wrapping_mul(31).wrapping_add(i as u64)))
-        .collect();
     let mut times = Vec::new();
     let mut actions = 0;
     let seat = Seat(me as u8);
@@ -275,13 +266,9 @@ fn census(state: &Capitals, seat: Seat) -> (usize, usize, usize) {
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    let mode = args.get(1).map_or("random", String::as_str);
-    let first: u64 = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(0);
-    let count: u64 = args.get(3).and_then(|a| a.parse().ok()).unwrap_or(200);
-    let threads: u64 = args.get(4).and_then(|a| a.parse().ok()).unwrap_or(1);
-    let trace = args.get(5).is_some_and(|a| a == "losses");
-    let (seats, measured, others) = match mode {
+    let (mode, first, count, threads, last) = arguments("random");
+    let trace = last.is_some_and(|a| a == "losses");
+    let (seats, measured, others) = match mode.as_str() {
         "hard" => (
             2,
             Player::Bot(BotLevel::Hard),
@@ -291,21 +278,8 @@ fn main() {
         _ => (4, Player::Bot(BotLevel::Normal), Player::Random),
     };
     let start = Instant::now();
-    let results: Vec<(u64, Played)> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..threads)
-            .map(|t| {
-                scope.spawn(move || {
-                    (first + t..first + count)
-                        .step_by(threads as usize)
-                        .map(|seed| (seed, play(seed, seats, measured, others, trace)))
-                        .collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().unwrap())
-            .collect()
+    let results = on_threads(first, count, threads, |seed| {
+        (seed, play(seed, seats, measured, others, trace))
     });
     let mut results = results;
     results.sort_by_key(|r| r.0);
@@ -314,10 +288,6 @@ fn main() {
     let actions: u64 = results.iter().map(|r| r.1.actions).sum();
     let mut times: Vec<u64> = results.iter().flat_map(|r| r.1.times.clone()).collect();
     times.sort_unstable();
-    let pct = |p: f64| {
-        let i = ((p * times.len() as f64).ceil() as usize).clamp(1, times.len().max(1));
-        times.get(i - 1).copied().unwrap_or(0) as f64 / 1e6
-    };
     for (seed, p) in &results {
         if let Some(l) = &p.loss {
             println!("loss seed {seed} seat {}: {l}", seed % seats as u64);
@@ -366,8 +336,8 @@ fn main() {
         first + count,
         actions as f64 / count as f64,
         times.len(),
-        pct(0.5),
-        pct(0.99),
+        percentile_ms(&times, 0.5),
+        percentile_ms(&times, 0.99),
         times.last().copied().unwrap_or(0) as f64 / 1e6,
         start.elapsed().as_secs_f64()
     );

@@ -23,19 +23,13 @@
 use std::time::Instant;
 
 use warroom_engine::hexdice::{BoardChoice, Event, Hexdice, Layout, Options};
-use warroom_engine::{Bot, BotLevel, BotRng, Ruleset, Seed, random_legal};
+use warroom_engine::{Bot, BotLevel, Ruleset, Seed, random_legal};
+
+mod duel;
+use duel::{Player, arguments, on_threads, percentile_ms, seating};
 
 /// The bench's action limit for a hexdice match.
 const MAX_ACTIONS: u64 = 10_000;
-
-/// Who plays a seat.
-#[derive(Clone, Copy, PartialEq)]
-enum Player {
-    /// A uniformly random legal action.
-    Random,
-    /// A bot of this level.
-    Bot(BotLevel),
-}
 
 /// One match as the measured seat saw it.
 struct Played {
@@ -52,14 +46,8 @@ struct Played {
 
 /// Plays the match of `seed`: `measured` in seat `seed % 2`, `other` in the other seat.
 fn play(options: &Options, seed: u64, measured: Player, other: Player) -> Played {
-    let me = (seed % 2) as usize;
-    let players: Vec<Player> = (0..2)
-        .map(|s| if s == me { measured } else { other })
-        .collect();
+    let (me, players, mut rngs) = seating(seed, 2, measured, other);
     let (mut state, _) = Hexdice::new(options, 2, Seed::from_u64(seed)).expect("valid options");
-    let mut rngs: Vec<BotRng> = (0..2u64)
-        .map(|i| BotRng::new(seed.wrapping_mul(31).wrapping_add(i)))
-        .collect();
     let mut times = Vec::new();
     let mut best_times = Vec::new();
     let mut actions = 0;
@@ -122,15 +110,6 @@ fn nanos_since(start: Instant) -> u64 {
     u64::try_from(start.elapsed().as_nanos()).unwrap_or(u64::MAX)
 }
 
-/// The value at rank `p` (0..=1) of sorted `values`, in milliseconds.
-fn percentile_ms(sorted: &[u64], p: f64) -> f64 {
-    if sorted.is_empty() {
-        return 0.0;
-    }
-    let rank = ((p * sorted.len() as f64).ceil() as usize).clamp(1, sorted.len());
-    sorted[rank - 1] as f64 / 1e6
-}
-
 /// The default options on another named board.
 fn with_layout(layout: Layout) -> Options {
     Options {
@@ -146,22 +125,18 @@ fn load_average() -> String {
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    let mode = args.get(1).map_or("hard", String::as_str);
-    let first: u64 = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(0);
-    let count: u64 = args.get(3).and_then(|a| a.parse().ok()).unwrap_or(200);
-    let threads: u64 = args.get(4).and_then(|a| a.parse().ok()).unwrap_or(1);
+    let (mode, first, count, threads, last) = arguments("hard");
     assert!(
         (1..=2).contains(&threads),
         "1 or 2 threads (the machine is shared)"
     );
-    let (measured, other) = match mode {
+    let (measured, other) = match mode.as_str() {
         "hard" => (Player::Bot(BotLevel::Hard), Player::Bot(BotLevel::Normal)),
         "random" => (Player::Bot(BotLevel::Normal), Player::Random),
         "hard-random" => (Player::Bot(BotLevel::Hard), Player::Random),
         _ => panic!("match-up: hard (hard vs normal), random (normal vs random) or hard-random"),
     };
-    let options = match args.get(5).map(String::as_str) {
+    let options = match last.as_deref() {
         None | Some("medium") => Options::default(),
         Some("small") => with_layout(Layout::Small),
         Some("full") => with_layout(Layout::Full),
@@ -170,21 +145,8 @@ fn main() {
     let options = &options;
     println!("load average before: {}", load_average());
     let start = Instant::now();
-    let results: Vec<Played> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..threads)
-            .map(|t| {
-                scope.spawn(move || {
-                    (first + t..first + count)
-                        .step_by(threads as usize)
-                        .map(|seed| play(options, seed, measured, other))
-                        .collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().expect("a duel thread"))
-            .collect()
+    let results = on_threads(first, count, threads, |seed| {
+        play(options, seed, measured, other)
     });
     let wins = results.iter().filter(|r| r.won).count();
     let unfinished = results.iter().filter(|r| r.unfinished).count();
