@@ -21,22 +21,10 @@ pub enum ChatChannel {
     Spectators,
 }
 
-impl ChatChannel {
-    /// The stable name used on the wire and in the database.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ChatChannel::Players => "players",
-            ChatChannel::Spectators => "spectators",
-        }
-    }
-
-    /// Parses a stored name.
-    pub fn parse(text: &str) -> Option<ChatChannel> {
-        [ChatChannel::Players, ChatChannel::Spectators]
-            .into_iter()
-            .find(|channel| channel.as_str() == text)
-    }
-}
+names!(ChatChannel {
+    Players => "players",
+    Spectators => "spectators",
+});
 
 /// One line of chat, as stored with the room (and its match) and sent to those who may read it.
 #[cfg_attr(test, derive(ts_rs::TS))]

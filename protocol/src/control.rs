@@ -21,23 +21,11 @@ pub enum ActedBy {
     Clock,
 }
 
-impl ActedBy {
-    /// The stable name used on the wire and in the database.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ActedBy::Player => "player",
-            ActedBy::Bot => "bot",
-            ActedBy::Clock => "clock",
-        }
-    }
-
-    /// Parses a stored name.
-    pub fn parse(text: &str) -> Option<ActedBy> {
-        [ActedBy::Player, ActedBy::Bot, ActedBy::Clock]
-            .into_iter()
-            .find(|by| by.as_str() == text)
-    }
-}
+names!(ActedBy {
+    Player => "player",
+    Bot => "bot",
+    Clock => "clock",
+});
 
 /// A seat a bot plays from the start (`POST /api/rooms` `bots`).
 #[cfg_attr(test, derive(ts_rs::TS))]

@@ -475,9 +475,27 @@ macro_rules! refuse {
     };
 }
 
-/// The compound shapes neither serializer here writes (lists, maps, tuples, variants with data).
+/// Methods of [`Scalar`]'s `Serializer` that widen their integer to the 64 bits of its sign and
+/// write it with `Scalar::signed` or `Scalar::unsigned`.
+macro_rules! widen {
+    ($($via:ident: $($name:ident($int:ty)),*;)*) => {
+        $($(fn $name(self, value: $int) -> Result<(), NotTagged> {
+            self.$via(value.into())
+        })*)*
+    };
+}
+
+/// The compound shapes neither serializer here writes (lists, maps, tuples, variants with data):
+/// their associated types and their methods.
 macro_rules! refuse_compound_shapes {
     () => {
+        type SerializeSeq = Impossible<(), NotTagged>;
+        type SerializeTuple = Impossible<(), NotTagged>;
+        type SerializeTupleStruct = Impossible<(), NotTagged>;
+        type SerializeTupleVariant = Impossible<(), NotTagged>;
+        type SerializeMap = Impossible<(), NotTagged>;
+        type SerializeStructVariant = Impossible<(), NotTagged>;
+
         fn serialize_newtype_variant<T: ?Sized + Serialize>(
             self,
             _: &'static str,
@@ -501,42 +519,16 @@ macro_rules! refuse_compound_shapes {
 impl Serializer for Scalar<'_> {
     type Ok = ();
     type Error = NotTagged;
-    type SerializeSeq = Impossible<(), NotTagged>;
-    type SerializeTuple = Impossible<(), NotTagged>;
-    type SerializeTupleStruct = Impossible<(), NotTagged>;
-    type SerializeTupleVariant = Impossible<(), NotTagged>;
-    type SerializeMap = Impossible<(), NotTagged>;
     type SerializeStruct = Impossible<(), NotTagged>;
-    type SerializeStructVariant = Impossible<(), NotTagged>;
 
     fn serialize_bool(self, value: bool) -> Result<(), NotTagged> {
         self.0
             .extend_from_slice(if value { b"true" } else { b"false" });
         Ok(())
     }
-    fn serialize_i8(self, value: i8) -> Result<(), NotTagged> {
-        self.signed(value.into())
-    }
-    fn serialize_i16(self, value: i16) -> Result<(), NotTagged> {
-        self.signed(value.into())
-    }
-    fn serialize_i32(self, value: i32) -> Result<(), NotTagged> {
-        self.signed(value.into())
-    }
-    fn serialize_i64(self, value: i64) -> Result<(), NotTagged> {
-        self.signed(value)
-    }
-    fn serialize_u8(self, value: u8) -> Result<(), NotTagged> {
-        self.unsigned(value.into())
-    }
-    fn serialize_u16(self, value: u16) -> Result<(), NotTagged> {
-        self.unsigned(value.into())
-    }
-    fn serialize_u32(self, value: u32) -> Result<(), NotTagged> {
-        self.unsigned(value.into())
-    }
-    fn serialize_u64(self, value: u64) -> Result<(), NotTagged> {
-        self.unsigned(value)
+    widen! {
+        signed: serialize_i8(i8), serialize_i16(i16), serialize_i32(i32), serialize_i64(i64);
+        unsigned: serialize_u8(u8), serialize_u16(u16), serialize_u32(u32), serialize_u64(u64);
     }
     fn serialize_str(self, value: &str) -> Result<(), NotTagged> {
         self.text(value)
@@ -638,13 +630,7 @@ impl SerializeStruct for Capture<'_> {
 impl<'t> Serializer for Capture<'t> {
     type Ok = ();
     type Error = NotTagged;
-    type SerializeSeq = Impossible<(), NotTagged>;
-    type SerializeTuple = Impossible<(), NotTagged>;
-    type SerializeTupleStruct = Impossible<(), NotTagged>;
-    type SerializeTupleVariant = Impossible<(), NotTagged>;
-    type SerializeMap = Impossible<(), NotTagged>;
     type SerializeStruct = Capture<'t>;
-    type SerializeStructVariant = Impossible<(), NotTagged>;
 
     fn serialize_struct(self, _: &'static str, _: usize) -> Result<Capture<'t>, NotTagged> {
         Ok(self)

@@ -8,6 +8,29 @@
 //! engine decides its shape.
 //! docs/PROTOCOL.md documents every message with an example.
 
+/// `as_str` and `parse` of an enum with a stable name per variant (on the wire, in the database
+/// and in query strings), from one table: `names!(Enum { Variant => "name", … })`.
+macro_rules! names {
+    ($name:ident { $($variant:ident => $text:literal,)* }) => {
+        impl $name {
+            /// The variant's stable name.
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $($name::$variant => $text,)*
+                }
+            }
+
+            /// The variant of a stable name; `None` for any other text.
+            pub fn parse(text: &str) -> Option<$name> {
+                match text {
+                    $($text => Some($name::$variant),)*
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+
 mod chat;
 pub mod codes;
 mod control;

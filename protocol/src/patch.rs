@@ -143,11 +143,8 @@ impl<'a> Walk<'a> {
             if self.skip_to_change(&mut first).is_none() {
                 return Ok(Some(Flow::RestShared));
             }
-            let (old_closed, new_closed) =
-                (self.old.peek() == Some(b'}'), self.new.peek() == Some(b'}'));
+            let (old_closed, new_closed) = self.closing(b'}');
             if old_closed && new_closed {
-                self.old.at += 1;
-                self.new.at += 1;
                 return Ok(Some(Flow::Go));
             }
             if old_closed || new_closed {
@@ -217,11 +214,8 @@ impl<'a> Walk<'a> {
                 Some(skipped) => index += skipped,
                 None => return Ok(Some(Flow::RestShared)),
             }
-            let (old_closed, new_closed) =
-                (self.old.peek() == Some(b']'), self.new.peek() == Some(b']'));
+            let (old_closed, new_closed) = self.closing(b']');
             if old_closed && new_closed {
-                self.old.at += 1;
-                self.new.at += 1;
                 return Ok(Some(Flow::Go));
             }
             if new_closed {
@@ -249,6 +243,17 @@ impl<'a> Walk<'a> {
             first = false;
             index += 1;
         }
+    }
+
+    /// Whether each cursor stands at `end` (the container's closing byte); when both do, both
+    /// step past it.
+    fn closing(&mut self, end: u8) -> (bool, bool) {
+        let closed = (self.old.peek() == Some(end), self.new.peek() == Some(end));
+        if closed == (true, true) {
+            self.old.at += 1;
+            self.new.at += 1;
+        }
+        closed
     }
 
     /// True when what is left of both texts is the same: as long, and within their shared end.

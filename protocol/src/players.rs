@@ -103,23 +103,11 @@ pub enum MatchResult {
     Playing,
 }
 
-impl MatchResult {
-    /// The stable name used on the wire and in query strings.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            MatchResult::Won => "won",
-            MatchResult::Lost => "lost",
-            MatchResult::Playing => "playing",
-        }
-    }
-
-    /// Parses a query-string value.
-    pub fn parse(text: &str) -> Option<MatchResult> {
-        [MatchResult::Won, MatchResult::Lost, MatchResult::Playing]
-            .into_iter()
-            .find(|result| result.as_str() == text)
-    }
-}
+names!(MatchResult {
+    Won => "won",
+    Lost => "lost",
+    Playing => "playing",
+});
 
 /// One entry of a player's match list.
 #[cfg_attr(test, derive(ts_rs::TS))]

@@ -152,29 +152,12 @@ pub enum RoomState {
     Expired,
 }
 
-impl RoomState {
-    /// The stable name used on the wire and in the database.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            RoomState::Waiting => "waiting",
-            RoomState::Playing => "playing",
-            RoomState::Finished => "finished",
-            RoomState::Expired => "expired",
-        }
-    }
-
-    /// Parses a stored name.
-    pub fn parse(text: &str) -> Option<RoomState> {
-        [
-            RoomState::Waiting,
-            RoomState::Playing,
-            RoomState::Finished,
-            RoomState::Expired,
-        ]
-        .into_iter()
-        .find(|state| state.as_str() == text)
-    }
-}
+names!(RoomState {
+    Waiting => "waiting",
+    Playing => "playing",
+    Finished => "finished",
+    Expired => "expired",
+});
 
 /// One seat of a room.
 #[cfg_attr(test, derive(ts_rs::TS))]
@@ -264,15 +247,10 @@ pub enum MatchState {
     Finished,
 }
 
-impl MatchState {
-    /// The stable name used on the wire and in the database.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            MatchState::Playing => "playing",
-            MatchState::Finished => "finished",
-        }
-    }
-}
+names!(MatchState {
+    Playing => "playing",
+    Finished => "finished",
+});
 
 /// A seat of a match and who played it.
 #[cfg_attr(test, derive(ts_rs::TS))]
