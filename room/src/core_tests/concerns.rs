@@ -27,13 +27,7 @@ fn waiting_room(now: Instant) -> RoomCore {
 
 /// The messages `conn` is sent among `outputs`.
 fn to_conn(outputs: &[Output], conn: crate::ConnId) -> Vec<&ServerMsg> {
-    outputs
-        .iter()
-        .filter_map(|output| match output {
-            Output::Send { to, message, .. } if to.contains(&conn) => Some(message),
-            _ => None,
-        })
-        .collect()
+    picked!(outputs, Output::Send { to, message, .. } if to.contains(&conn) => message)
 }
 
 #[test]
@@ -384,10 +378,7 @@ fn a_lost_lease_tells_every_follower_room_moved_and_refuses_what_comes_after() {
 #[test]
 fn an_append_refused_by_its_fence_is_undone_answered_room_moved_and_stops_the_room() {
     let t0 = Instant::now();
-    let mut core = started_room();
-    let (conn, action) = super::next_move(&mut core);
-    act(&mut core, conn, "a1".into(), &action, t0).unwrap();
-    drain(&mut core);
+    let (mut core, _, _) = super::first_move_sent(t0);
     let id = in_flight_write(&core).unwrap();
     let Some((_, InFlight::Append { ask, .. })) = &core.in_flight else {
         panic!("an append in flight");
@@ -542,40 +533,38 @@ fn a_player_away_past_the_grace_period_is_taken_over_and_an_action_gives_the_sea
     assert_eq!(appends[0].by, ActedBy::Player);
 }
 
-/// A waiting hexdice room whose limits give it one spectator place.
-fn one_spectator_place(t0: Instant) -> RoomCore {
+/// A waiting hexdice room whose limits give it one spectator place, taken by an anonymous
+/// spectator (connection 1): another one (connection 2) is refused.
+fn one_spectator_place_taken(t0: Instant) -> RoomCore {
     let limits = Limits {
         max_spectators: 1,
         ..Limits::default()
     };
     let record = waiting_room(t0).record.clone();
-    RoomCore::new(
+    let mut core = RoomCore::new(
         record,
         rules(RulesetId::Hexdice).unwrap(),
         None,
         &limits,
         ENTROPY,
         (t0, 0),
-    )
+    );
+    join(&mut core, 1, None, None, t0).unwrap();
+    let refused = join(&mut core, 2, None, None, t0).unwrap_err();
+    assert_eq!(refused.code, codes::TOO_MANY_CONNECTIONS);
+    core
 }
 
 #[test]
 fn limits_reach_the_concerns_they_set() {
-    let t0 = Instant::now();
-    let mut core = one_spectator_place(t0);
-    join(&mut core, 1, None, None, t0).unwrap();
-    let refused = join(&mut core, 2, None, None, t0).unwrap_err();
-    assert_eq!(refused.code, codes::TOO_MANY_CONNECTIONS);
+    // The room's one spectator place taken, the next spectator is refused (checked there).
+    one_spectator_place_taken(Instant::now());
 }
 
 #[test]
 fn spectators_filling_a_waiting_room_never_keep_a_person_from_its_free_seat() {
     let t0 = Instant::now();
-    let mut core = one_spectator_place(t0);
-    // An anonymous spectator fills the room's one spectator place; another one is refused.
-    join(&mut core, 1, None, None, t0).unwrap();
-    let refused = join(&mut core, 2, None, None, t0).unwrap_err();
-    assert_eq!(refused.code, codes::TOO_MANY_CONNECTIONS);
+    let mut core = one_spectator_place_taken(t0);
     // Two people who may sit still get in, and take both seats.
     for (conn, n) in [(3, 0), (4, 1)] {
         join(&mut core, conn, Some(player(n)), None, t0)

@@ -225,11 +225,5 @@ pub fn append_of(output: &Output) -> Option<&Append> {
 
 /// The writes among `outputs`.
 pub fn writes(outputs: &[Output]) -> Vec<&Write> {
-    outputs
-        .iter()
-        .filter_map(|output| match output {
-            Output::Write { write, .. } => Some(write),
-            _ => None,
-        })
-        .collect()
+    picked!(outputs, Output::Write { write, .. } => write)
 }

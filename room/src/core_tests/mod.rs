@@ -1,6 +1,19 @@
 //! The room core tested with plain calls and a fake clock, no tasks, sockets or database: what
 //! it asks the loop to do for each input. `driver.rs` feeds it as the loop does.
 
+/// The parts of `outputs` (a slice of [`Output`]) that match `pattern`, as `part`.
+macro_rules! picked {
+    ($outputs:expr, $pattern:pat $(if $guard:expr)? => $part:expr) => {
+        $outputs
+            .iter()
+            .filter_map(|output| match output {
+                $pattern $(if $guard)? => Some($part),
+                _ => None,
+            })
+            .collect()
+    };
+}
+
 mod concerns;
 mod driver;
 
@@ -113,14 +126,18 @@ fn next_move(core: &mut RoomCore) -> (ConnId, Value) {
     panic!("no seat is told its legal actions");
 }
 
+/// A started duel whose seat to act sent its move as `a1`, written but not yet committed: the
+/// room, that seat's connection and the action.
+fn first_move_sent(now: Instant) -> (RoomCore, ConnId, Value) {
+    let mut core = started_room();
+    let (conn, action) = next_move(&mut core);
+    act(&mut core, conn, "a1".into(), &action, now).unwrap();
+    drain(&mut core);
+    (core, conn, action)
+}
+
 fn sends(outputs: &[Output]) -> Vec<&ServerMsg> {
-    outputs
-        .iter()
-        .filter_map(|output| match output {
-            Output::Send { message, .. } => Some(message),
-            _ => None,
-        })
-        .collect()
+    picked!(outputs, Output::Send { message, .. } => message)
 }
 
 #[test]
@@ -157,11 +174,8 @@ fn an_action_is_announced_only_after_its_commit() {
 
 #[test]
 fn only_the_spectators_copy_of_an_action_may_wait_for_their_sockets_pace() {
-    let mut core = started_room();
-    let (conn, action) = next_move(&mut core);
     let now = Instant::now();
-    act(&mut core, conn, "a1".into(), &action, now).unwrap();
-    drain(&mut core);
+    let (mut core, _, _) = first_move_sent(now);
     committed(&mut core, 1, Ok(()), now).unwrap();
     let paced: Vec<(Vec<ConnId>, bool)> = drain(&mut core)
         .into_iter()
@@ -179,11 +193,8 @@ fn only_the_spectators_copy_of_an_action_may_wait_for_their_sockets_pace() {
 
 #[test]
 fn a_failed_commit_undoes_the_action_and_tells_no_one() {
-    let mut core = started_room();
-    let (conn, action) = next_move(&mut core);
     let now = Instant::now();
-    act(&mut core, conn, "a1".into(), &action, now).unwrap();
-    drain(&mut core);
+    let (mut core, conn, action) = first_move_sent(now);
     assert!(
         committed(&mut core, 1, Err("disk full"), now).is_err(),
         "the sender hears of the failure"
@@ -201,11 +212,8 @@ fn a_failed_commit_undoes_the_action_and_tells_no_one() {
 
 #[test]
 fn a_resent_client_id_is_answered_with_its_seq() {
-    let mut core = started_room();
-    let (conn, action) = next_move(&mut core);
     let now = Instant::now();
-    act(&mut core, conn, "a1".into(), &action, now).unwrap();
-    drain(&mut core);
+    let (mut core, conn, _) = first_move_sent(now);
     committed(&mut core, 1, Ok(()), now).unwrap();
     drain(&mut core);
     assert_eq!(
