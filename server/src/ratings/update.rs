@@ -76,15 +76,16 @@ mod tests {
         vec![Rating::new(system); seats]
     }
 
+    /// New players of `system`, one a place, rated by `places`.
+    fn rate_new(system: RatingSystem, places: &[u8]) -> Vec<Rating> {
+        rate(system, &new(system, places.len()), places)
+    }
+
     /// skillratings' published Glicko-2 example: two new players, the first wins: 1662 ± 290
     /// (volatility 0.05999967537233814) and 1338 ± 290.
     #[test]
     fn glicko2_duel_matches_the_published_example() {
-        let after = rate(
-            RatingSystem::Glicko2,
-            &new(RatingSystem::Glicko2, 2),
-            &[1, 2],
-        );
+        let after = rate_new(RatingSystem::Glicko2, &[1, 2]);
         assert_eq!(after[0].rating.round(), 1662.0);
         assert_eq!(after[0].deviation.round(), 290.0);
         assert!((after[0].volatility - 0.059_999_675_372_338_14).abs() < f64::EPSILON);
@@ -117,7 +118,7 @@ mod tests {
     fn docs_ratings_worked_examples() {
         let shown = |ruleset: RulesetId, places: &[u8]| -> Vec<(i64, i64)> {
             let system = system_of(ruleset);
-            rate(system, &new(system, places.len()), places)
+            rate_new(system, places)
                 .iter()
                 .map(|r| (r.shown(system), r.shown_deviation(system)))
                 .collect()
@@ -150,17 +151,9 @@ mod tests {
 
     #[test]
     fn a_draw_or_a_tie_moves_equal_players_nowhere() {
-        let after = rate(
-            RatingSystem::Glicko2,
-            &new(RatingSystem::Glicko2, 2),
-            &[1, 1],
-        );
+        let after = rate_new(RatingSystem::Glicko2, &[1, 1]);
         assert_eq!(after[0].rating.round(), 1500.0);
-        let after = rate(
-            RatingSystem::WengLin,
-            &new(RatingSystem::WengLin, 3),
-            &[2, 2, 2],
-        );
+        let after = rate_new(RatingSystem::WengLin, &[2, 2, 2]);
         assert!(
             after.iter().all(|r| (r.rating - 25.0).abs() < 1e-9),
             "{after:?}"

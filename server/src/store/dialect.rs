@@ -154,32 +154,36 @@ impl Dialect {
 mod tests {
     use super::{Dialect, SqlType};
 
+    /// SQLite takes plain parameters and columns; PostgreSQL casts to and from its native types.
     #[test]
-    fn sqlite_uses_plain_parameters_and_columns() {
-        let d = Dialect::Sqlite;
-        assert_eq!(d.uuid(1), "$1");
-        assert_eq!(d.json(2), "$2");
-        assert_eq!(d.time(3), "$3");
-        assert_eq!(d.text("m.id", "id"), "m.id AS id");
-        assert_eq!(
-            d.ms("m.started_at", "started_at"),
-            "m.started_at AS started_at"
-        );
-        assert_eq!(d.flag("private", "private"), "private AS private");
-    }
-
-    #[test]
-    fn postgres_casts_to_and_from_the_native_types() {
-        let d = Dialect::Postgres;
-        assert_eq!(d.uuid(1), "$1::uuid");
-        assert_eq!(d.json(2), "$2::jsonb");
-        assert_eq!(d.time(3), "('epoch'::timestamptz + $3 * interval '1 ms')");
-        assert_eq!(d.text("m.id", "id"), "m.id::text AS id");
-        assert_eq!(
-            d.ms("m.started_at", "started_at"),
-            "(extract(epoch FROM m.started_at) * 1000)::bigint AS started_at"
-        );
-        assert_eq!(d.flag("private", "private"), "private::int AS private");
+    fn each_dialect_writes_its_parameters_and_columns() {
+        let written = |d: Dialect| {
+            [
+                d.uuid(1),
+                d.json(2),
+                d.time(3),
+                d.text("m.id", "id"),
+                d.ms("m.started_at", "started_at"),
+                d.flag("private", "private"),
+            ]
+        };
+        // Each fragment as SQLite, then as PostgreSQL writes it.
+        let expected = [
+            ("$1", "$1::uuid"),
+            ("$2", "$2::jsonb"),
+            ("$3", "('epoch'::timestamptz + $3 * interval '1 ms')"),
+            ("m.id AS id", "m.id::text AS id"),
+            (
+                "m.started_at AS started_at",
+                "(extract(epoch FROM m.started_at) * 1000)::bigint AS started_at",
+            ),
+            ("private AS private", "private::int AS private"),
+        ];
+        let sqlite = written(Dialect::Sqlite);
+        let postgres = written(Dialect::Postgres);
+        for ((sqlite, postgres), expected) in sqlite.iter().zip(&postgres).zip(expected) {
+            assert_eq!((sqlite.as_str(), postgres.as_str()), expected);
+        }
     }
 
     #[test]

@@ -214,50 +214,44 @@ impl Writer {
 
     /// The same, each commit taking `delay` (a database slower than the answer timeout).
     pub fn committing_after(delay: Duration) -> (Writer, mpsc::UnboundedReceiver<FencedAppend>) {
-        let (requests, mut inbox) = mpsc::channel::<Request>(16);
         let (seen, appends) = mpsc::unbounded_channel();
-        tokio::spawn(async move {
-            while let Some((append, reply)) = inbox.recv().await {
-                if !delay.is_zero() {
-                    tokio::time::sleep(delay).await;
-                }
-                let _ = seen.send(append);
-                let _ = reply.send(Ok(()));
-            }
+        let writer = Writer::answering(delay, move |append| {
+            let _ = seen.send(append);
+            Ok(())
         });
-        let health = Arc::new(WriterHealth::default());
-        let timeout = Duration::from_secs(5);
-        (
-            Writer {
-                requests,
-                health,
-                timeout,
-            },
-            appends,
-        )
+        (writer, appends)
     }
 
     /// A writer that stores nothing and refuses every append with `error`, handing each
     /// append's fence to the returned receiver.
     pub fn refusing(error: AppendError) -> (Writer, mpsc::UnboundedReceiver<Option<Fence>>) {
-        let (requests, mut inbox) = mpsc::channel::<Request>(16);
         let (seen, fences) = mpsc::unbounded_channel();
+        let writer = Writer::answering(Duration::ZERO, move |append| {
+            let _ = seen.send(append.fence);
+            Err(error.clone())
+        });
+        (writer, fences)
+    }
+
+    /// A writer with no database: `answer` answers each append, after `delay`.
+    fn answering(
+        delay: Duration,
+        mut answer: impl FnMut(FencedAppend) -> Result<(), AppendError> + Send + 'static,
+    ) -> Writer {
+        let (requests, mut inbox) = mpsc::channel::<Request>(16);
         tokio::spawn(async move {
             while let Some((append, reply)) = inbox.recv().await {
-                let _ = seen.send(append.fence);
-                let _ = reply.send(Err(error.clone()));
+                if !delay.is_zero() {
+                    tokio::time::sleep(delay).await;
+                }
+                let _ = reply.send(answer(append));
             }
         });
-        let health = Arc::new(WriterHealth::default());
-        let timeout = Duration::from_secs(5);
-        (
-            Writer {
-                requests,
-                health,
-                timeout,
-            },
-            fences,
-        )
+        Writer {
+            requests,
+            health: Arc::new(WriterHealth::default()),
+            timeout: Duration::from_secs(5),
+        }
     }
 }
 
