@@ -3,7 +3,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openClient, enterName, screenshot, serverAndBrowser, namedClients } from './harness.js';
+import { screenshot, serverAndBrowser, namedClients, namedClientsAt, SIZES } from './harness.js';
 import { createRoom, joinByInvite, pageToAct, actAndWait, clickRegion } from './play.js';
 
 const setup = serverAndBrowser();
@@ -42,11 +42,7 @@ test('capitals: two players start a match and the first attacks from the capital
 });
 
 test('the lobby and a match fit a phone-sized screen', async () => {
-  const phone = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
-  const ada = await openClient(setup.browser, setup.server.url, phone);
-  const bob = await openClient(setup.browser, setup.server.url, phone);
-  await enterName(ada.page, 'Amy');
-  await enterName(bob.page, 'Ben');
+  const [ada, bob] = await namedClientsAt(setup, SIZES.phone, 'Amy', 'Ben');
   await screenshot(ada.page, 'phone-lobby');
   const { invite } = await createRoom(ada.page, 'hexdice', { options: { board: 'Small (10 cells)' } });
   await joinByInvite(bob.page, invite);

@@ -4,8 +4,8 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openClient, enterName, screenshot, serverAndBrowser } from './harness.js';
-import { createRoom, joinByInvite, pageToAct, actAndWait, clickRegion } from './play.js';
+import { screenshot, serverAndBrowser, namedClients, namedClientsAt, SIZES } from './harness.js';
+import { createRoom, joinByInvite, pageToAct, actAndWait, clickRegion, bendNextAction } from './play.js';
 
 /** @typedef {import('playwright-core').Page} Page */
 
@@ -29,28 +29,12 @@ async function clickNth(page, selector) {
 }
 
 test('capitals: many orders by clicking, every one accepted; a refusal keeps the built order', async () => {
-  const clients = await Promise.all(['Ada', 'Bob', 'Cyd'].map(() => openClient(setup.browser, setup.server.url)));
+  const clients = await namedClients(setup, 'Ada', 'Bob', 'Cyd');
   const pages = clients.map((client) => client.page);
-  await Promise.all(pages.map((page, i) => enterName(page, ['Ada', 'Bob', 'Cyd'][i])));
   // A refusal is provoked once, by bending one order on its way out (as a stale client might).
-  let bend = false;
-  for (const page of pages) {
-    await page.routeWebSocket(/\/ws$/, (ws) => {
-      const upstream = ws.connectToServer();
-      ws.onMessage((message) => {
-        const parsed = JSON.parse(String(message));
-        if (bend && parsed.type === 'action' && parsed.action.type === 'attack') {
-          bend = false;
-          parsed.action.units = { d6: 99, d8: 0 };
-          upstream.send(JSON.stringify(parsed));
-          return;
-        }
-        upstream.send(message);
-      });
-    });
-    await page.reload();
-    await page.waitForSelector('.lobby');
-  }
+  const bent = await bendNextAction(pages, 'attack', (action) => {
+    action.units = { d6: 99, d8: 0 };
+  });
   const { invite } = await createRoom(pages[0], 'capitals', { seats: 3, options: { map_size: 'small' } });
   await joinByInvite(pages[1], invite);
   await joinByInvite(pages[2], invite);
@@ -93,7 +77,7 @@ test('capitals: many orders by clicking, every one accepted; a refusal keeps the
     const kind = await send.first().getAttribute('data-action');
     const route = (await page.textContent('[data-testid=order-route]')) ?? '';
     if (kind === 'attack' && !tally.refusedKept && tally.attack > 0) {
-      bend = true;
+      bent.armed = true;
       await send.first().click();
       await page.waitForSelector('.toast.error');
       // The order is still built: the same route, ready to send again.
@@ -118,11 +102,7 @@ test('capitals: many orders by clicking, every one accepted; a refusal keeps the
 });
 
 test('capitals on a phone: the board zooms with buttons and the wheel, and the page does not scroll sideways', async () => {
-  const phone = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
-  const ada = await openClient(setup.browser, setup.server.url, phone);
-  const bob = await openClient(setup.browser, setup.server.url, phone);
-  await enterName(ada.page, 'Amy');
-  await enterName(bob.page, 'Ben');
+  const [ada, bob] = await namedClientsAt(setup, SIZES.phone, 'Amy', 'Ben');
   const { invite } = await createRoom(ada.page, 'capitals', { seats: 2, options: { map_size: 'large' } });
   await joinByInvite(bob.page, invite);
   await ada.page.waitForSelector('.match .board');

@@ -5,15 +5,13 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openClient, enterName, screenshot, serverAndBrowser } from './harness.js';
+import { screenshot, serverAndBrowser, namedClients, namedClientsAt, SIZES } from './harness.js';
 import { createRoom, joinByInvite, pageToAct, actAndWait, phaseOf, clickRegion, aimClassicAttack } from './play.js';
 
 const setup = serverAndBrowser();
 
 test('classic: three players start a match and the first attacks by clicking', async () => {
-  const clients = await Promise.all([0, 1, 2].map(() => openClient(setup.browser, setup.server.url)));
-  const names = ['Ada', 'Bob', 'Cyd'];
-  for (const [index, client] of clients.entries()) await enterName(client.page, names[index]);
+  const clients = await namedClients(setup, 'Ada', 'Bob', 'Cyd');
   const { invite } = await createRoom(clients[0].page, 'classic', {
     seats: 3,
     options: { setup: 'deal territories at random' },
@@ -86,9 +84,7 @@ const nameBoxes = (page) =>
 const overlap = (a, b) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 
 test('classic: names never overlap, continents show with their bonuses, one click places one unit', async () => {
-  const desk = { viewport: { width: 1280, height: 800 } };
-  const clients = await Promise.all([0, 1, 2].map(() => openClient(setup.browser, setup.server.url, desk)));
-  for (const [index, client] of clients.entries()) await enterName(client.page, ['Amy', 'Ben', 'Cal'][index]);
+  const clients = await namedClientsAt(setup, SIZES.desktop, 'Amy', 'Ben', 'Cal');
   const { invite } = await createRoom(clients[0].page, 'classic', { seats: 3 });
   for (const client of clients.slice(1)) await joinByInvite(client.page, invite);
   for (const client of clients) await client.page.waitForSelector('.match .board');
@@ -137,9 +133,7 @@ test('classic: names never overlap, continents show with their bonuses, one clic
 });
 
 test('classic on a phone: zooming shows more names, and "place for me" does the claim setup', async () => {
-  const phone = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
-  const clients = await Promise.all([0, 1, 2].map(() => openClient(setup.browser, setup.server.url, phone)));
-  for (const [index, client] of clients.entries()) await enterName(client.page, ['Dee', 'Eve', 'Fay'][index]);
+  const clients = await namedClientsAt(setup, SIZES.phone, 'Dee', 'Eve', 'Fay');
   const { invite } = await createRoom(clients[0].page, 'classic', { seats: 3, options: { setup: 'claim territories in turn' } });
   for (const client of clients.slice(1)) await joinByInvite(client.page, invite);
   for (const client of clients) await client.page.waitForSelector('.match .board');

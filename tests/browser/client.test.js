@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openClient, enterName, screenshot, serverAndBrowser, namedClients } from './harness.js';
-import { createRoom, joinByInvite, pageToAct, actAndWait, clickRegion, phaseOf } from './play.js';
+import { createRoom, joinByInvite, pageToAct, actAndWait, clickRegion, phaseOf, bendNextAction } from './play.js';
 
 /** @typedef {import('playwright-core').Page} Page */
 
@@ -86,28 +86,13 @@ test('a refusal is worded in the reader’s language, with the cell it speaks of
   }
   // Each page's actions pass through here; the next one is bent to name a cell the board lacks,
   // as a stale or tampered client might.
-  let bend = false;
-  for (const page of [ada.page, bob.page]) {
-    await page.routeWebSocket(/\/ws$/, (ws) => {
-      const server = ws.connectToServer();
-      ws.onMessage((message) => {
-        const parsed = JSON.parse(String(message));
-        if (bend && parsed.type === 'action' && parsed.action.type === 'place') {
-          bend = false;
-          parsed.action.cell = 200;
-          server.send(JSON.stringify(parsed));
-          return;
-        }
-        server.send(message);
-      });
-    });
-    await page.reload();
-    await page.waitForSelector('.lobby');
-  }
+  const bent = await bendNextAction([ada.page, bob.page], 'place', (action) => {
+    action.cell = 200;
+  });
   const { invite } = await createRoom(ada.page, 'hexdice', { options: { board: 'Petit (10 cases)' } });
   await joinByInvite(bob.page, invite);
   const page = /** @type {Page} */ (await pageToAct([ada.page, bob.page]));
-  bend = true;
+  bent.armed = true;
   await clickRegion(page, '.region.target');
   await page.waitForSelector('.toast.error');
   assert.equal(await page.textContent('.toast.error'), 'Il n’y a pas de case 200 sur ce plateau.');

@@ -164,8 +164,18 @@ export async function enterName(page, name) {
  * @param {...string} names
  */
 export async function namedClients(setup, ...names) {
+  return namedClientsAt(setup, {}, ...names);
+}
+
+/**
+ * The same on a screen of the given size (`SIZES.phone`).
+ * @param {{server: {url: string}, browser: import('playwright-core').Browser}} setup
+ * @param {{viewport?: {width: number, height: number}, isMobile?: boolean, hasTouch?: boolean}} screen
+ * @param {...string} names
+ */
+export async function namedClientsAt(setup, screen, ...names) {
   const clients = [];
-  for (let opened = 0; opened < names.length; opened++) clients.push(await openClient(setup.browser, setup.server.url));
+  for (let opened = 0; opened < names.length; opened++) clients.push(await openClient(setup.browser, setup.server.url, screen));
   for (const [index, client] of clients.entries()) await enterName(client.page, names[index]);
   return clients;
 }

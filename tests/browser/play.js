@@ -100,6 +100,36 @@ export async function pageToAct(pages, timeout = 15_000) {
   throw new Error('no page can act');
 }
 
+/**
+ * Routes each page's socket through a hook (and reloads the page to the lobby) that, once armed,
+ * bends the next outgoing action of `type` with `bend` (as a stale or tampered client might):
+ * set `armed` on the returned switch to bend one action.
+ * @param {Page[]} pages
+ * @param {string} type
+ * @param {(action: any) => void} bend
+ */
+export async function bendNextAction(pages, type, bend) {
+  const next = { armed: false };
+  for (const page of pages) {
+    await page.routeWebSocket(/\/ws$/, (ws) => {
+      const upstream = ws.connectToServer();
+      ws.onMessage((message) => {
+        const parsed = JSON.parse(String(message));
+        if (next.armed && parsed.type === 'action' && parsed.action.type === type) {
+          next.armed = false;
+          bend(parsed.action);
+          upstream.send(JSON.stringify(parsed));
+          return;
+        }
+        upstream.send(message);
+      });
+    });
+    await page.reload();
+    await page.waitForSelector('.lobby');
+  }
+  return next;
+}
+
 /** @param {Page} page */
 export const seqOf = (page) => page.getAttribute('.match', 'data-seq');
 

@@ -204,18 +204,23 @@ test('rated rooms, rating changes at the end and in the replay, the leaderboard 
   await Promise.all([ada.context.close(), bob.context.close(), phone.context.close()]);
 });
 
+/**
+ * Asks for a rated room from the lobby's form; the problem the form then shows.
+ * @param {import('playwright-core').Page} page
+ */
+async function ratedRoomRefusal(page) {
+  await page.check('#create-rated');
+  await page.click('#create-submit');
+  await page.waitForSelector('.create-room .problem:not(:empty)');
+  return page.textContent('.create-room .problem');
+}
+
 test('a new player is refused rated play in words (default minimum of finished matches)', async () => {
   const plain = await startServer();
   try {
     const cy = await openClient(setup.browser, plain.url);
     await enterName(cy.page, 'Cyd');
-    await cy.page.check('#create-rated');
-    await cy.page.click('#create-submit');
-    await cy.page.waitForSelector('.create-room .problem:not(:empty)');
-    assert.equal(
-      await cy.page.textContent('.create-room .problem'),
-      'Rated matches open once you have finished a few matches: play some casual ones first.',
-    );
+    assert.equal(await ratedRoomRefusal(cy.page), 'Rated matches open once you have finished a few matches: play some casual ones first.');
     await cy.page.check('[data-testid=play-now-rated]');
     await cy.page.click('[data-testid=play-now] button[data-ruleset=hexdice]');
     await cy.page.waitForSelector('.toast.error');
@@ -226,13 +231,7 @@ test('a new player is refused rated play in words (default minimum of finished m
     // The lobby drawn anew in French (its form comes once the rulesets are read).
     await cy.page.waitForFunction(() => document.querySelector('label[for=play-now-rated]')?.textContent?.trim() === 'Classée');
     await cy.page.waitForSelector('#create-rated');
-    await cy.page.check('#create-rated');
-    await cy.page.click('#create-submit');
-    await cy.page.waitForSelector('.create-room .problem:not(:empty)');
-    assert.equal(
-      await cy.page.textContent('.create-room .problem'),
-      'Les parties classées s’ouvrent après quelques parties terminées : jouez d’abord quelques parties amicales.',
-    );
+    assert.equal(await ratedRoomRefusal(cy.page), 'Les parties classées s’ouvrent après quelques parties terminées : jouez d’abord quelques parties amicales.');
     assert.deepEqual(cy.errors.filter((error) => !error.includes('403')), []);
     await cy.context.close();
   } finally {

@@ -3,7 +3,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openClient, enterName, screenshot, serverAndBrowser, namedClients } from './harness.js';
+import { openClient, enterName, screenshot, serverAndBrowser, namedClients, SIZES } from './harness.js';
 
 const setup = serverAndBrowser();
 
@@ -80,7 +80,7 @@ test('a private room stays out of the lobby and is joined by its invite link', a
 });
 
 test('the landing shows the three games with a picture each, and each has a rules page in every language', async () => {
-  const { page, context, errors } = await openClient(setup.browser, setup.server.url, { viewport: { width: 1280, height: 800 } });
+  const { page, context, errors } = await openClient(setup.browser, setup.server.url, SIZES.desktop);
   await enterName(page, 'Lea');
   assert.equal(await page.locator('[data-testid=games] .game-card').count(), 3);
   assert.equal(await page.locator('[data-testid=games] .game-card svg.game-picture').count(), 3);
@@ -101,7 +101,7 @@ test('the landing shows the three games with a picture each, and each has a rule
       seen[key] = language;
     }
   }
-  const phone = await openClient(setup.browser, setup.server.url, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  const phone = await openClient(setup.browser, setup.server.url, SIZES.phone);
   await enterName(phone.page, 'Bea');
   await screenshot(phone.page, 'landing-390');
   await phone.page.click('[data-testid=rules-capitals]');
