@@ -70,6 +70,31 @@ impl Node {
         Node::start_with(db, nats, id, lease_seconds, &[])
     }
 
+    /// `N` nodes named `{name}a`, `{name}b`, … with these flags ([`Node::start_with`]), once
+    /// they are all up ([`cluster_up`]).
+    pub async fn cluster<const N: usize>(
+        db: &TestDb,
+        nats: &str,
+        name: &str,
+        lease_seconds: u64,
+        flags: &[(&str, &str)],
+    ) -> [Node; N] {
+        let nodes = std::array::from_fn(|i| {
+            let letter = char::from(b'a' + u8::try_from(i).expect("a few nodes"));
+            Node::start_with(db, nats, &format!("{name}{letter}"), lease_seconds, flags)
+        });
+        cluster_up(db, &nodes).await;
+        nodes
+    }
+
+    /// [`Node::start`], then waits until it is up ([`cluster_up`]): started while no other
+    /// node is, it serves the rooms opened next.
+    pub async fn up(db: &TestDb, nats: &str, id: &str, lease_seconds: u64) -> Node {
+        let node = Node::start(db, nats, id, lease_seconds);
+        cluster_up(db, std::slice::from_ref(&node)).await;
+        node
+    }
+
     /// [`Node::start`] with some flags set otherwise (`("--flag", "value")`): the per-address
     /// and per-socket limits are high unless given here.
     pub fn start_with(
@@ -111,6 +136,11 @@ impl Node {
         }
     }
 
+    /// REST calls to this node.
+    pub fn http(&self) -> Http {
+        Http { addr: self.addr }
+    }
+
     pub fn signal(&self, signal: &str) {
         let done = Command::new("kill")
             .args([&format!("-{signal}"), &self.child.id().to_string()])
@@ -132,10 +162,17 @@ impl Drop for Node {
     }
 }
 
+/// The room of the tests of hidden cards across nodes: classic, three seats, cards dealt at
+/// random, seat 2 an easy bot that plays at once.
+pub(crate) fn cards_and_a_bot() -> Value {
+    json!({"ruleset": "classic", "options": {"setup": "random"}, "seats": 3,
+           "bots": [{"seat": 2, "level": "easy"}], "bot_delay_ms": 0})
+}
+
 /// Waits until every node answers `/healthz` and has said it is alive in the database.
 pub async fn cluster_up(db: &TestDb, nodes: &[Node]) {
     for node in nodes {
-        let http = Http { addr: node.addr };
+        let http = node.http();
         for _ in 0..200 {
             if http.try_get("/healthz").await.is_some() {
                 break;
@@ -551,12 +588,7 @@ fn match_count() -> u64 {
 )]
 async fn three_nodes_one_killed_mid_play_every_match_finishes_with_its_log_intact() {
     let (nats, db, prefix) = cluster_setup().await;
-    let nodes = vec![
-        Node::start(&db, &nats, &format!("k{prefix}a"), 5),
-        Node::start(&db, &nats, &format!("k{prefix}b"), 5),
-        Node::start(&db, &nats, &format!("k{prefix}c"), 5),
-    ];
-    cluster_up(&db, &nodes).await;
+    let nodes = Vec::from(Node::cluster::<3>(&db, &nats, &format!("k{prefix}"), 5, &[]).await);
     let mut live: Live = nodes.iter().map(|n| Some(n.addr)).collect();
     // Hexdice between two clients; capitals and classic, one client against bots.
     let rulesets = [("hexdice", 2, 0), ("capitals", 1, 1), ("classic", 1, 2)];
@@ -681,16 +713,14 @@ async fn three_nodes_one_killed_mid_play_every_match_finishes_with_its_log_intac
 async fn a_node_frozen_past_its_lease_cannot_append_to_a_room_that_moved() {
     let (nats, db, prefix) = cluster_setup().await;
     let lease = 2;
-    let frozen = Node::start(&db, &nats, &format!("f{prefix}a"), lease);
-    cluster_up(&db, std::slice::from_ref(&frozen)).await;
+    let frozen = Node::up(&db, &nats, &format!("f{prefix}a"), lease).await;
     let live: Live = vec![Some(frozen.addr)];
     // The room is opened while the frozen node is alone, so it serves it.
     let mut game = Game::open(&live, 1, "hexdice", 2, 0).await;
     game.step(&live, 1).await;
     assert_eq!(owners(&db).await.get(&game.room), Some(&frozen.id));
 
-    let other = Node::start(&db, &nats, &format!("f{prefix}b"), lease);
-    cluster_up(&db, std::slice::from_ref(&other)).await;
+    let other = Node::up(&db, &nats, &format!("f{prefix}b"), lease).await;
     frozen.signal("STOP");
     // Past its lease, the other node takes the room over (it serves a running match).
     let mut taken = false;
@@ -722,26 +752,16 @@ async fn a_node_frozen_past_its_lease_cannot_append_to_a_room_that_moved() {
         .try_send(&json!({"type": "action", "room": room, "id": id, "action": action}))
         .await;
     frozen.signal("CONT");
-    let mut told_moved = !sent;
-    let answer = tokio::time::timeout(Duration::from_secs(15), async {
-        while let Some(message) = actor.p.client.next().await {
-            if message["type"] == "ack" && message["id"] == json!(id) {
-                return Some(message);
-            }
-            if message["type"] == "error" && message["code"] == "room_moved" {
-                told_moved = true;
-            }
-        }
-        None
+    let (answer, moved) = until_or_moved(&mut actor.p.client, |message| {
+        message["type"] == "ack" && message["id"] == json!(id)
     })
-    .await
-    .expect("an answer or a close in time");
+    .await;
     assert!(
         answer.is_none(),
         "the frozen node acknowledged an action: {answer:?}"
     );
     assert!(
-        told_moved || actor.p.client.closed.as_deref() == Some("room_moved"),
+        !sent || moved,
         "the client is told the room moved (closed: {:?})",
         actor.p.client.closed
     );
@@ -757,7 +777,7 @@ async fn a_node_frozen_past_its_lease_cannot_append_to_a_room_that_moved() {
         game.step(&live, round).await;
     }
     assert!(game.over());
-    let http = Http { addr: other.addr };
+    let http = other.http();
     check_finished(&http, &mut game).await;
     drop(frozen);
     drop(other);
@@ -780,8 +800,7 @@ const ACKS_AFTER_SIGTERM: usize = 3;
 async fn a_node_stopped_with_sigterm_hands_its_rooms_over_without_waiting_for_their_leases() {
     let (nats, db, prefix) = cluster_setup().await;
     let lease = HAND_OVER_LEASE_SECONDS;
-    let stopping = Node::start(&db, &nats, &format!("t{prefix}a"), lease);
-    cluster_up(&db, std::slice::from_ref(&stopping)).await;
+    let stopping = Node::up(&db, &nats, &format!("t{prefix}a"), lease).await;
     // The rooms are opened while the stopping node is alone, so it serves every one of them.
     let alone: Live = vec![Some(stopping.addr)];
     let rulesets = [("hexdice", 2, 0), ("capitals", 1, 1)];
@@ -907,7 +926,7 @@ async fn a_node_stopped_with_sigterm_hands_its_rooms_over_without_waiting_for_th
             game.room
         );
     }
-    let http = Http { addr: other.addr };
+    let http = other.http();
     for game in &mut games {
         check_finished(&http, game).await;
     }
@@ -980,21 +999,15 @@ pub(crate) async fn serving_and_other<'a>(
 )]
 async fn a_room_served_by_one_node_shows_its_connected_players_in_the_other_nodes_lobby() {
     let (nats, db, prefix) = cluster_setup().await;
-    let nodes = [
-        Node::start(&db, &nats, &format!("p{prefix}a"), 5),
-        Node::start(&db, &nats, &format!("p{prefix}b"), 5),
-    ];
-    cluster_up(&db, &nodes).await;
-    let http = Http {
-        addr: nodes[0].addr,
-    };
+    let nodes = Node::cluster::<2>(&db, &nats, &format!("p{prefix}"), 5, &[]).await;
+    let http = nodes[0].http();
     let (ada_token, room) = {
         let (_, token) = http.guest("Ada").await;
-        let room = http.room(&token, &json!({"ruleset": "hexdice"})).await;
-        (token, room["id"].as_str().unwrap().to_owned())
+        let room_id = http.room_id(&token, &json!({"ruleset": "hexdice"})).await;
+        (token, room_id)
     };
     let (serving, other) = serving_and_other(&db, &nodes, &room).await;
-    let other_http = Http { addr: other.addr };
+    let other_http = other.http();
     let mut ada = Client::connect(serving.addr).await;
     ada.hello(Some(&ada_token)).await;
     ada.sit(&room, Some(0)).await;
@@ -1010,7 +1023,7 @@ async fn a_room_served_by_one_node_shows_its_connected_players_in_the_other_node
     let shown = shown.expect("the other node's lobby shows Ada connected and the spectator");
     assert!(shown < Duration::from_secs(1), "{shown:?} (target < 1 s)");
     // The serving node's own lobby agrees.
-    let here = in_lobby(&Http { addr: serving.addr }, &room).await.unwrap();
+    let here = in_lobby(&serving.http(), &room).await.unwrap();
     assert_eq!(here["seats"][0]["connected"], true);
     // Ada leaves: the other node shows her gone, as quickly.
     ada.close().await;
@@ -1033,19 +1046,8 @@ async fn a_room_served_by_one_node_shows_its_connected_players_in_the_other_node
 )]
 async fn two_players_pressing_quick_play_on_two_nodes_are_sent_to_one_room() {
     let (nats, db, prefix) = cluster_setup().await;
-    let nodes = [
-        Node::start(&db, &nats, &format!("q{prefix}a"), 5),
-        Node::start(&db, &nats, &format!("q{prefix}b"), 5),
-    ];
-    cluster_up(&db, &nodes).await;
-    let https = [
-        Http {
-            addr: nodes[0].addr,
-        },
-        Http {
-            addr: nodes[1].addr,
-        },
-    ];
+    let nodes = Node::cluster::<2>(&db, &nats, &format!("q{prefix}"), 5, &[]).await;
+    let https = nodes.each_ref().map(Node::http);
     let hexdice = json!({"ruleset": "hexdice", "seats": 2});
     // At once, on two nodes, several times: one opens the room, the other is sent to it.
     let mut players = Vec::new();
@@ -1088,7 +1090,7 @@ async fn two_players_pressing_quick_play_on_two_nodes_are_sent_to_one_room() {
     let mut cyd_socket = Client::connect(serving.addr).await;
     cyd_socket.hello(Some(&cyd)).await;
     cyd_socket.sit(&room, None).await;
-    let other_http = Http { addr: other.addr };
+    let other_http = other.http();
     until_lobby_shows(&other_http, &room, Duration::from_secs(5), |room| {
         room["seats"][0]["connected"] == true || room["seats"][1]["connected"] == true
     })
@@ -1115,9 +1117,8 @@ async fn two_players_pressing_quick_play_on_two_nodes_are_sent_to_one_room() {
 async fn a_node_frozen_past_its_lease_cannot_store_a_chat_line_or_a_seat_in_a_room_that_moved() {
     let (nats, db, prefix) = cluster_setup().await;
     let lease = 2;
-    let frozen = Node::start(&db, &nats, &format!("w{prefix}a"), lease);
-    cluster_up(&db, std::slice::from_ref(&frozen)).await;
-    let http = Http { addr: frozen.addr };
+    let frozen = Node::up(&db, &nats, &format!("w{prefix}a"), lease).await;
+    let http = frozen.http();
     // A waiting room opened while the frozen node is alone, so it serves it: Ada seated in
     // it, Bob watching, both connected to that node.
     let (_, ada_token, mut ada) = guest_on(&http, frozen.addr, "Ada").await;
@@ -1129,8 +1130,7 @@ async fn a_node_frozen_past_its_lease_cannot_store_a_chat_line_or_a_seat_in_a_ro
     bob.join(&room, None).await;
     assert_eq!(owners(&db).await.get(&room), Some(&frozen.id));
 
-    let other = Node::start(&db, &nats, &format!("w{prefix}b"), lease);
-    cluster_up(&db, std::slice::from_ref(&other)).await;
+    let other = Node::up(&db, &nats, &format!("w{prefix}b"), lease).await;
     frozen.signal("STOP");
     // Past its lease, a player joining through the other node has it serve the room.
     let mut expired = false;
@@ -1142,7 +1142,7 @@ async fn a_node_frozen_past_its_lease_cannot_store_a_chat_line_or_a_seat_in_a_ro
         }
     }
     assert!(expired, "the frozen node's lease expired");
-    let other_http = Http { addr: other.addr };
+    let other_http = other.http();
     let (_, _, mut cyd) = guest_on(&other_http, other.addr, "Cyd").await;
     let joined = cyd.join(&room, None).await;
     assert_eq!(joined["type"], "room", "{joined}");
@@ -1159,31 +1159,18 @@ async fn a_node_frozen_past_its_lease_cannot_store_a_chat_line_or_a_seat_in_a_ro
     assert!(said && seated, "the frozen node's sockets are open");
     frozen.signal("CONT");
     for (who, client) in [("Ada", &mut ada), ("Bob", &mut bob)] {
-        let mut told_moved = false;
-        let outcome = tokio::time::timeout(Duration::from_secs(15), async {
-            while let Some(message) = client.next().await {
-                if message["type"] == "error" && message["code"] == "room_moved" {
-                    told_moved = true;
-                }
-                if message["type"] == "chat" && message["line"]["text"] == json!(words) {
-                    return Some(message);
-                }
-                if message["type"] == "room"
+        let (outcome, moved) = until_or_moved(client, |message| {
+            message["type"] == "chat" && message["line"]["text"] == json!(words)
+                || message["type"] == "room"
                     && message["room"]["seats"][1]["player"]["id"] == json!(bob_id)
-                {
-                    return Some(message);
-                }
-            }
-            None
         })
-        .await
-        .expect("an answer or a close in time");
+        .await;
         assert!(
             outcome.is_none(),
             "{who}: the frozen node wrote into the moved room: {outcome:?}"
         );
         assert!(
-            told_moved || client.closed.as_deref() == Some("room_moved"),
+            moved,
             "{who} is told the room moved (closed: {:?})",
             client.closed
         );
@@ -1233,12 +1220,8 @@ async fn an_addresss_guest_and_room_allowances_hold_for_the_whole_cluster_not_pe
         ("--guests-per-ip-per-minute", "10"),
         ("--rooms-per-ip-per-minute", "4"),
     ];
-    let nodes = vec![
-        Node::start_with(&db, &nats, &format!("l{prefix}a"), 5, &limits),
-        Node::start_with(&db, &nats, &format!("l{prefix}b"), 5, &limits),
-    ];
-    cluster_up(&db, &nodes).await;
-    let https: Vec<Http> = nodes.iter().map(|node| Http { addr: node.addr }).collect();
+    let nodes = Node::cluster::<2>(&db, &nats, &format!("l{prefix}"), 5, &limits).await;
+    let https: Vec<Http> = nodes.iter().map(Node::http).collect();
     // Alternating between the nodes, as a round-robin proxy would: the address's 10 guests a
     // minute are the cluster's.
     let mut created = Vec::new();
@@ -1361,14 +1344,8 @@ impl Drop for PrivateNats {
 async fn a_nodes_reconnections_to_nats_are_counted_in_its_metrics() {
     let (_shared_nats, db, prefix) = cluster_setup().await;
     let nats = PrivateNats::start(0).await;
-    let nodes = [
-        Node::start(&db, &nats.url(), &format!("{prefix}a"), 5),
-        Node::start(&db, &nats.url(), &format!("{prefix}b"), 5),
-    ];
-    cluster_up(&db, &nodes).await;
-    let http = Http {
-        addr: nodes[0].addr,
-    };
+    let nodes = Node::cluster::<2>(&db, &nats.url(), &prefix, 5, &[]).await;
+    let http = nodes[0].http();
     const RECONNECTS: &str = "warroom_cluster_nats_reconnects_total";
     assert_eq!(http.metric(RECONNECTS).await, 0.0, "no reconnect yet");
     let port = nats.stop();
@@ -1387,14 +1364,34 @@ async fn a_nodes_reconnections_to_nats_are_counted_in_its_metrics() {
         "one reconnect after one restart of the NATS server"
     );
     assert_eq!(
-        Http {
-            addr: nodes[1].addr
-        }
-        .metric(RECONNECTS)
-        .await,
+        nodes[1].http().metric(RECONNECTS).await,
         1.0,
         "node b reconnected too"
     );
+}
+
+/// Reads `client` (for 15 s at most) until a message `wanted` picks, or until it closes (`None`);
+/// and whether it was told the room moved (an error `room_moved`, or the close's reason).
+async fn until_or_moved(
+    client: &mut Client,
+    wanted: impl Fn(&Value) -> bool,
+) -> (Option<Value>, bool) {
+    let mut told_moved = false;
+    let found = tokio::time::timeout(Duration::from_secs(15), async {
+        while let Some(message) = client.next().await {
+            if message["type"] == "error" && message["code"] == "room_moved" {
+                told_moved = true;
+            }
+            if wanted(&message) {
+                return Some(message);
+            }
+        }
+        None
+    })
+    .await
+    .expect("an answer or a close in time");
+    let closed_moved = client.closed.as_deref() == Some("room_moved");
+    (found, told_moved || closed_moved)
 }
 
 /// Waits until `/metrics` of `http` shows `name` at `value`.
@@ -1420,14 +1417,10 @@ async fn metric_settles(http: Http, name: &str, value: f64) {
 async fn a_finished_room_is_read_from_the_database_by_every_node_without_loading_it() {
     let (nats, db, prefix) = cluster_setup().await;
     let evicting = [("--room-idle-eviction", "1s")];
-    let nodes = [
-        Node::start_with(&db, &nats, &format!("{prefix}a"), 5, &evicting),
-        Node::start_with(&db, &nats, &format!("{prefix}b"), 5, &evicting),
-    ];
-    cluster_up(&db, &nodes).await;
-    let https = nodes.each_ref().map(|node| Http { addr: node.addr });
+    let nodes = Node::cluster::<2>(&db, &nats, &prefix, 5, &evicting).await;
+    let https = nodes.each_ref().map(Node::http);
     let (room, mut players, mut spectator) =
-        common::play::seat_everyone(https[0], nodes[0].addr, "hexdice", json!({}), 2).await;
+        common::play::hexdice_duel(https[0], nodes[0].addr).await;
     players[0]
         .client
         .send(&json!({"type": "resign", "room": room}))

@@ -6,18 +6,17 @@
 //! Like every cluster test, these run when `WARROOM_TEST_POSTGRES_URL` and
 //! `WARROOM_TEST_NATS_URL` are both set (ignored otherwise).
 
+use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::cluster::{
-    Node, cluster_setup, cluster_up, owners, serving_and_other, until_lobby_shows,
-};
+use crate::cluster::{Node, cluster_setup, owners, serving_and_other, until_lobby_shows};
 use crate::common::play::{rejoin, seat_players};
 use crate::common::{Client, Http};
 use crate::ratings::{
-    assert_ada_lost_one_rated_duel, four_moves_then_ada_resigns, resign_again_unless_rated,
-    seed_rating,
+    ada_opens_a_rated_duel, assert_ada_lost_one_rated_duel, four_moves_then_ada_resigns,
+    resign_again_unless_rated, seed_rating,
 };
 
 /// Fresh identities may play rated, and their results count though every test guest comes
@@ -49,19 +48,8 @@ async fn rated_quick_play_on_two_nodes_matches_close_players_before_a_far_one() 
         ("--matchmaking-per-second", "10"),
         ("--matchmaking-max", "500"),
     ];
-    let nodes = [
-        Node::start_with(&db, &nats, &format!("m{prefix}a"), 5, &flags),
-        Node::start_with(&db, &nats, &format!("m{prefix}b"), 5, &flags),
-    ];
-    cluster_up(&db, &nodes).await;
-    let https = [
-        Http {
-            addr: nodes[0].addr,
-        },
-        Http {
-            addr: nodes[1].addr,
-        },
-    ];
+    let nodes = Node::cluster::<2>(&db, &nats, &format!("m{prefix}"), 5, &flags).await;
+    let https = nodes.each_ref().map(Node::http);
     let started = Instant::now();
     let rated = json!({"ruleset": "hexdice", "rated": true});
 
@@ -75,17 +63,7 @@ async fn rated_quick_play_on_two_nodes_matches_close_players_before_a_far_one() 
         "{found}"
     );
     let far_room = found["room"]["id"].as_str().unwrap().to_owned();
-    let mut far_socket = Client::connect(nodes[0].addr).await;
-    far_socket.hello(Some(&far)).await;
-    far_socket.sit(&far_room, None).await;
-    until_lobby_shows(
-        &https[1],
-        &far_room,
-        Duration::from_secs(5),
-        someone_present,
-    )
-    .await
-    .expect("Far shown waiting on the second node");
+    let far_socket = sit_until_shown(nodes[0].addr, &far, &far_room, &https[1]).await;
 
     // Ada (1500, new) on the second node: 400 points from Far, outside his window, so a
     // room of her own though his is older.
@@ -94,17 +72,7 @@ async fn rated_quick_play_on_two_nodes_matches_close_players_before_a_far_one() 
     assert_eq!(status, 201, "{found}");
     let ada_room = found["room"]["id"].as_str().unwrap().to_owned();
     assert_ne!(ada_room, far_room);
-    let mut ada_socket = Client::connect(nodes[1].addr).await;
-    ada_socket.hello(Some(&ada)).await;
-    ada_socket.sit(&ada_room, None).await;
-    until_lobby_shows(
-        &https[0],
-        &ada_room,
-        Duration::from_secs(5),
-        someone_present,
-    )
-    .await
-    .expect("Ada shown waiting on the first node");
+    let ada_socket = sit_until_shown(nodes[1].addr, &ada, &ada_room, &https[0]).await;
 
     // Bob (1500) on the first node, where Far's room is served: sent to Ada's room, across the
     // cluster, before the far player who has waited longer.
@@ -160,23 +128,10 @@ async fn until_taken_over(db: &crate::common::TestDb, http: &Http, room: &str, n
 )]
 async fn a_node_killed_as_a_rated_match_ends_leaves_it_rated_once_after_the_takeover() {
     let (nats, db, prefix) = cluster_setup().await;
-    let nodes = [
-        Node::start_with(&db, &nats, &format!("k{prefix}a"), 2, &OPEN),
-        Node::start_with(&db, &nats, &format!("k{prefix}b"), 2, &OPEN),
-    ];
-    cluster_up(&db, &nodes).await;
-    let http = Http {
-        addr: nodes[0].addr,
-    };
-    let [(ada_id, ada), (bob_id, bob)] = http.guests(["Ada", "Bob"]).await;
-    let tokens = [ada.clone(), bob.clone()];
-    let room = http
-        .room(
-            &ada,
-            &json!({"ruleset": "hexdice", "rated": true, "clock": "none"}),
-        )
-        .await;
-    let room_id = room["id"].as_str().unwrap().to_owned();
+    let nodes = Node::cluster::<2>(&db, &nats, &format!("k{prefix}"), 2, &OPEN).await;
+    let http = nodes[0].http();
+    let ([(ada_id, ada), (bob_id, bob)], room_id) = ada_opens_a_rated_duel(&http).await;
+    let tokens = [ada.clone(), bob];
     let (serving, other) = serving_and_other(&db, &nodes, &room_id).await;
     let (serving_id, other_id, other_addr) = (serving.id.clone(), other.id.clone(), other.addr);
     let players = seat_players(serving.addr, &room_id, None, &tokens).await;
@@ -204,8 +159,20 @@ async fn a_node_killed_as_a_rated_match_ends_leaves_it_rated_once_after_the_take
     // over, were it not finished): rated once.
     let third = Node::start_with(&db, &nats, &format!("k{prefix}c"), 2, &OPEN);
     tokio::time::sleep(Duration::from_secs(3)).await;
-    let http = Http { addr: third.addr };
+    let http = third.http();
     assert_ada_lost_one_rated_duel(&http, &room_id, &ada_id, &bob_id).await;
     drop(third);
     db.cleanup().await;
+}
+
+/// The holder of `token` sits in `room` on the node at `addr`, and is shown waiting there by
+/// another node's lobby (`other`) within 5 s; its socket.
+async fn sit_until_shown(addr: SocketAddr, token: &str, room: &str, other: &Http) -> Client {
+    let mut socket = Client::connect(addr).await;
+    socket.hello(Some(token)).await;
+    socket.sit(room, None).await;
+    until_lobby_shows(other, room, Duration::from_secs(5), someone_present)
+        .await
+        .unwrap_or_else(|| panic!("{room}: a seat shown taken on the other node"));
+    socket
 }

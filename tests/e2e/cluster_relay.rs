@@ -11,11 +11,11 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use futures_util::StreamExt;
-use serde_json::{Value, json};
+use serde_json::Value;
 
-use crate::cluster::{Node, cluster_setup, cluster_up, owners};
-use crate::common::play::{Chooser, Participant, participant};
-use crate::common::{Client, Http};
+use crate::cluster::{Node, cards_and_a_bot, cluster_setup, cluster_up, owners};
+use crate::common::Client;
+use crate::common::play::{Chooser, Participant, participant, take_seat};
 use crate::play::{assert_no_foreign_card, cards_seen, classic_choice};
 
 /// Spectators following the room through the node that does not serve it.
@@ -108,17 +108,10 @@ fn watch(client: &mut Client, seat: Option<u64>, seen: Kept) {
 async fn a_room_reaches_another_node_once_per_viewer_class_with_hidden_cards_kept_per_seat() {
     let (nats, db, prefix) = cluster_setup().await;
     // The room is opened while node a is alone, so a serves it.
-    let a = Node::start(&db, &nats, &format!("r{prefix}a"), 5);
-    cluster_up(&db, std::slice::from_ref(&a)).await;
-    let http = Http { addr: a.addr };
+    let a = Node::up(&db, &nats, &format!("r{prefix}a"), 5).await;
+    let http = a.http();
     let [(_, token0), (_, token1)] = http.guests(["relay p0", "relay p1"]).await;
-    let room = http
-        .room_id(
-            &token0,
-            &json!({"ruleset": "classic", "options": {"setup": "random"}, "seats": 3,
-                    "bots": [{"seat": 2, "level": "easy"}], "bot_delay_ms": 0}),
-        )
-        .await;
+    let room = http.room_id(&token0, &cards_and_a_bot()).await;
     let b = Node::start(&db, &nats, &format!("r{prefix}b"), 5);
     let nodes = vec![a, b];
     cluster_up(&db, &nodes).await;
@@ -149,16 +142,8 @@ async fn a_room_reaches_another_node_once_per_viewer_class_with_hidden_cards_kep
     let mut twin = participant(follower(a, Some(&token1), &room).await, None, None, &room);
     let mut players = Vec::new();
     for (seat, (addr, token)) in [(a, &token0), (b, &token1)].into_iter().enumerate() {
-        let mut client = follower(addr, Some(token), &room).await;
-        client
-            .send(&json!({"type": "take_seat", "room": room, "seat": seat}))
-            .await;
-        players.push(participant(
-            client,
-            Some(seat as u64),
-            Some(token.clone()),
-            &room,
-        ));
+        let client = follower(addr, Some(token), &room).await;
+        players.push(take_seat(client, &room, seat, token).await);
     }
     for p in players
         .iter_mut()

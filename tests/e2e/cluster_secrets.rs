@@ -14,9 +14,9 @@ use std::time::Duration;
 use futures_util::StreamExt;
 use serde_json::{Value, json};
 
-use crate::cluster::{Node, cluster_setup, cluster_up, owners};
-use crate::common::play::{Chooser, Participant, participant};
-use crate::common::{Client, Http};
+use crate::cluster::{Node, cards_and_a_bot, cluster_setup, cluster_up, owners};
+use crate::common::Client;
+use crate::common::play::{Chooser, Participant, take_seat};
 use crate::play::{cards_seen, classic_choice, foreign_card};
 
 /// Actions played before the kill and after the takeover, at least (more until the seats on
@@ -187,19 +187,11 @@ async fn no_card_of_any_seat_goes_on_a_shared_nats_subject_before_or_after_a_tak
     let (nats, db, prefix) = cluster_setup().await;
     let lease = 2;
     // The room is opened while node a is alone, so a serves it.
-    let a = Node::start(&db, &nats, &format!("h{prefix}a"), lease);
-    cluster_up(&db, std::slice::from_ref(&a)).await;
-    let http = Http { addr: a.addr };
+    let a = Node::up(&db, &nats, &format!("h{prefix}a"), lease).await;
+    let http = a.http();
     let (_, token0) = http.guest("secret p0").await;
     let (_, token1) = http.guest("secret p1").await;
-    let room = http
-        .room(
-            &token0,
-            &json!({"ruleset": "classic", "options": {"setup": "random"}, "seats": 3,
-                    "bots": [{"seat": 2, "level": "easy"}], "bot_delay_ms": 0}),
-        )
-        .await;
-    let room = room["id"].as_str().expect("room id").to_owned();
+    let room = http.room_id(&token0, &cards_and_a_bot()).await;
     let others = vec![
         Node::start(&db, &nats, &format!("h{prefix}b"), lease),
         Node::start(&db, &nats, &format!("h{prefix}c"), lease),
@@ -220,10 +212,7 @@ async fn no_card_of_any_seat_goes_on_a_shared_nats_subject_before_or_after_a_tak
         client.hello(Some(token)).await;
         let joined = client.join(&room, None).await;
         assert_eq!(joined["type"], "room", "{joined}");
-        client
-            .send(&json!({"type": "take_seat", "room": room, "seat": seat}))
-            .await;
-        let mut p = participant(client, Some(seat as u64), Some(token.clone()), &room);
+        let mut p = take_seat(client, &room, seat, token).await;
         p.client.keep = false;
         players.push(p);
     }
@@ -263,7 +252,7 @@ async fn no_card_of_any_seat_goes_on_a_shared_nats_subject_before_or_after_a_tak
     // their room moved, and the room's lease held by one of them.
     let mut counted = std::collections::HashMap::<&str, f64>::new();
     for node in &others {
-        let http = Http { addr: node.addr };
+        let http = node.http();
         let (status, text) = http.get("/metrics", None).await;
         assert_eq!(status, 200);
         let text = text.as_str().expect("metrics as text").to_owned();

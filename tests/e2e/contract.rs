@@ -316,8 +316,7 @@ async fn rate_limited_names_the_room_and_action_it_dropped() {
     .await;
     let http = server.http();
     let (_, ada) = http.guest("Ada").await;
-    let room = http.room(&ada, &json!({"ruleset": "hexdice"})).await;
-    let room_id = room["id"].as_str().unwrap().to_owned();
+    let room_id = http.room_id(&ada, &json!({"ruleset": "hexdice"})).await;
     let mut client = Client::connect(server.addr).await;
     // hello and join use 2 of the 3.
     client.hello(Some(&ada)).await;

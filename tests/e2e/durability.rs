@@ -4,9 +4,9 @@
 use crate::common;
 use crate::play::verify;
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
-use common::play::{Chooser, participant, play, rejoin, seat_everyone};
+use common::play::{Chooser, hexdice_duel, participant, play, rejoin};
 use common::{Client, Http, ServerProcess, TestDb, TestServer};
 
 on_both_databases! {
@@ -16,8 +16,7 @@ on_both_databases! {
 
 async fn a_reconnecting_client_gets_exactly_what_it_missed(db: TestDb) {
     let server = TestServer::start(&db).await;
-    let (room, mut players, mut spectator) =
-        seat_everyone(server.http(), server.addr, "hexdice", json!({}), 2).await;
+    let (room, mut players, mut spectator) = hexdice_duel(server.http(), server.addr).await;
     let mut chooser = Chooser(42);
     play(&mut players, &mut [&mut spectator], 4, &mut |legal| {
         chooser.below(legal.len())
@@ -102,8 +101,7 @@ async fn a_reconnecting_client_gets_exactly_what_it_missed(db: TestDb) {
 async fn sigkill_mid_match_loses_no_acknowledged_action(db: TestDb) {
     let first = ServerProcess::start(&db.url, []);
     let http = Http { addr: first.addr };
-    let (room, mut players, mut spectator) =
-        seat_everyone(http, first.addr, "hexdice", json!({}), 2).await;
+    let (room, mut players, mut spectator) = hexdice_duel(http, first.addr).await;
     let mut chooser = Chooser(1234);
     play(&mut players, &mut [&mut spectator], 12, &mut |legal| {
         chooser.below(legal.len())

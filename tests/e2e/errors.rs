@@ -6,7 +6,7 @@ use crate::common;
 use serde_json::{Value, json};
 use tokio_tungstenite::tungstenite::Message;
 
-use common::play::{play_at_random, seat_everyone};
+use common::play::{hexdice_duel, play_at_random};
 use common::{Client, TestDb, TestServer};
 
 on_both_databases! {
@@ -26,8 +26,7 @@ async fn state_seen_by_newcomer(server: &TestServer, room: &str) -> (u64, Value)
 async fn g_turn_1_refused_messages_get_their_code_and_change_nothing(db: TestDb) {
     let server = TestServer::start(&db).await;
     let http = server.http();
-    let (room, mut players, mut spectator) =
-        seat_everyone(http, server.addr, "hexdice", json!({}), 2).await;
+    let (room, mut players, mut spectator) = hexdice_duel(http, server.addr).await;
     // A few real moves first, so "unchanged" is not the trivial opening state.
     play_at_random(&mut players, &mut [&mut spectator], 3, 7).await;
     let before = state_seen_by_newcomer(&server, &room).await;
@@ -233,14 +232,13 @@ async fn limits_rate_connections_and_slow_clients() {
 
     // Connections per room.
     let (_, ada) = http.guest("Ada").await;
-    let room = http.room(&ada, &json!({"ruleset": "hexdice"})).await;
-    let room_id = room["id"].as_str().unwrap();
+    let room_id = http.room_id(&ada, &json!({"ruleset": "hexdice"})).await;
     let mut first = server.client(None).await;
-    first.join(room_id, None).await;
+    first.join(&room_id, None).await;
     let mut second = server.client(None).await;
-    second.join(room_id, None).await;
+    second.join(&room_id, None).await;
     let mut third = server.client(None).await;
-    let answer = third.join(room_id, None).await;
+    let answer = third.join(&room_id, None).await;
     assert_eq!(answer["code"], "too_many_connections");
 
     server.stop().await;
@@ -262,12 +260,11 @@ async fn a_slow_client_is_disconnected_instead_of_slowing_the_room() {
     .await;
     let http = server.http();
     let (_, ada) = http.guest("Ada").await;
-    let room = http.room(&ada, &json!({"ruleset": "hexdice"})).await;
-    let room_id = room["id"].as_str().unwrap();
+    let room_id = http.room_id(&ada, &json!({"ruleset": "hexdice"})).await;
     let mut slow = server.client(None).await;
-    slow.join(room_id, None).await;
+    slow.join(&room_id, None).await;
     let mut busy = server.client(None).await;
-    busy.join(room_id, None).await;
+    busy.join(&room_id, None).await;
     // `slow` stops reading and asks for the room again and again: each answer goes to its own
     // queue, until the socket buffers and then the queue fill up.
     let mut gone = false;
@@ -282,7 +279,7 @@ async fn a_slow_client_is_disconnected_instead_of_slowing_the_room() {
         }
         // The room serves the others meanwhile.
         busy.sync().await;
-        if slow_is_gone(&http, room_id).await {
+        if slow_is_gone(&http, &room_id).await {
             gone = true;
             break;
         }
@@ -322,8 +319,7 @@ async fn a_slow_client_is_disconnected_instead_of_slowing_the_room() {
 async fn a_second_resignation_is_answered_already_resigned() {
     let server = TestServer::on_sqlite(|_| {}).await;
     let http = server.http();
-    let (room, mut players, mut spectator) =
-        seat_everyone(http, server.addr, "hexdice", json!({}), 2).await;
+    let (room, mut players, mut spectator) = hexdice_duel(http, server.addr).await;
     let resign = json!({"type": "resign", "room": room});
     players[0].client.send(&resign).await;
     let finished = spectator
@@ -364,10 +360,9 @@ async fn a_free_seat_is_taken_although_the_spectator_places_are_full() {
     let server = TestServer::on_sqlite(|limits| limits.max_spectators_per_room = 1).await;
     let http = server.http();
     let [(_, ada), (bob_id, bob)] = http.guests(["Ada", "Bob"]).await;
-    let room = http
-        .room(&ada, &json!({"ruleset": "hexdice", "seats": 2}))
+    let room_id = http
+        .room_id(&ada, &json!({"ruleset": "hexdice", "seats": 2}))
         .await;
-    let room_id = room["id"].as_str().unwrap().to_owned();
     let mut watcher = server.client(None).await;
     assert_eq!(watcher.join(&room_id, None).await["type"], "room");
     let mut refused = server.client(None).await;

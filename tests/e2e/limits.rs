@@ -32,6 +32,13 @@ async fn closed_within(stream: &mut TcpStream, limit: Duration) -> Duration {
     started.elapsed()
 }
 
+/// A connection to `addr` that has sent `bytes` (a request cut short) and sends no more.
+async fn having_sent(addr: std::net::SocketAddr, bytes: &[u8]) -> TcpStream {
+    let mut stream = TcpStream::connect(addr).await.unwrap();
+    stream.write_all(bytes).await.unwrap();
+    stream
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn half_sent_request_does_not_block_shutdown() {
     let db = common::db::sqlite();
@@ -40,17 +47,17 @@ async fn half_sent_request_does_not_block_shutdown() {
     config.limits.header_read_timeout = Duration::from_secs(120);
     config.limits.body_read_timeout = Duration::from_secs(120);
     let server = TestServer::start_with(config).await;
-    let mut half_headers = TcpStream::connect(server.addr).await.unwrap();
-    half_headers
-        .write_all(b"GET /api/rooms HTTP/1.1\r\nhost: x\r\nx-slow: ")
-        .await
-        .unwrap();
+    let mut half_headers = having_sent(
+        server.addr,
+        b"GET /api/rooms HTTP/1.1\r\nhost: x\r\nx-slow: ",
+    )
+    .await;
     let mut silent = TcpStream::connect(server.addr).await.unwrap();
-    let mut half_body = TcpStream::connect(server.addr).await.unwrap();
-    half_body
-        .write_all(b"POST /api/guests HTTP/1.1\r\nhost: x\r\ncontent-length: 100\r\n\r\n{\"na")
-        .await
-        .unwrap();
+    let mut half_body = having_sent(
+        server.addr,
+        b"POST /api/guests HTTP/1.1\r\nhost: x\r\ncontent-length: 100\r\n\r\n{\"na",
+    )
+    .await;
     tokio::time::sleep(Duration::from_millis(300)).await;
     let started = Instant::now();
     server.stop().await;
@@ -66,11 +73,8 @@ async fn half_sent_request_does_not_block_shutdown() {
 async fn half_sent_and_silent_connections_are_dropped_after_the_header_timeout() {
     let server =
         TestServer::on_sqlite(|limits| limits.header_read_timeout = Duration::from_secs(1)).await;
-    let mut half_headers = TcpStream::connect(server.addr).await.unwrap();
-    half_headers
-        .write_all(b"GET /api/rooms HTTP/1.1\r\nhost: x\r\n")
-        .await
-        .unwrap();
+    let mut half_headers =
+        having_sent(server.addr, b"GET /api/rooms HTTP/1.1\r\nhost: x\r\n").await;
     let mut silent = TcpStream::connect(server.addr).await.unwrap();
     // A client trickling its headers byte by byte is dropped too.
     let mut trickle = TcpStream::connect(server.addr).await.unwrap();

@@ -40,8 +40,7 @@ async fn lobby_rooms_are_paginated_and_filtered(db: TestDb) {
     for _ in 0..7 {
         // Distinct creation times (milliseconds), so "newest first" is one order.
         tokio::time::sleep(std::time::Duration::from_millis(3)).await;
-        let room = http.room(&ada, &json!({"ruleset": "hexdice"})).await;
-        hexdice.push(room["id"].as_str().unwrap().to_owned());
+        hexdice.push(http.room_id(&ada, &json!({"ruleset": "hexdice"})).await);
     }
     let mut classic = Vec::new();
     for n in 0..3 {
@@ -51,8 +50,7 @@ async fn lobby_rooms_are_paginated_and_filtered(db: TestDb) {
             request["creator_seat"] = json!(0);
         }
         tokio::time::sleep(std::time::Duration::from_millis(3)).await;
-        let room = http.room(&ada, &request).await;
-        classic.push(room["id"].as_str().unwrap().to_owned());
+        classic.push(http.room_id(&ada, &request).await);
     }
     let private = http
         .room(&ada, &json!({"ruleset": "hexdice", "private": true}))

@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use common::play::{play_at_random, seat_everyone};
+use common::play::{hexdice_duel, play_at_random};
 use common::{Http, TestDb, TestServer};
 
 on_both_databases! {
@@ -41,8 +41,7 @@ fn sample(samples: &HashMap<String, f64>, name: &str) -> f64 {
 async fn metrics_count_real_play_exactly(db: TestDb) {
     let server = TestServer::start(&db).await;
     let http = server.http();
-    let (_room, mut players, mut spectator) =
-        seat_everyone(http, server.addr, "hexdice", json!({}), 2).await;
+    let (_room, mut players, mut spectator) = hexdice_duel(http, server.addr).await;
     play_at_random(&mut players, &mut [&mut spectator], 8, 99).await;
     let applied = players[0].seq;
     assert!(applied > 0);

@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use common::play::{Chooser, Participant, play, play_at_random, seat_everyone};
+use common::play::{Chooser, Participant, hexdice_duel, play, play_at_random};
 use common::proxy::{Mode, Proxy};
 use common::{Client, Http, TestDb, TestServer};
 use warroom_server::config::Config;
@@ -82,8 +82,7 @@ async fn database_outage_answers_unavailable_then_play_resumes() {
     config.limits.database_timeout = Duration::from_secs(1);
     let server = TestServer::start_with(config).await;
     let http = server.http();
-    let (room, mut players, mut spectator) =
-        seat_everyone(http, server.addr, "hexdice", json!({}), 2).await;
+    let (room, mut players, mut spectator) = hexdice_duel(http, server.addr).await;
     let mut chooser = Chooser(0x0d0d);
     play(&mut players, &mut [&mut spectator], 4, &mut |legal| {
         chooser.below(legal.len())
@@ -161,8 +160,7 @@ async fn room_over_a_proxy(
     let mut config = Config::for_tests(proxy.url(db));
     config.limits.database_timeout = Duration::from_secs(1);
     let server = TestServer::start_with(config).await;
-    let (room, mut players, mut spectator) =
-        seat_everyone(server.http(), server.addr, "hexdice", json!({}), 2).await;
+    let (room, mut players, mut spectator) = hexdice_duel(server.http(), server.addr).await;
     play_at_random(&mut players, &mut [&mut spectator], 4, 0x5e77).await;
     (proxy, server, room, players, spectator)
 }
@@ -354,13 +352,8 @@ async fn a_database_outage_leaves_known_players_the_running_rooms_the_lobby_and_
     // The default database timeout (5 s): what used to hold every answer below that long.
     let server = TestServer::start_with(Config::for_tests(proxy.url(&db))).await;
     let http = server.http();
-    let (room, mut players, mut spectator) =
-        seat_everyone(http, server.addr, "hexdice", json!({}), 2).await;
-    let mut chooser = Chooser(0xd0e5);
-    play(&mut players, &mut [&mut spectator], 3, &mut |legal| {
-        chooser.below(legal.len())
-    })
-    .await;
+    let (room, mut players, mut spectator) = hexdice_duel(http, server.addr).await;
+    play_at_random(&mut players, &mut [&mut spectator], 3, 0xd0e5).await;
     let seq = players[0].seq;
     let token = players[0].token.clone().unwrap();
 

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use common::play::{Chooser, play, play_at_random, seat_everyone};
+use common::play::{Chooser, hexdice_duel, play, play_at_random, seat_everyone};
 use common::{TestDb, TestServer};
 
 on_both_databases! {
@@ -267,8 +267,7 @@ pub fn verify(replay: &Value) -> (bool, String) {
 async fn g_rng_2_hexdice_match_is_played_to_the_end_and_verified(db: TestDb) {
     let server = TestServer::start(&db).await;
     let http = server.http();
-    let (room, mut players, mut spectator) =
-        seat_everyone(http, server.addr, "hexdice", json!({}), 2).await;
+    let (room, mut players, mut spectator) = hexdice_duel(http, server.addr).await;
     let snapshot = spectator
         .client
         .received
@@ -383,8 +382,7 @@ fn hex_sha256(seed_hex: &str) -> String {
 async fn a_spectator_at_its_pace_gets_every_action_in_order_and_the_players_never_wait() {
     let server =
         TestServer::on_sqlite(|limits| limits.spectator_pace = Duration::from_millis(500)).await;
-    let (_room, mut players, mut spectator) =
-        seat_everyone(server.http(), server.addr, "hexdice", json!({}), 2).await;
+    let (_room, mut players, mut spectator) = hexdice_duel(server.http(), server.addr).await;
     let mut chooser = Chooser(0x9ace);
     let started = std::time::Instant::now();
     let actions = 30;

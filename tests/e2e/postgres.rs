@@ -13,7 +13,7 @@ use sqlx::postgres::PgConnection;
 use sqlx::{Connection, Row};
 
 use common::TestServer;
-use common::play::{play_at_random, seat_everyone};
+use common::play::{hexdice_duel, play_at_random};
 use warroom_engine::{RulesetId, Seat};
 use warroom_protocol::{
     ChatChannel, IdentityId, MatchId, MatchState, RoomId, RoomSettings, RoomState,
@@ -454,8 +454,7 @@ async fn operators_query_a_played_match_as_jsonb() {
     let db = common::db::postgres().await;
     let server = TestServer::start(&db).await;
     let http = server.http();
-    let (room, mut players, mut spectator) =
-        seat_everyone(http, server.addr, "hexdice", json!({}), 2).await;
+    let (room, mut players, mut spectator) = hexdice_duel(http, server.addr).await;
     let over = play_at_random(&mut players, &mut [&mut spectator], 5_000, 0x0b5).await;
     assert!(over, "hexdice ends within 5000 actions");
     let match_id = http.match_of(&room).await;

@@ -31,10 +31,9 @@ async fn spectators_cannot_lock_out_a_player() {
     let server = TestServer::on_sqlite(|limits| limits.max_spectators_per_room = 3).await;
     let http = server.http();
     let [(_, ada), (_, bob)] = http.guests(["Ada", "Bob"]).await;
-    let room = http
-        .room(&ada, &json!({"ruleset": "hexdice", "seats": 2}))
+    let room_id = http
+        .room_id(&ada, &json!({"ruleset": "hexdice", "seats": 2}))
         .await;
-    let room_id = room["id"].as_str().unwrap().to_owned();
     let _players = seat_players(server.addr, &room_id, None, &[ada.clone(), bob]).await;
     let mut spectators = Vec::new();
     for _ in 0..3 {
@@ -75,8 +74,7 @@ async fn a_repeated_join_is_answered_only_to_its_sender() {
     let server = TestServer::on_sqlite(|_| {}).await;
     let http = server.http();
     let (_, ada) = http.guest("Ada").await;
-    let room = http.room(&ada, &json!({"ruleset": "hexdice"})).await;
-    let room_id = room["id"].as_str().unwrap().to_owned();
+    let room_id = http.room_id(&ada, &json!({"ruleset": "hexdice"})).await;
     let mut watcher = server.client(None).await;
     watcher.join(&room_id, None).await;
     let mut flooder = server.client(None).await;
@@ -123,10 +121,9 @@ async fn a_crowd_coming_and_going_is_told_coalesced() {
     let server = TestServer::on_sqlite(|_| {}).await;
     let http = server.http();
     let (_, ada) = http.guest("Ada").await;
-    let room = http
-        .room(&ada, &json!({"ruleset": "hexdice", "creator_seat": 0}))
+    let room_id = http
+        .room_id(&ada, &json!({"ruleset": "hexdice", "creator_seat": 0}))
         .await;
-    let room_id = room["id"].as_str().unwrap().to_owned();
     // Ada holds a seat: she is not counted as a spectator.
     let mut watcher = server.client(Some(&ada)).await;
     watcher.join(&room_id, None).await;

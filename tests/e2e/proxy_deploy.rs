@@ -12,7 +12,7 @@ use std::net::SocketAddr;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::cluster::{Node, cluster_setup, cluster_up};
+use crate::cluster::{Node, cluster_setup};
 use crate::common::Http;
 
 /// The proxy's read timeout for plain requests (`location /` in deploy/nginx.conf).
@@ -120,11 +120,7 @@ async fn timed_get(addr: SocketAddr, path: &str, limit: Duration) -> (u16, Durat
 )]
 async fn the_shipped_proxy_takes_a_frozen_node_out_within_its_timeout_and_keeps_metrics_private() {
     let (nats, db, prefix) = cluster_setup().await;
-    let nodes = vec![
-        Node::start(&db, &nats, &format!("x{prefix}a"), 5),
-        Node::start(&db, &nats, &format!("x{prefix}b"), 5),
-    ];
-    cluster_up(&db, &nodes).await;
+    let nodes = Node::cluster::<2>(&db, &nats, &format!("x{prefix}"), 5, &[]).await;
     let proxy = nginx([nodes[0].addr, nodes[1].addr]);
     let mut up = false;
     for _ in 0..100 {

@@ -13,8 +13,8 @@ use serde_json::{Value, json};
 use warroom_server::config::Config;
 use warroom_server::store::Dialect;
 
-use common::play::{Chooser, Participant, play, play_at_random, rejoin, seat_players};
-use common::{Http, ServerProcess, TestDb, TestServer};
+use common::play::{Participant, play_at_random, rejoin, seat_players};
+use common::{Http, ServerProcess, TestDb, TestServer, fields};
 
 on_both_databases! {
     a_rated_match_to_the_end_moves_ratings_once;
@@ -38,16 +38,23 @@ fn open_config(db: &TestDb) -> Config {
     config
 }
 
+/// The room of a rated duel: hexdice, no clock.
+fn rated_duel() -> Value {
+    json!({"ruleset": "hexdice", "rated": true, "clock": "none"})
+}
+
+/// Ada and Bob, new guests, and the rated duel Ada opens: their (id, token) and the room's id.
+pub(crate) async fn ada_opens_a_rated_duel(http: &Http) -> ([(String, String); 2], String) {
+    let guests = http.guests(["Ada", "Bob"]).await;
+    let room_id = http.room_id(&guests[0].1, &rated_duel()).await;
+    (guests, room_id)
+}
+
 /// Plays a rated hexdice match between the holders of `tokens` to its end; its match id and
 /// the winning seat.
 async fn play_rated_hexdice(server: &TestServer, tokens: &[String]) -> (String, u64) {
     let http = server.http();
-    let room = http
-        .room(
-            &tokens[0],
-            &json!({"ruleset": "hexdice", "rated": true, "clock": "none"}),
-        )
-        .await;
+    let room = http.room(&tokens[0], &rated_duel()).await;
     assert_eq!(room["rated"], true, "{room}");
     assert_eq!(room["settings"]["rated"], true, "{room}");
     let room_id = room["id"].as_str().unwrap().to_owned();
@@ -86,12 +93,8 @@ async fn a_rated_match_to_the_end_moves_ratings_once(db: TestDb) {
             let entries = board["entries"].as_array().unwrap();
             assert_eq!(entries[0]["player"]["id"], json!(winner_id));
             assert_eq!(
-                (
-                    &entries[0]["rank"],
-                    &entries[0]["rating"],
-                    &entries[0]["deviation"]
-                ),
-                (&json!(1), &json!(1662), &json!(290))
+                fields(&entries[0], ["rank", "rating", "deviation"]),
+                json!([1, 1662, 290])
             );
             assert_eq!(entries[0]["matches"], 1, "counted once");
             assert_eq!(entries[1]["player"]["id"], json!(loser_id));
@@ -115,12 +118,8 @@ async fn a_rated_match_to_the_end_moves_ratings_once(db: TestDb) {
             assert_eq!(history.len(), 1, "{hexdice}");
             assert_eq!(history[0]["match_id"], json!(match_id));
             assert_eq!(
-                (
-                    &history[0]["before"],
-                    &history[0]["after"],
-                    &history[0]["change"]
-                ),
-                (&json!(1500), &json!(1662), &json!(162))
+                fields(&history[0], ["before", "after", "change"]),
+                json!([1500, 1662, 162])
             );
             // The match and its replay show each seat's change.
             let (_, summary) = http.get(&format!("/api/matches/{match_id}"), None).await;
@@ -130,8 +129,8 @@ async fn a_rated_match_to_the_end_moves_ratings_once(db: TestDb) {
             assert_eq!(changes.len(), 2, "{summary}");
             let won = &changes[winner_seat as usize];
             assert_eq!(
-                (&won["before"], &won["after"], &won["change"]),
-                (&json!(1500), &json!(1662), &json!(162))
+                fields(won, ["before", "after", "change"]),
+                json!([1500, 1662, 162])
             );
             let (_, replay) = http
                 .get(&format!("/api/matches/{match_id}/replay"), None)
@@ -142,12 +141,8 @@ async fn a_rated_match_to_the_end_moves_ratings_once(db: TestDb) {
             assert_eq!(opponents.len(), 1);
             assert_eq!(opponents[0]["player"]["id"], json!(loser_id));
             assert_eq!(
-                (
-                    &opponents[0]["played"],
-                    &opponents[0]["won"],
-                    &opponents[0]["lost"]
-                ),
-                (&json!(1), &json!(1), &json!(0))
+                fields(&opponents[0], ["played", "won", "lost"]),
+                json!([1, 1, 0])
             );
         }
     };
@@ -164,24 +159,13 @@ async fn rated_rooms_refuse_bots_and_new_identities(db: TestDb) {
     let server = TestServer::start(&db).await;
     let http = server.http();
     let [(_, ada), (_, bob)] = http.guests(["Ada", "Bob"]).await;
+    let rated = json!({"ruleset": "hexdice", "rated": true});
     let body = http
-        .post_refused(
-            "/api/rooms",
-            Some(&ada),
-            &json!({"ruleset": "hexdice", "rated": true}),
-            403,
-            "not_yet_rated",
-        )
+        .post_refused("/api/rooms", Some(&ada), &rated, 403, "not_yet_rated")
         .await;
     assert!(body["message"].as_str().unwrap().contains("5"), "{body}");
-    http.post_refused(
-        "/api/quick-play",
-        Some(&ada),
-        &json!({"ruleset": "hexdice", "rated": true}),
-        403,
-        "not_yet_rated",
-    )
-    .await;
+    http.post_refused("/api/quick-play", Some(&ada), &rated, 403, "not_yet_rated")
+        .await;
     http.post_refused(
         "/api/rooms",
         Some(&ada),
@@ -433,15 +417,8 @@ pub(crate) async fn provisional_hexdice(http: &Http) -> Vec<(String, i64, i64)> 
 async fn a_server_killed_as_a_rated_match_ends_rates_it_exactly_once(db: TestDb) {
     let first = ServerProcess::start(&db.url, OPEN_FLAGS);
     let http = Http { addr: first.addr };
-    let [(ada_id, ada), (bob_id, bob)] = http.guests(["Ada", "Bob"]).await;
-    let tokens = [ada.clone(), bob.clone()];
-    let room = http
-        .room(
-            &ada,
-            &json!({"ruleset": "hexdice", "rated": true, "clock": "none"}),
-        )
-        .await;
-    let room_id = room["id"].as_str().unwrap().to_owned();
+    let ([(ada_id, ada), (bob_id, bob)], room_id) = ada_opens_a_rated_duel(&http).await;
+    let tokens = [ada.clone(), bob];
     let players = seat_players(first.addr, &room_id, None, &tokens).await;
     // Ada resigns, and the server dies before anything can be read back.
     let resign = four_moves_then_ada_resigns(players, &room_id).await;
@@ -470,14 +447,7 @@ async fn a_rated_free_for_all_ranks_its_seats_by_when_they_went_out(db: TestDb) 
     let http = server.http();
     let guests = http.guests(["Ada", "Bob", "Cyd", "Dee"]).await;
     let tokens: Vec<String> = guests.iter().map(|(_, token)| token.clone()).collect();
-    let room = http
-        .room(
-            &tokens[0],
-            &json!({"ruleset": "capitals", "seats": 4, "rated": true, "clock": "none",
-                    "bot_delay_ms": 0}),
-        )
-        .await;
-    let room_id = room["id"].as_str().unwrap().to_owned();
+    let room_id = http.room_id(&tokens[0], &json!({"ruleset": "capitals", "seats": 4, "rated": true, "clock": "none", "bot_delay_ms": 0}),).await;
     let mut players = seat_players(server.addr, &room_id, None, &tokens).await;
     for seat in [3u64, 2, 1, 0] {
         let player = &mut players[seat as usize];
@@ -809,11 +779,7 @@ pub(crate) async fn four_moves_then_ada_resigns(
     mut players: Vec<Participant>,
     room_id: &str,
 ) -> Value {
-    let mut chooser = Chooser(2024);
-    let over = play(&mut players, &mut [], 4, &mut |legal| {
-        chooser.below(legal.len())
-    })
-    .await;
+    let over = play_at_random(&mut players, &mut [], 4, 2024).await;
     assert!(!over, "four moves do not end a hexdice match");
     let resign = json!({"type": "resign", "room": room_id});
     players[0].client.send(&resign).await;

@@ -139,13 +139,47 @@ async fn replay_of(http: Http, room: &str, token: Option<&str>) -> Value {
     replay
 }
 
-/// `produced` events of a capitals replay whose units partly went over the cap (C-UNIT-1).
-fn production_losses(replay: &Value) -> usize {
+/// Seat 0's replay (as `token` sees it) and a spectator's, each checked against the boards its
+/// client (`seat`, `spectator`) was shown live, and its seed hidden until the match is `over`.
+async fn replays_as_seen(
+    http: Http,
+    room: &str,
+    token: &str,
+    [seat, spectator]: [&Client; 2],
+    over: bool,
+) -> [Value; 2] {
+    let replays = [
+        replay_of(http, room, Some(token)).await,
+        replay_of(http, room, None).await,
+    ];
+    let when = if over { "once over" } else { "while it runs" };
+    for (replay, client, who) in [
+        (&replays[0], seat, "seat 0"),
+        (&replays[1], spectator, "a spectator"),
+    ] {
+        let who = format!("{who} {when}");
+        if over {
+            assert!(replay["seed"].is_string(), "{who}: the seed once over");
+        } else {
+            assert!(replay["seed"].is_null(), "{who}: the seed stays hidden");
+        }
+        assert_replay_is_what_was_seen(replay, &live_boards(client, room), &who);
+    }
+    replays
+}
+
+/// Every event of a replay, action by action.
+fn events(replay: &Value) -> impl Iterator<Item = Value> + '_ {
     replay["actions"]
         .as_array()
         .expect("actions")
         .iter()
         .flat_map(|action| action["events"].as_array().cloned().unwrap_or_default())
+}
+
+/// `produced` events of a capitals replay whose units partly went over the cap (C-UNIT-1).
+fn production_losses(replay: &Value) -> usize {
+    events(replay)
         .filter(|event| event["type"] == "produced" && event["lost"].as_u64() > Some(0))
         .count()
 }
@@ -228,11 +262,7 @@ fn cards_shown(replay: &Value, boards: &[Value]) -> Vec<String> {
 
 /// Cards drawn by others, hidden from the replay's viewer.
 fn hidden_draws(replay: &Value) -> usize {
-    replay["actions"]
-        .as_array()
-        .expect("actions")
-        .iter()
-        .flat_map(|action| action["events"].as_array().cloned().unwrap_or_default())
+    events(replay)
         .filter(|event| event["type"] == "card_drawn" && event["card"].is_null())
         .count()
 }
@@ -291,19 +321,11 @@ async fn a_seats_and_a_spectators_classic_replay_are_what_they_saw_and_no_more(d
             (m["type"] == "applied" || m["type"] == "snapshot") && m["seq"].as_u64() == Some(seq)
         })
         .await;
-    let seat_replay = replay_of(http, &room, Some(&token)).await;
-    let spectator_replay = replay_of(http, &room, None).await;
-    for (replay, client, who) in [
-        (&seat_replay, &ada, "seat 0 while it runs"),
-        (&spectator_replay, &spectator, "a spectator while it runs"),
-    ] {
-        assert!(replay["seed"].is_null(), "{who}: the seed stays hidden");
-        assert_eq!(
-            replay["actions"].as_array().unwrap().len() as u64,
-            seq,
-            "{who}"
-        );
-        assert_replay_is_what_was_seen(replay, &live_boards(client, &room), who);
+    let [seat_replay, spectator_replay] =
+        replays_as_seen(http, &room, &token, [&ada, &spectator], false).await;
+    for (replay, who) in [(&seat_replay, "seat 0"), (&spectator_replay, "a spectator")] {
+        let actions = replay["actions"].as_array().unwrap().len() as u64;
+        assert_eq!(actions, seq, "{who} while it runs");
     }
     assert_eq!(seat_replay["viewer"], json!({"seat": 0}));
     let running_spectator = spectator_replay.clone();
@@ -312,18 +334,13 @@ async fn a_seats_and_a_spectators_classic_replay_are_what_they_saw_and_no_more(d
     ada.send(&json!({"type": "resign", "room": room})).await;
     ada.until_type("finished").await;
     spectator.until_type("finished").await;
-    let seat_replay = replay_of(http, &room, Some(&token)).await;
-    let spectator_replay = replay_of(http, &room, None).await;
-    for (replay, client, who) in [
-        (&seat_replay, &ada, "seat 0 once over"),
-        (&spectator_replay, &spectator, "a spectator once over"),
-    ] {
-        assert!(replay["seed"].is_string(), "{who}: the seed once over");
-        assert_replay_is_what_was_seen(replay, &live_boards(client, &room), who);
+    let [seat_replay, spectator_replay] =
+        replays_as_seen(http, &room, &token, [&ada, &spectator], true).await;
+    for (replay, who) in [(&seat_replay, "seat 0"), (&spectator_replay, "a spectator")] {
         let (ok, output) = verify(replay);
         assert!(
             ok && output.contains("every step's board"),
-            "{who}: verify checks every board: {output}"
+            "{who} once over: verify checks every board: {output}"
         );
     }
 

@@ -152,6 +152,11 @@ macro_rules! on_both_databases {
     };
 }
 
+/// These fields of a JSON object, as a list in the order named (to check several at once).
+pub fn fields<const N: usize>(object: &serde_json::Value, names: [&str; N]) -> serde_json::Value {
+    names.iter().map(|name| object[*name].clone()).collect()
+}
+
 /// The `id` of each item of a JSON list (a lobby page's `rooms`).
 pub fn ids_of(list: &serde_json::Value) -> Vec<&str> {
     list.as_array()

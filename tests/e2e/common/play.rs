@@ -107,6 +107,14 @@ impl Participant {
     }
 }
 
+/// [`seat_everyone`] in a hexdice room of the default options, for two players.
+pub async fn hexdice_duel(
+    http: Http,
+    addr: std::net::SocketAddr,
+) -> (String, Vec<Participant>, Participant) {
+    seat_everyone(http, addr, "hexdice", json!({}), 2).await
+}
+
 /// Sets up a room of `ruleset` with `seats` guests seated and a spectator; returns the players
 /// (in seat order) and the spectator once every one has the opening snapshot.
 pub async fn seat_everyone(
@@ -157,20 +165,21 @@ pub async fn seat_players(
             .until("room", |m| m["type"] == "room" || m["type"] == "error")
             .await;
         assert_eq!(joined["type"], "room", "{joined}");
-        client
-            .send(&json!({"type": "take_seat", "room": room_id, "seat": seat}))
-            .await;
-        players.push(participant(
-            client,
-            Some(seat as u64),
-            Some(token.clone()),
-            room_id,
-        ));
+        players.push(take_seat(client, room_id, seat, token).await);
     }
     for player in &mut players {
         player.until("snapshot", |m| m["type"] == "snapshot").await;
     }
     players
+}
+
+/// The holder of `token` takes `seat` over `client`, which follows `room`: a seated participant
+/// (its snapshot still to be read).
+pub async fn take_seat(mut client: Client, room: &str, seat: usize, token: &str) -> Participant {
+    client
+        .send(&json!({"type": "take_seat", "room": room, "seat": seat}))
+        .await;
+    participant(client, Some(seat as u64), Some(token.to_owned()), room)
 }
 
 /// A participant over a socket that already follows `room`.
