@@ -412,25 +412,25 @@ mod tests {
     use crate::classic::Classic;
     use crate::hexdice::Hexdice;
 
+    /// The stored `apply_<ruleset>` corpus, each input through [`apply_after_random_play`].
+    fn replay_apply_corpus<R: Ruleset>(setup: &FuzzSetup) {
+        let target = format!("apply_{}", R::ID.as_str());
+        replay_stored_corpus(&target, |data| apply_after_random_play::<R>(setup, data));
+    }
+
     #[test]
     fn fuzz_corpus_apply_hexdice() {
-        replay_stored_corpus("apply_hexdice", |data| {
-            apply_after_random_play::<Hexdice>(&HEXDICE, data);
-        });
+        replay_apply_corpus::<Hexdice>(&HEXDICE);
     }
 
     #[test]
     fn fuzz_corpus_apply_capitals() {
-        replay_stored_corpus("apply_capitals", |data| {
-            apply_after_random_play::<Capitals>(&CAPITALS, data);
-        });
+        replay_apply_corpus::<Capitals>(&CAPITALS);
     }
 
     #[test]
     fn fuzz_corpus_apply_classic() {
-        replay_stored_corpus("apply_classic", |data| {
-            apply_after_random_play::<Classic>(&CLASSIC, data);
-        });
+        replay_apply_corpus::<Classic>(&CLASSIC);
     }
 
     #[test]

@@ -37,9 +37,7 @@ const LONG: Duration = Duration::from_secs(60);
 /// A fresh PostgreSQL store (`WARROOM_TEST_POSTGRES_URL`).
 async fn store() -> (TestDb, Store) {
     let db = common::db::postgres().await;
-    let store = Store::connect(&db.url, Duration::from_secs(5))
-        .await
-        .expect("connect and migrate");
+    let store = common::db::store(&db).await;
     (db, store)
 }
 
@@ -581,9 +579,7 @@ async fn running_matches_nobody_serves_are_listed_for_takeover_but_dormant_ones_
 async fn a_cluster_nodes_connections_end_idle_transactions_and_bound_statements() {
     let db = common::db::postgres().await;
     // Without limits (a single process), PostgreSQL's defaults: none.
-    let plain = Store::connect(&db.url, Duration::from_secs(5))
-        .await
-        .unwrap();
+    let plain = common::db::store(&db).await;
     assert_eq!(
         plain
             .setting("idle_in_transaction_session_timeout")
@@ -663,9 +659,7 @@ async fn appends_already_stored_are_settled_against_the_stored_rows(store: Store
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_append_already_stored_is_settled_against_the_stored_row_on_sqlite() {
     let sqlite = common::db::sqlite();
-    let embedded = Store::connect(&sqlite.url, Duration::from_secs(5))
-        .await
-        .expect("connect and migrate");
+    let embedded = common::db::store(&sqlite).await;
     appends_already_stored_are_settled_against_the_stored_rows(embedded, false).await;
     sqlite.cleanup().await;
 }

@@ -68,9 +68,7 @@ const NATIVE_COLUMNS: &[(&str, &str, &str)] = &[
 #[cfg_attr(not(warroom_test_postgres), ignore = "needs WARROOM_TEST_POSTGRES_URL")]
 async fn postgres_columns_have_native_types() {
     let db = common::db::postgres().await;
-    let store = Store::connect(&db.url, Duration::from_secs(10))
-        .await
-        .expect("connect and migrate");
+    let store = common::db::store(&db).await;
     store.close().await;
     let mut conn = PgConnection::connect(&db.url).await.unwrap();
     let rows = sqlx::query(
@@ -326,9 +324,7 @@ async fn rows_from_before_native_types_read_back_the_same_after_migration_0006()
     let db = common::db::postgres().await;
     let old = fill_the_old_schema(&db.url).await;
     // Runs 0006 (and anything after it) over those rows.
-    let store = Store::connect(&db.url, Duration::from_secs(10))
-        .await
-        .expect("the old rows migrate");
+    let store = common::db::store(&db).await;
 
     let ada = store.identity(old.ada).await.unwrap().unwrap();
     assert_eq!(ada.identity.name, "Ada");

@@ -215,6 +215,16 @@ impl Person {
         }
     }
 
+    /// Checks that no message of type `kind` has arrived so far; `why` names the rule.
+    pub(super) fn saw_no(&mut self, kind: &str, why: &str) {
+        self.read_arrived();
+        assert!(
+            self.seen.iter().all(|m| m["type"] != kind),
+            "{why}: {:?}",
+            self.seen
+        );
+    }
+
     /// The last match message seen (snapshot or applied).
     pub(super) fn last_match_message(&self) -> Option<&Value> {
         self.seen

@@ -5,6 +5,14 @@
 
 pub use warroom_testkit::FreshDb as TestDb;
 
+/// The server's store over `db`, its migrations run.
+pub async fn store(db: &TestDb) -> warroom_server::store::Store {
+    let timeout = std::time::Duration::from_secs(10);
+    warroom_server::store::Store::connect(&db.url, timeout)
+        .await
+        .expect("connect and migrate")
+}
+
 /// A new SQLite file.
 pub fn sqlite() -> TestDb {
     TestDb::sqlite().expect("a temporary folder for the database")
