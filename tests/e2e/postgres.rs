@@ -6,7 +6,6 @@
 use crate::common;
 
 use std::collections::BTreeMap;
-use std::time::Duration;
 
 use serde_json::{Value, json};
 use sqlx::postgres::PgConnection;
@@ -18,7 +17,7 @@ use warroom_engine::{RulesetId, Seat};
 use warroom_protocol::{
     ChatChannel, IdentityId, MatchId, MatchState, RoomId, RoomSettings, RoomState,
 };
-use warroom_server::store::{LobbyQuery, MatchFilter, PlayerMatchQuery, Store, rfc3339};
+use warroom_server::store::{LobbyQuery, MatchFilter, PlayerMatchQuery, rfc3339};
 
 /// Where the PostgreSQL migrations are.
 const MIGRATIONS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../migrations/postgres");
