@@ -116,7 +116,7 @@ impl Acts {
 
     /// How many actions are on their way.
     #[cfg(test)]
-    pub fn len(&self) -> usize {
+    pub fn on_their_way(&self) -> usize {
         self.lock().len()
     }
 }

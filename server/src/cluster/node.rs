@@ -20,7 +20,7 @@ use super::acts::Acts;
 use super::relay::Relays;
 use super::streams::Streams;
 use super::wire::{
-    ActAnswer, Answer, Ask, RemoteError, act_replies_subject, act_reply_subject, ask_subject,
+    Act, ActAnswer, Answer, Ask, RemoteError, act_replies_subject, act_reply_subject, ask_subject,
 };
 use crate::config::Limits;
 use crate::error::ApiError;
@@ -201,16 +201,8 @@ impl ClusterNode {
             // An action is handed to its room here, in the order the asking node published
             // it, without a task of its own: the room answers it on its stream.
             let ask = match ask {
-                Ok(Ask::Act {
-                    room,
-                    from,
-                    conn,
-                    ask,
-                    client_id,
-                    action,
-                }) => {
-                    let reply = message.reply.clone();
-                    self.serve_act(room, from, conn, ask, client_id, action, reply);
+                Ok(Ask::Act(act)) => {
+                    self.serve_act(act, message.reply.clone());
                     continue;
                 }
                 ask => ask,
@@ -250,20 +242,17 @@ impl ClusterNode {
         }
     }
 
-    /// Hands action `client_id` of connection `conn` of node `from` (its number `ask` there)
-    /// to `room`, to be answered on the room's stream; refused (not joined, the room not
-    /// running here) on `reply`.
-    #[allow(clippy::too_many_arguments)]
-    fn serve_act(
-        &self,
-        room: RoomId,
-        from: String,
-        conn: ConnId,
-        ask: u64,
-        client_id: String,
-        action: serde_json::Value,
-        reply: Option<async_nats::Subject>,
-    ) {
+    /// Hands another node's action to its room, to be answered on the room's stream; refused
+    /// (not joined, the room not running here) on `reply`.
+    fn serve_act(&self, act: Act, reply: Option<async_nats::Subject>) {
+        let Act {
+            room,
+            from,
+            conn,
+            ask,
+            client_id,
+            action,
+        } = act;
         let nats = self.nats.clone();
         let fallback = move |result: Result<u64, ApiError>| {
             let Some(reply) = reply else { return };
@@ -299,7 +288,7 @@ impl ClusterNode {
                 conn,
                 command,
             } => self.serve_command(room, from, conn, command).await,
-            Ask::Act { .. } => refused(ApiError::internal("an action is not asked")),
+            Ask::Act(_) => refused(ApiError::internal("an action is not asked")),
             Ask::Adopt { room } => match self.rooms.locate(room).await {
                 Ok(Located::Here(handle)) => summary(handle.summary()),
                 Ok(Located::There(_)) => refused(ApiError::room_moved()),
@@ -486,14 +475,14 @@ impl ClusterNode {
         answer: QueuedAnswer,
     ) {
         let ask = self.acts.expect(conn, answer);
-        let act = Ask::Act {
+        let act = Ask::Act(Act {
             room,
             from: self.node.to_string(),
             conn,
             ask,
             client_id,
             action,
-        };
+        });
         let published = match serde_json::to_vec(&act) {
             Ok(body) => self
                 .nats

@@ -619,7 +619,7 @@ mod tests {
         Relays::new(nats, Arc::from("a"), limit)
     }
 
-    fn header<'a>(message: &'a Publish, name: async_nats::HeaderName) -> Option<&'a str> {
+    fn header(message: &Publish, name: async_nats::HeaderName) -> Option<&str> {
         message
             .headers
             .as_ref()

@@ -754,7 +754,7 @@ mod tests {
             "an answer is part of the stream"
         );
         // The third is still on its way; past its deadline it is answered `unavailable`.
-        assert_eq!(acts.len(), 1);
+        assert_eq!(acts.on_their_way(), 1);
         acts.expire(std::time::Instant::now() + Duration::from_secs(11));
         let late: serde_json::Value =
             serde_json::from_str(&inbox.try_recv().expect("unavailable")).expect("JSON");
@@ -762,6 +762,6 @@ mod tests {
             (late["code"].as_str(), late["id"].as_str()),
             (Some("unavailable"), Some("x3"))
         );
-        assert_eq!(acts.len(), 0);
+        assert_eq!(acts.on_their_way(), 0);
     }
 }

@@ -149,20 +149,7 @@ pub enum Ask {
     /// not wait for it, as an action of a socket of the room's own node does not. `ask` is
     /// the asking node's number for it (its reply subject, [`act_reply_subject`], hears NATS's
     /// "no responders" and the rare answer the room's stream cannot carry).
-    Act {
-        /// The room.
-        room: RoomId,
-        /// The connection's node.
-        from: String,
-        /// The connection's id there.
-        conn: ConnId,
-        /// That node's number for this action.
-        ask: u64,
-        /// The client's id for the action.
-        client_id: String,
-        /// The action.
-        action: serde_json::Value,
-    },
+    Act(Act),
     /// Serve this room (new, placed here by another node): its summary once it runs.
     Adopt {
         /// The room (stored already).
@@ -173,6 +160,23 @@ pub enum Ask {
         /// The room.
         room: RoomId,
     },
+}
+
+/// An action of a connection of another node ([`Ask::Act`]).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Act {
+    /// The room.
+    pub room: RoomId,
+    /// The connection's node.
+    pub from: String,
+    /// The connection's id there.
+    pub conn: ConnId,
+    /// That node's number for this action.
+    pub ask: u64,
+    /// The client's id for the action.
+    pub client_id: String,
+    /// The action.
+    pub action: serde_json::Value,
 }
 
 /// An [`ApiError`] across nodes.

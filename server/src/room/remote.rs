@@ -60,8 +60,11 @@ pub struct RemoteAnswer {
     pub conn: ConnId,
     /// Its node's number for the action.
     pub ask: u64,
-    fallback: Option<Box<dyn FnOnce(Result<u64, ApiError>) + Send>>,
+    fallback: Option<Fallback>,
 }
+
+/// Where a [`RemoteAnswer`] goes when the room's stream cannot carry it.
+type Fallback = Box<dyn FnOnce(Result<u64, ApiError>) + Send>;
 
 impl RemoteAnswer {
     /// The answer to action `ask` of follower `conn`, given through `fallback` when the room's
