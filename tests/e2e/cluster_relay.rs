@@ -387,3 +387,83 @@ type Kept = Arc<Mutex<Vec<(u64, String)>>>;
 fn kept() -> Kept {
     Arc::default()
 }
+
+/// An action of a socket of node b for a room served by node a, sent once a was killed: the
+/// action is published without waiting for an answer, and NATS's "no responders" on its reply
+/// subject answers it `unavailable` at once (long before a's lease expires and the room
+/// moves), as the request it replaced was; the client sends it again once it joined again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+#[cfg_attr(
+    not(all(warroom_test_postgres, warroom_test_nats)),
+    ignore = "needs WARROOM_TEST_POSTGRES_URL and WARROOM_TEST_NATS_URL"
+)]
+async fn an_action_for_a_room_of_a_node_that_died_is_answered_unavailable_at_once() {
+    let (nats, db, prefix) = cluster_setup().await;
+    let a = Node::start(&db, &nats, &format!("u{prefix}a"), 5);
+    cluster_up(&db, std::slice::from_ref(&a)).await;
+    let http = Http { addr: a.addr };
+    let [(_, token0), (_, token1)] = http.guests(["dead p0", "dead p1"]).await;
+    let room = http
+        .room_id(
+            &token0,
+            &json!({"ruleset": "hexdice", "options": {}, "seats": 2}),
+        )
+        .await;
+    let b = Node::start(&db, &nats, &format!("u{prefix}b"), 5);
+    let mut nodes = vec![a, b];
+    cluster_up(&db, &nodes).await;
+    assert_eq!(owners(&db).await.get(&room), Some(&nodes[0].id));
+    let (a_addr, b_addr) = (nodes[0].addr, nodes[1].addr);
+    let mut players = Vec::new();
+    for (seat, (addr, token)) in [(a_addr, &token0), (b_addr, &token1)]
+        .into_iter()
+        .enumerate()
+    {
+        let mut client = follower(addr, Some(token), &room).await;
+        client
+            .send(&json!({"type": "take_seat", "room": room, "seat": seat}))
+            .await;
+        players.push(participant(
+            client,
+            Some(seat as u64),
+            Some(token.clone()),
+            &room,
+        ));
+    }
+    for p in &mut players {
+        p.until("snapshot", |m| m["type"] == "snapshot").await;
+    }
+    // Seat 0 (on a) plays until seat 1 (on b) is to act.
+    for n in 0.. {
+        assert!(n < 200, "seat 1 gets a turn");
+        if players[1].to_act == Some(1) && !players[1].legal.is_empty() {
+            break;
+        }
+        let action = players[0].legal[0].clone();
+        let answer = players[0].act(&format!("a{n}"), &action).await;
+        assert_eq!(answer["type"], "ack", "{answer}");
+        let seq = answer["seq"].as_u64().expect("seq");
+        reach(&mut players[1], seq).await;
+    }
+    nodes.remove(0).sigkill();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let action = players[1].legal[0].clone();
+    let sent = tokio::time::Instant::now();
+    let answer = tokio::time::timeout(Duration::from_secs(3), players[1].act("b1", &action))
+        .await
+        .expect("an answer within 3 s");
+    println!(
+        "an action for the dead node's room answered {} after {:?}",
+        answer["code"],
+        sent.elapsed()
+    );
+    assert_eq!(answer["type"], "error", "{answer}");
+    assert_eq!(answer["code"], "unavailable", "{answer}");
+    assert!(
+        sent.elapsed() < Duration::from_secs(2),
+        "answered within 2 s, before the 5 s lease expired"
+    );
+    drop(players);
+    drop(nodes);
+    db.cleanup().await;
+}

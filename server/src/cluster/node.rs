@@ -16,14 +16,19 @@ use tokio_util::sync::CancellationToken;
 use warroom_protocol::{Room, RoomId, ServerMsg, codes};
 use warroom_room::{Answer as RoomAnswer, Command};
 
+use super::acts::Acts;
 use super::relay::Relays;
 use super::streams::Streams;
-use super::wire::{Answer, Ask, RemoteError, ask_subject};
+use super::wire::{
+    Act, ActAnswer, Answer, Ask, RemoteError, act_replies_subject, act_reply_subject, ask_subject,
+};
 use crate::config::Limits;
 use crate::error::ApiError;
 use crate::metrics::Metrics;
 use crate::room::leasing::Leasing;
-use crate::room::{ConnId, Kick, Located, Mutes, Outbox, RemoteConn, Rooms, Via};
+use crate::room::{
+    ConnId, Kick, Located, Mutes, Outbox, QueuedAnswer, RemoteAnswer, RemoteConn, Reply, Rooms, Via,
+};
 use crate::store::{RoomRecord, Store};
 
 /// Ids this node gives the connections of other nodes (far from its own sockets' ids).
@@ -86,6 +91,8 @@ pub struct ClusterNode {
     relays: Arc<Relays>,
     /// The rooms followed from here.
     streams: Streams,
+    /// This node's actions on their way to rooms served elsewhere.
+    acts: Arc<Acts>,
     /// What `/metrics` shows of this node's part in the cluster.
     metrics: Arc<Metrics>,
     stop: CancellationToken,
@@ -123,8 +130,14 @@ impl ClusterNode {
     ) -> anyhow::Result<Arc<ClusterNode>> {
         let (node, lease) = (leasing.node.clone(), leasing.length);
         let asks = nats.subscribe(ask_subject(&node)).await?;
+        let act_replies = nats.subscribe(act_replies_subject(&node)).await?;
+        let acts = Arc::new(Acts::new(
+            limits.answer_timeout() + ORDER_WAIT,
+            metrics.clone(),
+        ));
         let this = Arc::new(ClusterNode {
-            streams: Streams::new(nats.clone(), node.clone(), metrics.clone()),
+            streams: Streams::new(nats.clone(), node.clone(), metrics.clone(), acts.clone()),
+            acts,
             metrics,
             node,
             nats,
@@ -139,6 +152,8 @@ impl ClusterNode {
             stop: CancellationToken::new(),
         });
         tokio::spawn(this.clone().answer_asks(asks));
+        tokio::spawn(this.clone().read_act_replies(act_replies));
+        tokio::spawn(this.clone().expire_acts());
         tokio::spawn(this.clone().watch_owners());
         tokio::spawn(super::presence::flush_until(
             this.node.clone(),
@@ -182,9 +197,19 @@ impl ClusterNode {
                     None => return,
                 },
             };
+            let ask = serde_json::from_slice::<Ask>(&message.payload);
+            // An action is handed to its room here, in the order the asking node published
+            // it, without a task of its own: the room answers it on its stream.
+            let ask = match ask {
+                Ok(Ask::Act(act)) => {
+                    self.serve_act(act, message.reply.clone());
+                    continue;
+                }
+                ask => ask,
+            };
             let this = self.clone();
             tokio::spawn(async move {
-                let (answer, room) = match serde_json::from_slice::<Ask>(&message.payload) {
+                let (answer, room) = match ask {
                     Ok(Ask::Room {
                         room,
                         from,
@@ -217,6 +242,44 @@ impl ClusterNode {
         }
     }
 
+    /// Hands another node's action to its room, to be answered on the room's stream; refused
+    /// (not joined, the room not running here) on `reply`.
+    fn serve_act(&self, act: Act, reply: Option<async_nats::Subject>) {
+        let Act {
+            room,
+            from,
+            conn,
+            ask,
+            client_id,
+            action,
+        } = act;
+        let nats = self.nats.clone();
+        let fallback = move |result: Result<u64, ApiError>| {
+            let Some(reply) = reply else { return };
+            let answer: ActAnswer = result.map_err(RemoteError::from);
+            let body: bytes::Bytes = serde_json::to_vec(&answer).unwrap_or_default().into();
+            tokio::spawn(async move {
+                if let Err(error) = nats.publish(reply, body).await {
+                    tracing::warn!("cannot answer a node's action: {error}");
+                }
+            });
+        };
+        let id = lock(&self.served)
+            .get(&(from, conn))
+            .map(|served| served.id);
+        let Some(id) = id else {
+            return RemoteAnswer::new(conn, ask, fallback).send(Err(ApiError::bad_request(
+                codes::NOT_JOINED,
+                "join the room first",
+            )));
+        };
+        let answer = RemoteAnswer::new(id, ask, fallback);
+        match self.rooms.running(room) {
+            Some(handle) => handle.act_for(id, client_id, action, Reply::Remote(answer)),
+            None => answer.send(Err(ApiError::room_moved())),
+        }
+    }
+
     async fn answer(&self, ask: Ask) -> Answer {
         match ask {
             Ask::Room {
@@ -225,6 +288,7 @@ impl ClusterNode {
                 conn,
                 command,
             } => self.serve_command(room, from, conn, command).await,
+            Ask::Act(_) => refused(ApiError::internal("an action is not asked")),
             Ask::Adopt { room } => match self.rooms.locate(room).await {
                 Ok(Located::Here(handle)) => summary(handle.summary()),
                 Ok(Located::There(_)) => refused(ApiError::room_moved()),
@@ -397,6 +461,88 @@ impl ClusterNode {
         answer
     }
 
+    /// Sends action `client_id` of this node's connection `conn` to `room` on node `owner`
+    /// without waiting for it: `answer` (the connection's outbox) gets the `ack` or the
+    /// refusal once the room's stream brings it, behind the action's `applied` (`acts.rs`).
+    /// Counted and timed in `/metrics` as a forwarded command.
+    pub async fn act(
+        &self,
+        owner: &str,
+        room: RoomId,
+        conn: ConnId,
+        client_id: String,
+        action: serde_json::Value,
+        answer: QueuedAnswer,
+    ) {
+        let ask = self.acts.expect(conn, answer);
+        let act = Ask::Act(Act {
+            room,
+            from: self.node.to_string(),
+            conn,
+            ask,
+            client_id,
+            action,
+        });
+        let published = match serde_json::to_vec(&act) {
+            Ok(body) => self
+                .nats
+                .publish_with_reply(
+                    ask_subject(owner),
+                    act_reply_subject(&self.node, ask),
+                    body.into(),
+                )
+                .await
+                .map_err(ApiError::unavailable),
+            Err(error) => Err(ApiError::internal(error)),
+        };
+        if let Err(error) = published {
+            self.acts.answer(ask, Err(error));
+        }
+    }
+
+    /// Reads this node's actions' reply subjects: NATS's "no responders" (the room's node is
+    /// gone) and the answers the rooms' streams could not carry.
+    async fn read_act_replies(self: Arc<Self>, mut replies: async_nats::Subscriber) {
+        loop {
+            let message = tokio::select! {
+                () = self.stop.cancelled() => return,
+                message = replies.next() => match message {
+                    Some(message) => message,
+                    None => return,
+                },
+            };
+            let Some(ask) = message
+                .subject
+                .rsplit('.')
+                .next()
+                .and_then(|ask| ask.parse().ok())
+            else {
+                continue;
+            };
+            let answer = if message.status == Some(async_nats::StatusCode::NO_RESPONDERS) {
+                Err(Forwarded::Unreachable.into())
+            } else {
+                serde_json::from_slice::<ActAnswer>(&message.payload)
+                    .map_err(ApiError::internal)
+                    .and_then(|answer| answer.map_err(ApiError::from))
+            };
+            self.acts.answer(ask, answer);
+        }
+    }
+
+    /// Answers `unavailable` the actions nothing answered in time.
+    async fn expire_acts(self: Arc<Self>) {
+        let every = (self.limits.answer_timeout() / 4)
+            .clamp(Duration::from_millis(100), Duration::from_secs(1));
+        loop {
+            tokio::select! {
+                () = self.stop.cancelled() => return,
+                () = tokio::time::sleep(every) => {}
+            }
+            self.acts.expire(std::time::Instant::now());
+        }
+    }
+
     /// Connection `conn` (closing) stops following `room` on node `owner`, waiting for
     /// nothing: the `leave` is published without asking for an answer, so a socket closes at
     /// once even when that node is frozen or dead (its room stopped, or the room drops the
@@ -445,6 +591,7 @@ impl ClusterNode {
     /// Connection `conn` closed: it follows nothing elsewhere any more.
     pub async fn forget(&self, conn: ConnId) {
         lock(&self.local).remove(&conn);
+        self.acts.forget(conn);
         self.streams.forget(conn).await;
     }
 

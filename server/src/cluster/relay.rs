@@ -21,7 +21,7 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
-use async_nats::HeaderMap;
+use async_nats::{HeaderMap, HeaderValue};
 use axum::extract::ws::Utf8Bytes;
 use bytes::Bytes;
 use tokio::sync::mpsc;
@@ -30,9 +30,10 @@ use warroom_engine::Viewer;
 use warroom_protocol::{Identity, IdentityId, RoomId};
 
 use super::wire::{
-    CLOSE, ENTER, EPOCH, FROM, N, PACED, SPEAKER, STREAM, StreamPosition, TO, class_name,
-    room_subject,
+    ACKS, ANSWER, ActAnswer, CLOSE, ENTER, EPOCH, FROM, N, PACED, RemoteError, SPEAKER, STREAM,
+    StreamPosition, TO, class_name, room_subject,
 };
+use crate::error::ApiError;
 use crate::room::{ConnId, Overflow, Remote, RemoteConn, Remotes};
 
 /// Unpublished messages a room's relay holds before it drops its remote followers.
@@ -56,6 +57,9 @@ struct Shared {
     stream: u64,
     n: AtomicU64,
     queue: mpsc::UnboundedSender<Publish>,
+    /// The header values every message of the stream carries (node, epoch, stream), written
+    /// once.
+    stamp: [HeaderValue; 3],
 }
 
 impl Shared {
@@ -111,6 +115,11 @@ impl Relays {
             stream,
             n: AtomicU64::new(0),
             queue: queue.clone(),
+            stamp: [
+                HeaderValue::from(self.node.to_string()),
+                HeaderValue::from(epoch.to_string()),
+                HeaderValue::from(stream.to_string()),
+            ],
         });
         let relay = Relay {
             relays: self.clone(),
@@ -125,6 +134,7 @@ impl Relays {
             queue,
             pending,
             sent: 0,
+            held: None,
         };
         (relay, inbox)
     }
@@ -225,6 +235,10 @@ pub struct Relay {
     pending: Arc<AtomicUsize>,
     /// Messages published (queued) in this stream.
     sent: u64,
+    /// The last message queued, held back until the room's loop carried out the core's
+    /// outputs ([`Relay::flush`]): the answers to other nodes' actions given meanwhile ride
+    /// on it ([`ACKS`]) instead of a message of their own.
+    held: Option<Publish>,
 }
 
 impl std::fmt::Debug for Relay {
@@ -239,6 +253,7 @@ impl std::fmt::Debug for Relay {
 
 impl Drop for Relay {
     fn drop(&mut self) {
+        self.flush();
         let mut positions = lock(&self.relays.positions);
         if positions
             .get(&self.room)
@@ -324,8 +339,8 @@ impl Relay {
         }
         *self.class_count.entry(class).or_default() += 1;
         let mut headers = self.headers();
-        headers.insert(TO, to.as_str());
-        headers.insert(ENTER, class_name(class).as_str());
+        headers.insert(TO, to);
+        headers.insert(ENTER, class_name(class));
         self.queue(self.direct.clone(), headers, Bytes::new());
     }
 
@@ -364,7 +379,7 @@ impl Relay {
         self.followers.clear();
         self.class_count.clear();
         let mut headers = self.headers();
-        headers.insert(TO, to.join(",").as_str());
+        headers.insert(TO, to.join(","));
         headers.insert(CLOSE, reason);
         self.queue(self.direct.clone(), headers, Bytes::new());
         conns
@@ -383,10 +398,10 @@ impl Relay {
             headers.insert(PACED, "1");
         }
         if let Some(to) = to {
-            headers.insert(TO, to.as_str());
+            headers.insert(TO, to);
         }
         if let Some(speaker) = speaker {
-            headers.insert(SPEAKER, speaker.to_string().as_str());
+            headers.insert(SPEAKER, speaker.to_string());
         }
         self.queue(subject, headers, payload);
     }
@@ -395,33 +410,76 @@ impl Relay {
     fn headers(&mut self) -> HeaderMap {
         self.sent += 1;
         let mut headers = self.stamp();
-        headers.insert(N, self.sent.to_string().as_str());
+        headers.insert(N, self.sent.to_string());
         headers
     }
 
     /// The headers naming this node, the epoch and the stream.
     fn stamp(&self) -> HeaderMap {
         let mut headers = HeaderMap::new();
-        headers.insert(FROM, &*self.relays.node);
-        headers.insert(EPOCH, self.shared.epoch.to_string().as_str());
-        headers.insert(STREAM, self.shared.stream.to_string().as_str());
+        let [node, epoch, stream] = &self.shared.stamp;
+        headers.insert(FROM, node.clone());
+        headers.insert(EPOCH, epoch.clone());
+        headers.insert(STREAM, stream.clone());
         headers
     }
 
+    /// Queues the next message of the stream (counted against the limit until published);
+    /// it is held back until the next one or [`Relay::flush`].
     fn queue(&mut self, subject: String, headers: HeaderMap, payload: Bytes) {
         self.pending.fetch_add(1, Ordering::AcqRel);
-        if self
-            .queue
-            .send(Publish {
-                subject,
-                headers: Some(headers),
-                payload,
-            })
-            .is_err()
-        {
-            self.pending.fetch_sub(1, Ordering::AcqRel);
+        let message = Publish {
+            subject,
+            headers: Some(headers),
+            payload,
+        };
+        if let Some(before) = self.held.replace(message) {
+            self.hand_over(before);
         }
         self.shared.n.store(self.sent, Ordering::Release);
+    }
+
+    /// Gives a message to the publisher.
+    fn hand_over(&self, message: Publish) {
+        if self.queue.send(message).is_err() {
+            self.pending.fetch_sub(1, Ordering::AcqRel);
+        }
+    }
+
+    /// Publishes the message held back, if any.
+    pub fn flush(&mut self) {
+        if let Some(message) = self.held.take() {
+            self.hand_over(message);
+        }
+    }
+
+    /// Answers action `ask` of follower `conn` (its node's number for it) on the stream: an
+    /// accepted one rides on the message held back (the action's `applied`, or a later one) as
+    /// an [`ACKS`] value, read by its node once it delivered that message; anything else (a
+    /// refusal, an answer with no message held: an action found in the log) is a `direct`
+    /// message of its own ([`ANSWER`]). Never refused for a full queue: an answer does not make
+    /// the room drop its remote followers.
+    pub fn answer(&mut self, conn: ConnId, ask: u64, result: Result<u64, ApiError>) {
+        let Some(node) = self.followers.get(&conn).map(|f| f.remote.node.clone()) else {
+            return;
+        };
+        if let (Ok(seq), Some(held)) = (&result, self.held.as_mut())
+            && let Some(headers) = held.headers.as_mut()
+        {
+            headers.append(ACKS, format!("{node}:{ask}={seq}"));
+            return;
+        }
+        let answer: ActAnswer = result.map_err(RemoteError::from);
+        let payload = match serde_json::to_vec(&answer) {
+            Ok(payload) => Bytes::from(payload),
+            Err(error) => {
+                tracing::error!("cannot write an action's answer: {error}");
+                return;
+            }
+        };
+        let mut headers = self.headers();
+        headers.insert(ANSWER, format!("{node}:{ask}"));
+        self.queue(self.direct.clone(), headers, payload);
     }
 }
 
@@ -529,6 +587,14 @@ impl Remote for Relay {
     fn close_all(&mut self, reason: &str) -> Vec<ConnId> {
         Relay::close_all(self, reason)
     }
+
+    fn answer(&mut self, conn: ConnId, ask: u64, result: Result<u64, ApiError>) {
+        Relay::answer(self, conn, ask, result);
+    }
+
+    fn flush(&mut self) {
+        Relay::flush(self);
+    }
 }
 
 impl Remotes for Relays {
@@ -553,7 +619,7 @@ mod tests {
         Relays::new(nats, Arc::from("a"), limit)
     }
 
-    fn header<'a>(message: &'a Publish, name: &str) -> Option<&'a str> {
+    fn header(message: &Publish, name: async_nats::HeaderName) -> Option<&str> {
         message
             .headers
             .as_ref()
@@ -567,7 +633,9 @@ mod tests {
         let room = RoomId::random();
         let (mut relay, mut inbox) = relays.unpublished(room, 7);
         relay.start();
-        // The publisher takes the `served` message at once.
+        // The loop flushes once it carried out the core's outputs; the publisher takes the
+        // `served` message at once.
+        relay.flush();
         let served = inbox.try_recv().expect("served");
         assert_eq!(served.subject, room_subject(room, "served"));
         assert_eq!(header(&served, N), Some("0"));
@@ -613,6 +681,7 @@ mod tests {
         );
         assert_eq!(relay.close_all(codes::SLOW_CONSUMER), Vec::<ConnId>::new());
 
+        relay.flush();
         let mut queued = Vec::new();
         while let Ok(message) = inbox.try_recv() {
             queued.push(message);
@@ -665,6 +734,7 @@ mod tests {
         let room_text = Utf8Bytes::from_static(r#"{"type":"room"}"#);
         assert_eq!(relay.send(&[4, 5, 6], &room_text, None, false), Ok(()));
         assert_eq!(relay.send(&[5, 4], &hand, None, false), Ok(()));
+        relay.flush();
         let mut subjects = Vec::new();
         while let Ok(message) = inbox.try_recv() {
             if header(&message, ENTER).is_none() && header(&message, N) != Some("0") {
@@ -682,6 +752,8 @@ mod tests {
         let text = Utf8Bytes::from_static(r#"{"type":"applied"}"#);
         // Two `enter`s and one message: 3 unpublished of 4.
         assert_eq!(relay.send(&[7, 9], &text, None, false), Ok(()));
+        // The room's loop publishes what it holds back before it gives any other answer.
+        relay.flush();
         let answer = Bytes::from_static(b"{\"result\":{\"Ok\":{\"type\":\"done\"}}}");
         assert_eq!(
             relays.publish_after(room, "_INBOX.x.1".into(), answer.clone()),
@@ -690,6 +762,7 @@ mod tests {
         );
         // The limit still has room for one message of the room's own.
         assert_eq!(relay.send(&[7, 9], &text, None, false), Ok(()));
+        relay.flush();
         let order: Vec<String> = std::iter::from_fn(|| inbox.try_recv().ok())
             .map(|message| message.subject)
             .collect();
@@ -733,6 +806,7 @@ mod tests {
         let text = Utf8Bytes::from_static(r#"{"type":"applied"}"#);
         assert_eq!(relay.send(&[7, 9], &text, None, true), Ok(()));
         assert_eq!(relay.send(&[7], &text, None, false), Ok(()));
+        relay.flush();
         let mut queued = Vec::new();
         while let Ok(message) = inbox.try_recv() {
             queued.push(message);
@@ -742,5 +816,57 @@ mod tests {
         assert_eq!(header(&queued[2], PACED), Some("1"));
         assert_eq!(header(&queued[3], PACED), None);
         assert!(queued[..2].iter().all(|m| header(m, PACED).is_none()));
+    }
+
+    #[tokio::test]
+    async fn an_accepted_actions_answer_rides_on_its_applied_and_a_refusal_is_a_message_of_its_own()
+    {
+        let (_relays, room, mut relay, mut inbox) = full_relay().await;
+        let applied = Utf8Bytes::from_static(r#"{"type":"applied","seq":12}"#);
+        assert_eq!(relay.send(&[7, 9], &applied, None, false), Ok(()));
+        // Spectator 7 (b:107) acted as number 31 of its node, accepted as seq 12; another
+        // follower's action in the same round rides on the same message.
+        relay.answer(7, 31, Ok(12));
+        relay.answer(9, 32, Ok(13));
+        relay.flush();
+        // Nothing is held any more: a refusal, and an accepted action found in the log, go
+        // apart.
+        relay.answer(
+            9,
+            33,
+            Err(ApiError::bad_request(codes::UNKNOWN_ACTION, "wait")),
+        );
+        relay.flush();
+        relay.answer(7, 34, Ok(5));
+        // An unknown follower's answer goes nowhere.
+        relay.answer(8, 35, Ok(6));
+        relay.flush();
+        let queued: Vec<Publish> = std::iter::from_fn(|| inbox.try_recv().ok()).collect();
+        // Two `enter`s, the `applied`, two answers of their own.
+        assert_eq!(queued.len(), 5, "{queued:?}");
+        let carrier = &queued[2];
+        assert_eq!(carrier.payload, Bytes::from(applied));
+        let acks: Vec<&str> = carrier
+            .headers
+            .as_ref()
+            .map(|h| h.get_all(ACKS).map(|v| v.as_str()).collect())
+            .unwrap_or_default();
+        assert_eq!(acks, ["b:31=12", "b:32=13"]);
+        let direct = room_subject(room, "direct");
+        for (message, to, answer) in [(&queued[3], "b:33", None), (&queued[4], "b:34", Some(5))] {
+            assert_eq!(message.subject, direct);
+            assert_eq!(header(message, ANSWER), Some(to));
+            assert_eq!(header(message, ACKS), None);
+            let read: ActAnswer = serde_json::from_slice(&message.payload).expect("JSON");
+            match answer {
+                Some(seq) => assert_eq!(read.ok(), Some(seq)),
+                None => assert_eq!(
+                    read.err().map(|e| e.code),
+                    Some(codes::UNKNOWN_ACTION.into())
+                ),
+            }
+        }
+        let numbers: Vec<Option<&str>> = queued.iter().map(|m| header(m, N)).collect();
+        assert_eq!(numbers, ["1", "2", "3", "4", "5"].map(Some));
     }
 }

@@ -30,7 +30,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use async_nats::HeaderMap;
+use async_nats::{HeaderMap, HeaderName};
 use axum::extract::ws::Utf8Bytes;
 use futures_util::StreamExt;
 use tokio::sync::watch;
@@ -38,9 +38,10 @@ use tokio_util::sync::CancellationToken;
 use warroom_engine::{Seat, Viewer};
 use warroom_protocol::{IdentityId, RoomId, ServerMsg, codes};
 
+use super::acts::Acts;
 use super::wire::{
-    CLOSE, ENTER, EPOCH, FROM, N, PACED, SPEAKER, STREAM, StreamPosition, TO, parse_class,
-    room_subject,
+    ACKS, ANSWER, ActAnswer, CLOSE, ENTER, EPOCH, FROM, N, PACED, SPEAKER, STREAM, StreamPosition,
+    TO, parse_class, room_subject,
 };
 use crate::error::ApiError;
 use crate::metrics::Metrics;
@@ -51,6 +52,8 @@ pub struct Streams {
     nats: async_nats::Client,
     node: Arc<str>,
     metrics: Arc<Metrics>,
+    /// This node's actions on their way, answered on the streams.
+    acts: Arc<Acts>,
     /// Held while a subscription is taken or dropped (never while delivering).
     rooms: tokio::sync::Mutex<HashMap<RoomId, Arc<RoomStream>>>,
 }
@@ -84,12 +87,18 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 }
 
 impl Streams {
-    /// No room followed yet.
-    pub fn new(nats: async_nats::Client, node: Arc<str>, metrics: Arc<Metrics>) -> Streams {
+    /// No room followed yet; the answers to `acts` are read off the streams.
+    pub fn new(
+        nats: async_nats::Client,
+        node: Arc<str>,
+        metrics: Arc<Metrics>,
+        acts: Arc<Acts>,
+    ) -> Streams {
         Streams {
             nats,
             node,
             metrics,
+            acts,
             rooms: tokio::sync::Mutex::new(HashMap::new()),
         }
     }
@@ -118,6 +127,7 @@ impl Streams {
                 tokio::spawn(read(
                     self.node.clone(),
                     self.metrics.clone(),
+                    self.acts.clone(),
                     stream.clone(),
                     subscriber,
                 ));
@@ -200,6 +210,7 @@ impl Streams {
 async fn read(
     node: Arc<str>,
     metrics: Arc<Metrics>,
+    acts: Arc<Acts>,
     stream: Arc<RoomStream>,
     mut subscriber: async_nats::Subscriber,
 ) {
@@ -215,7 +226,7 @@ async fn read(
         if moved > 0 {
             metrics.cluster_moved_followers.inc_by(moved as u64);
         }
-        if stream.handle(&node, &message) == Read::Gap {
+        if stream.handle(&node, &message, &acts) == Read::Gap {
             metrics.cluster_stream_gaps.inc();
         }
     }
@@ -237,8 +248,21 @@ struct Stamp<'a> {
 }
 
 impl Stamp<'_> {
-    fn get(&self, name: &str) -> Option<&str> {
+    fn get(&self, name: HeaderName) -> Option<&str> {
         self.headers.get(name).map(|value| value.as_str())
+    }
+
+    /// Answers this node's actions whose `applied` this message carries or came before it
+    /// ([`ACKS`]): their acks go right behind what the message delivered.
+    fn acks(&self, node: &str, acts: &Acts) {
+        for acked in self.headers.get_all(ACKS) {
+            if let Some((to, seq)) = acked.as_str().split_once('=')
+                && let Some(ask) = ask_here(node, to)
+                && let Ok(seq) = seq.parse()
+            {
+                acts.answer(ask, Ok(seq));
+            }
+        }
     }
 
     /// Queues the message's text to `outbox`, paced when it is marked so (a full queue
@@ -254,7 +278,7 @@ impl Stamp<'_> {
 
 fn stamp<'a>(node: &str, message: &'a async_nats::Message) -> Option<Stamp<'a>> {
     let headers = message.headers.as_ref()?;
-    let get = |name: &str| headers.get(name).map(|value| value.as_str());
+    let get = |name: HeaderName| headers.get(name).map(|value| value.as_str());
     if get(FROM) == Some(node) {
         // This node's own relay (it serves the room now): not for its members here.
         return None;
@@ -270,8 +294,9 @@ fn stamp<'a>(node: &str, message: &'a async_nats::Message) -> Option<Stamp<'a>> 
 }
 
 impl RoomStream {
-    /// Delivers one message of the room's stream (call [`RoomStream::moved_on`] first).
-    fn handle(&self, node: &str, message: &async_nats::Message) -> Read {
+    /// Delivers one message of the room's stream (call [`RoomStream::moved_on`] first), then
+    /// the answers it carries to this node's actions (`acts`).
+    fn handle(&self, node: &str, message: &async_nats::Message, acts: &Acts) -> Read {
         let Some(stamp) = stamp(node, message) else {
             return Read::InOrder;
         };
@@ -306,6 +331,19 @@ impl RoomStream {
                 member.class = None;
             }
         }
+        if let Some(to) = stamp.get(ANSWER) {
+            // Only an answer to an action, given apart.
+            drop(members);
+            self.position.send_replace(at);
+            if let Some(ask) = ask_here(node, to) {
+                let answer = serde_json::from_slice::<ActAnswer>(&message.payload)
+                    .map_err(ApiError::internal)
+                    .and_then(|answer| answer.map_err(ApiError::from));
+                acts.answer(ask, answer);
+            }
+            stamp.acks(node, acts);
+            return Read::InOrder;
+        }
         let mut kind = message.subject.as_str().split('.').skip(3);
         let class = match (kind.next(), kind.next()) {
             (Some("direct"), None) => {
@@ -330,8 +368,15 @@ impl RoomStream {
         }
         drop(members);
         self.position.send_replace(at);
+        stamp.acks(node, acts);
         Read::InOrder
     }
+}
+
+/// The action number in `node:ask`, when `node` is this one.
+fn ask_here(node: &str, to: &str) -> Option<u64> {
+    let (of, ask) = to.split_once(':')?;
+    (of == node).then(|| ask.parse().ok()).flatten()
 }
 
 impl RoomStream {
@@ -342,7 +387,7 @@ impl RoomStream {
         let Some(headers) = message.headers.as_ref() else {
             return 0;
         };
-        let get = |name: &str| headers.get(name).map(|value| value.as_str());
+        let get = |name: HeaderName| headers.get(name).map(|value| value.as_str());
         let (Some(from), Some(epoch)) = (get(FROM), get(EPOCH).and_then(|e| e.parse().ok())) else {
             return 0;
         };
@@ -459,6 +504,11 @@ mod tests {
 
     const ROOM: &str = "warroom.room.r";
 
+    /// No action of this node on its way.
+    fn acts() -> Acts {
+        Acts::new(Duration::from_secs(10), Arc::new(Metrics::default()))
+    }
+
     fn room_stream() -> RoomStream {
         RoomStream {
             room: RoomId::random(),
@@ -514,7 +564,7 @@ mod tests {
         headers.insert(TO, format!("b:{conn}").as_str());
         headers.insert(ENTER, super::super::wire::class_name(class).as_str());
         enter.payload = bytes::Bytes::new();
-        assert_eq!(stream.handle("b", &enter), Read::InOrder);
+        assert_eq!(stream.handle("b", &enter, &acts()), Read::InOrder);
         (outbox, inbox)
     }
 
@@ -529,12 +579,15 @@ mod tests {
         let stream = room_stream();
         let (outbox, mut inbox) = join(&stream, 1, Viewer::Spectator, 1);
         assert_eq!(
-            stream.handle("b", &message("spectators", 2, true)),
+            stream.handle("b", &message("spectators", 2, true), &acts()),
             Read::InOrder
         );
         assert_eq!(inbox.try_recv().ok().as_deref(), Some(r#"{"n":2}"#));
         assert!(!woken(&outbox), "a spectators' copy of the match is paced");
-        assert_eq!(stream.handle("b", &message("all", 3, false)), Read::InOrder);
+        assert_eq!(
+            stream.handle("b", &message("all", 3, false), &acts()),
+            Read::InOrder
+        );
         assert_eq!(inbox.try_recv().ok().as_deref(), Some(r#"{"n":3}"#));
         assert!(woken(&outbox), "anything else is urgent");
     }
@@ -546,11 +599,11 @@ mod tests {
         let (spectator, mut spectator_inbox) = join(&stream, 1, Viewer::Spectator, 6);
         let (seat, mut seat_inbox) = join(&stream, 2, Viewer::Seat(Seat(0)), 7);
         assert_eq!(
-            stream.handle("b", &message("spectators", 8, true)),
+            stream.handle("b", &message("spectators", 8, true), &acts()),
             Read::InOrder
         );
         assert_eq!(
-            stream.handle("b", &message("seat.0", 9, false)),
+            stream.handle("b", &message("seat.0", 9, false), &acts()),
             Read::InOrder
         );
         assert_eq!(
@@ -561,7 +614,10 @@ mod tests {
         assert_eq!((spectator.kicked(), seat.kicked()), (None, None));
 
         // Message 10 never came.
-        assert_eq!(stream.handle("b", &message("all", 11, false)), Read::Gap);
+        assert_eq!(
+            stream.handle("b", &message("all", 11, false), &acts()),
+            Read::Gap
+        );
         assert!(spectator_inbox.try_recv().is_err(), "nothing after the gap");
         assert!(seat_inbox.try_recv().is_err(), "nothing after the gap");
         assert_eq!(spectator.kicked(), Some(Kick::Slow));
@@ -576,7 +632,7 @@ mod tests {
         let (outbox, _inbox) = join(&stream, 1, Viewer::Spectator, 3);
         let mut next = message("all", 40, false);
         next.headers.as_mut().expect("headers").insert(STREAM, "6");
-        assert_eq!(stream.handle("b", &next), Read::InOrder);
+        assert_eq!(stream.handle("b", &next, &acts()), Read::InOrder);
         assert_eq!(outbox.kicked(), None);
     }
 
@@ -605,7 +661,7 @@ mod tests {
         headers.insert(STREAM, "9");
         served.payload = bytes::Bytes::new();
         assert_eq!(stream.moved_on(&served), 1);
-        assert_eq!(stream.handle("b", &served), Read::InOrder);
+        assert_eq!(stream.handle("b", &served, &acts()), Read::InOrder);
         let told: serde_json::Value =
             serde_json::from_str(&old_inbox.try_recv().expect("an error first")).expect("JSON");
         assert_eq!(told["type"], "error");
@@ -614,13 +670,16 @@ mod tests {
         assert_eq!(old.kicked(), Some(Kick::Moved));
         assert_eq!(pending.kicked(), None);
         // The old owner's late messages are dropped; the new one's stream goes on from 1.
-        assert_eq!(stream.handle("b", &message("all", 3, false)), Read::InOrder);
+        assert_eq!(
+            stream.handle("b", &message("all", 3, false), &acts()),
+            Read::InOrder
+        );
         let mut next = message("all", 1, false);
         let headers = next.headers.as_mut().expect("headers");
         headers.insert(FROM, "c");
         headers.insert(EPOCH, "2");
         headers.insert(STREAM, "9");
-        assert_eq!(stream.handle("b", &next), Read::InOrder);
+        assert_eq!(stream.handle("b", &next, &acts()), Read::InOrder);
         assert_eq!(stream.position.borrow().n, 1);
     }
 
@@ -633,7 +692,76 @@ mod tests {
         headers.insert(FROM, "b");
         headers.insert(EPOCH, "2");
         assert_eq!(stream.moved_on(&served), 1);
-        assert_eq!(stream.handle("b", &served), Read::InOrder);
+        assert_eq!(stream.handle("b", &served, &acts()), Read::InOrder);
         assert_eq!(old.kicked(), Some(Kick::Moved));
+    }
+
+    #[test]
+    fn an_actions_ack_rides_on_its_applied_and_is_queued_right_behind_it_and_a_refusal_alone() {
+        let stream = room_stream();
+        let acts = acts();
+        let (outbox, mut inbox) = join(&stream, 1, Viewer::Seat(Seat(0)), 1);
+        let metrics = Arc::new(Metrics::default());
+        let answer = |id: &str| {
+            let room = stream.room;
+            crate::room::QueuedAnswer::new(
+                outbox.clone(),
+                room,
+                id.to_owned(),
+                std::time::Instant::now(),
+                metrics.clone(),
+            )
+        };
+        let (first, second) = (acts.expect(1, answer("x1")), acts.expect(1, answer("x2")));
+        acts.expect(1, answer("x3"));
+        // The seat's `applied`, carrying the ack of this node's first action and one of
+        // another node's.
+        let mut applied = message("seat.0", 2, false);
+        let headers = applied.headers.as_mut().expect("headers");
+        headers.append(ACKS, format!("c:{first}=7"));
+        headers.append(ACKS, format!("b:{first}=7"));
+        assert_eq!(stream.handle("b", &applied, &acts), Read::InOrder);
+        assert_eq!(inbox.try_recv().ok().as_deref(), Some(r#"{"n":2}"#));
+        let ack: serde_json::Value =
+            serde_json::from_str(&inbox.try_recv().expect("the ack next")).expect("JSON");
+        assert_eq!(ack["type"], "ack");
+        assert_eq!(
+            (ack["id"].as_str(), ack["seq"].as_u64()),
+            (Some("x1"), Some(7))
+        );
+        assert!(inbox.try_recv().is_err());
+        // The second action refused: an answer of its own, not delivered as a message.
+        let mut refusal = message("direct", 3, false);
+        let headers = refusal.headers.as_mut().expect("headers");
+        headers.insert(ANSWER, format!("b:{second}"));
+        let error = super::super::wire::RemoteError::from(ApiError::bad_request(
+            codes::UNKNOWN_ACTION,
+            "no such action",
+        ));
+        refusal.payload = serde_json::to_vec(&ActAnswer::Err(error))
+            .expect("JSON")
+            .into();
+        assert_eq!(stream.handle("b", &refusal, &acts), Read::InOrder);
+        let refused: serde_json::Value =
+            serde_json::from_str(&inbox.try_recv().expect("the refusal")).expect("JSON");
+        assert_eq!(refused["type"], "error");
+        assert_eq!(refused["code"], codes::UNKNOWN_ACTION);
+        assert_eq!(refused["id"], "x2");
+        assert!(inbox.try_recv().is_err());
+        assert_eq!(
+            stream.position.borrow().n,
+            3,
+            "an answer is part of the stream"
+        );
+        // The third is still on its way; past its deadline it is answered `unavailable`.
+        assert_eq!(acts.on_their_way(), 1);
+        acts.expire(std::time::Instant::now() + Duration::from_secs(11));
+        let late: serde_json::Value =
+            serde_json::from_str(&inbox.try_recv().expect("unavailable")).expect("JSON");
+        assert_eq!(
+            (late["code"].as_str(), late["id"].as_str()),
+            (Some("unavailable"), Some("x3"))
+        );
+        assert_eq!(acts.on_their_way(), 0);
     }
 }

@@ -2,7 +2,12 @@
 //! room's typed `Command` and `Answer` travel as they are).
 //!
 //! Subjects (`<node>` is a node id, `<room>` a room id):
-//! - `warroom.node.<node>.ask`: requests to a node (JSON [`Ask`]), answered with [`Answer`];
+//! - `warroom.node.<node>.ask`: requests to a node (JSON [`Ask`]), answered with [`Answer`],
+//!   except actions ([`Ask::Act`]), published without waiting and answered on the room's
+//!   stream ([`ACKS`] on the message carrying the action's `applied` or a later one, or
+//!   [`ANSWER`]);
+//! - `warroom.node.<node>.acts.<ask>`: an action's reply subject ([`act_reply_subject`]): NATS's
+//!   "no responders" when the room's node is gone, an answer when the room is not served there;
 //! - `warroom.room.<room>.all`, `.spectators`, `.seat.<n>`, `.direct`: what the node serving
 //!   the room sends its followers on other nodes, published by the room's relay
 //!   (`relay.rs`) and read by every node following the room through one subscription
@@ -11,12 +16,14 @@
 //!   (header [`TO`]), and the control messages: [`ENTER`] (a connection's class) and
 //!   [`CLOSE`] (the room disconnected them). Every message carries [`FROM`], [`EPOCH`],
 //!   [`STREAM`] and [`N`] (its place in the room's stream); chat carries [`SPEAKER`]; a
-//!   spectators' copy of the match carries [`PACED`] (the reading node paces its sockets).
+//!   spectators' copy of the match carries [`PACED`] (the reading node paces its sockets);
+//!   any message may carry [`ACKS`], and a `direct` one [`ANSWER`] (answers to actions).
 //! - `warroom.room.<room>.served`: published once when a node starts serving the room (its
 //!   stream's message 0, no payload): the nodes following it tell their connections that
 //!   joined through an older owner `room_moved` at once, without waiting for their own look
 //!   at the leases.
 
+use async_nats::HeaderName;
 use serde::{Deserialize, Serialize};
 use warroom_engine::{Seat, Viewer};
 use warroom_protocol::{ErrorParams, Room, RoomId};
@@ -25,29 +32,57 @@ use warroom_room::{Answer as RoomAnswer, Command};
 use crate::error::ApiError;
 use crate::room::ConnId;
 
+// Header names are built once, as constants (`HeaderName::from_static`): a name made from a
+// `&str` is checked and copied each time, for every message published and every header read.
+
 /// Header: the node that published it.
-pub const FROM: &str = "Warroom-From";
+pub const FROM: HeaderName = HeaderName::from_static("Warroom-From");
 /// Header: the lease epoch under which the room's node serves it.
-pub const EPOCH: &str = "Warroom-Epoch";
+pub const EPOCH: HeaderName = HeaderName::from_static("Warroom-Epoch");
 /// Header: the room task's stream (random, one per relay) within that epoch.
-pub const STREAM: &str = "Warroom-Stream";
+pub const STREAM: HeaderName = HeaderName::from_static("Warroom-Stream");
 /// Header: how many messages the room's relay published in its stream, this one included.
-pub const N: &str = "Warroom-N";
+pub const N: HeaderName = HeaderName::from_static("Warroom-N");
 /// Header: the connections a `direct` message is for, as `node:conn` separated by commas.
-pub const TO: &str = "Warroom-To";
+pub const TO: HeaderName = HeaderName::from_static("Warroom-To");
 /// Header: the `TO` connection is now of this viewer class ([`class_name`]); no payload.
-pub const ENTER: &str = "Warroom-Enter";
+pub const ENTER: HeaderName = HeaderName::from_static("Warroom-Enter");
 /// Header: the `TO` connections are disconnected, and why (a close reason code); no payload.
-pub const CLOSE: &str = "Warroom-Close";
+pub const CLOSE: HeaderName = HeaderName::from_static("Warroom-Close");
 /// Header (`1`): the message may wait for its socket writer's next pace (a spectators' copy
 /// of the match, `Outbox::send_paced`), on the reading node as on the room's own.
-pub const PACED: &str = "Warroom-Paced";
+pub const PACED: HeaderName = HeaderName::from_static("Warroom-Paced");
 /// Header: who said a line of chat (its identity), for the reading node's mutes.
-pub const SPEAKER: &str = "Warroom-Speaker";
+pub const SPEAKER: HeaderName = HeaderName::from_static("Warroom-Speaker");
+/// Header, on any message of the stream (one value per action, `node:ask=seq`): actions of
+/// connections of other nodes accepted with these seqs ([`Ask::Act`]); the message carries
+/// their `applied` or comes after it, and the node named answers each once it delivered the
+/// message.
+pub const ACKS: HeaderName = HeaderName::from_static("Warroom-Acks");
+/// Header (`node:ask`): this message (on `direct`, its payload an [`ActAnswer`] as JSON) is
+/// only the answer to that node's action, given apart when no message of the room carries it
+/// (a refusal, an action found in the log).
+pub const ANSWER: HeaderName = HeaderName::from_static("Warroom-Answer");
+
+/// The answer to an [`Ask::Act`] given apart from the room's messages: its seq, or why not.
+pub type ActAnswer = Result<u64, RemoteError>;
 
 /// The subject a node's requests go to.
 pub fn ask_subject(node: &str) -> String {
     format!("warroom.node.{node}.ask")
+}
+
+/// The subject a node's actions name as their reply (`ask` is the node's number for the
+/// action): the room answers on its stream (it has no reason to reply here), NATS tells
+/// "no responders" here when the room's node is gone, and the room's node answers here only
+/// when the room cannot answer on its stream (it does not run there any more).
+pub fn act_reply_subject(node: &str, ask: u64) -> String {
+    format!("warroom.node.{node}.acts.{ask}")
+}
+
+/// Every action reply subject of `node`, as it subscribes to them.
+pub fn act_replies_subject(node: &str) -> String {
+    format!("warroom.node.{node}.acts.*")
 }
 
 /// The subjects of one room's stream, and the wildcard that follows them all.
@@ -109,6 +144,12 @@ pub enum Ask {
         /// The command, as the room takes it.
         command: Command,
     },
+    /// An action of connection `conn` of node `from` for a room this node serves, answered on
+    /// the room's stream ([`ACKS`], [`ANSWER`]) instead of a reply: the asking connection does
+    /// not wait for it, as an action of a socket of the room's own node does not. `ask` is
+    /// the asking node's number for it (its reply subject, [`act_reply_subject`], hears NATS's
+    /// "no responders" and the rare answer the room's stream cannot carry).
+    Act(Act),
     /// Serve this room (new, placed here by another node): its summary once it runs.
     Adopt {
         /// The room (stored already).
@@ -119,6 +160,23 @@ pub enum Ask {
         /// The room.
         room: RoomId,
     },
+}
+
+/// An action of a connection of another node ([`Ask::Act`]).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Act {
+    /// The room.
+    pub room: RoomId,
+    /// The connection's node.
+    pub from: String,
+    /// The connection's id there.
+    pub conn: ConnId,
+    /// That node's number for this action.
+    pub ask: u64,
+    /// The client's id for the action.
+    pub client_id: String,
+    /// The action.
+    pub action: serde_json::Value,
 }
 
 /// An [`ApiError`] across nodes.

@@ -39,9 +39,9 @@ use crate::error::ApiError;
 
 pub use crate::mutes::Mutes;
 pub use eviction::DEFAULT_IDLE_EVICTION;
-pub use outbox::{Gone, Kick, Outbox, QueuedAnswer, Reply};
+pub use outbox::{Gone, Kick, Outbox, QueuedAnswer, Reply, seq_of};
 pub use registry::{Located, Rooms};
-pub use remote::{Overflow, Remote, Remotes};
+pub use remote::{Overflow, Remote, RemoteAnswer, Remotes};
 pub use warroom_room::ConnId;
 pub use warroom_room::game::Game;
 pub use warroom_room::seats::SeatChange;
@@ -161,11 +161,17 @@ impl RoomHandle {
     /// Hands an action to the room without waiting: the room queues its answer to the
     /// connection's outbox (`answer.rs`). A full or stopped room's refusal is queued the same way.
     pub fn act(&self, conn: ConnId, client_id: String, action: Value, answer: QueuedAnswer) {
+        self.act_for(conn, client_id, action, Reply::Queue(answer));
+    }
+
+    /// [`RoomHandle::act`] with the answer going to `reply` (an action of another node's
+    /// connection: [`Reply::Remote`]).
+    pub fn act_for(&self, conn: ConnId, client_id: String, action: Value, reply: Reply) {
         let command = RoomCmd {
             conn,
             command: Command::Action { client_id, action },
             via: None,
-            reply: Reply::Queue(answer),
+            reply,
         };
         if let Err(error) = self.commands.try_send(command) {
             let (refusal, command) = match error {

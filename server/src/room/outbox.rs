@@ -14,8 +14,11 @@
 //! does not wait for it, the room queues the `ack` (or the refusal) itself right behind the
 //! action's `applied` messages ([`QueuedAnswer`]), so the connection's writer wakes once and
 //! writes both in one flush, and its reader goes on at once; an answer the room drops
-//! unanswered (its task ended) tells the client `room_not_found`. Other askers (a follower on
-//! another node, tests) wait on a `oneshot` ([`Reply::Wait`]).
+//! unanswered (its task ended) tells the client `room_not_found`. An action of a connection of
+//! another node is answered on the room's stream the same way, behind its `applied`
+//! ([`Reply::Remote`], `remote.rs`); the connection's node then queues it here with a
+//! [`QueuedAnswer`] too. Other askers (other commands of another node's connections, tests)
+//! wait on a `oneshot` ([`Reply::Wait`]).
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
@@ -27,6 +30,7 @@ use tokio_util::sync::CancellationToken;
 use warroom_protocol::{RoomId, ServerMsg};
 use warroom_room::Answer;
 
+use super::remote::RemoteAnswer;
 use crate::error::ApiError;
 use crate::metrics::Metrics;
 
@@ -164,6 +168,9 @@ pub enum Reply {
     Wait(oneshot::Sender<Result<Answer, ApiError>>),
     /// An action of a socket of this node: the room queues it to the connection's outbox.
     Queue(QueuedAnswer),
+    /// An action of a connection of another node: the room's loop answers it on the room's
+    /// stream, behind the action's `applied` (`RoomTask::answer`); this is its way otherwise.
+    Remote(RemoteAnswer),
     /// Nobody waits (`leave`).
     Nobody,
 }
@@ -175,13 +182,19 @@ impl Reply {
             Reply::Wait(reply) => {
                 let _ = reply.send(answer);
             }
-            Reply::Queue(queued) => queued.send(answer.and_then(|answer| match answer {
-                Answer::Seq(seq) => Ok(seq),
-                other => Err(ApiError::internal(format!("an action answered {other:?}"))),
-            })),
+            Reply::Queue(queued) => queued.send(seq_of(answer)),
+            Reply::Remote(remote) => remote.send(seq_of(answer)),
             Reply::Nobody => {}
         }
     }
+}
+
+/// An action's answer: its seq.
+pub fn seq_of(answer: Result<Answer, ApiError>) -> Result<u64, ApiError> {
+    answer.and_then(|answer| match answer {
+        Answer::Seq(seq) => Ok(seq),
+        other => Err(ApiError::internal(format!("an action answered {other:?}"))),
+    })
 }
 
 /// The answer to one action of a connection of this node, queued by the room.

@@ -28,7 +28,7 @@ use warroom_room::{
 use super::eviction::Eviction;
 use super::leasing::{Ending, RoomLease};
 use super::remote::Remote;
-use super::{Kick, Outbox, Reply, RoomCmd, Via};
+use super::{Kick, Outbox, Reply, RoomCmd, Via, seq_of};
 use crate::error::{ApiError, is_outage};
 use crate::identity::random_bytes;
 use crate::store::Store;
@@ -149,6 +149,10 @@ impl RoomTask {
         self.feed(Input::Resume);
         let ending = loop {
             if let Some(ending) = self.carry_out(&mut commands, &stop) {
+                // What the relay holds back leaves now, not once the lease is released.
+                if let Some(relay) = &mut self.relay {
+                    relay.flush();
+                }
                 break ending;
             }
             let stopping = stop.is_cancelled();
@@ -269,6 +273,9 @@ impl RoomTask {
                 Output::Wake(at) => {
                     if self.gone.is_empty() {
                         self.wake = at.map(Instant::from_std);
+                        if let Some(relay) = &mut self.relay {
+                            relay.flush();
+                        }
                         return None;
                     }
                     for conn in std::mem::take(&mut self.gone) {
@@ -289,7 +296,21 @@ impl RoomTask {
         {
             self.unregister(conn);
         }
-        asked.reply.send(result.map_err(ApiError::from));
+        let result = result.map_err(ApiError::from);
+        match (asked.reply, self.relay.as_deref_mut()) {
+            // An action of a follower on another node: on the room's stream, behind (or on)
+            // its `applied`, which its node delivers first.
+            (Reply::Remote(remote), Some(relay)) if relay.follows(remote.conn) => {
+                remote.on_stream(relay, seq_of(result));
+            }
+            (reply, relay) => {
+                // Answered apart from the stream: what the room sent before leaves first.
+                if let Some(relay) = relay {
+                    relay.flush();
+                }
+                reply.send(result);
+            }
+        }
     }
 
     /// Connection `conn`'s messages go nowhere from now on (here or through the relay).

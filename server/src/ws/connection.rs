@@ -16,7 +16,7 @@ use crate::cluster::node::{ClusterNode, Forwarded};
 use warroom_room::{Answer, Command};
 
 use crate::error::ApiError;
-use crate::room::{ConnId, Located as Followed, Mutes, Outbox, QueuedAnswer, Via};
+use crate::room::{ConnId, Located as Followed, Mutes, Outbox, QueuedAnswer, Via, seq_of};
 use crate::state::AppState;
 
 /// The socket's timers, from the limits.
@@ -242,41 +242,29 @@ impl Connection {
                 self.ask_or_report(room, Command::LeaveSeat).await;
             }
             ClientMsg::Action { room, id, action } => {
-                let started = Instant::now();
-                if let Some(Followed::Here(handle)) = self.rooms.get(&room)
-                    && !handle.is_closed()
-                {
-                    // Served here: the room queues the answer behind the action's `applied`.
-                    let answer = QueuedAnswer::new(
-                        self.outbox.clone(),
-                        room,
-                        id.clone(),
-                        started,
-                        self.state.metrics.clone(),
-                    );
-                    handle.act(self.id, id, action, answer);
-                    return;
-                }
-                let client_id = id.clone();
-                let result = self
-                    .ask(room, Command::Action { client_id, action })
-                    .await
-                    .and_then(|answer| match answer {
-                        Answer::Seq(seq) => Ok(seq),
-                        other => Err(ApiError::internal(format!("an action answered {other:?}"))),
-                    });
-                let metrics = &self.state.metrics;
-                metrics
-                    .action_seconds
-                    .observe(started.elapsed().as_secs_f64());
-                match result {
-                    Ok(seq) => {
-                        metrics.actions_applied.inc();
-                        self.send(&ServerMsg::Ack { room, id, seq });
+                // The answer is queued to the outbox behind the action's `applied`, by the room
+                // (served here) or by this node once the room's stream brings it (served
+                // elsewhere); the connection does not wait for it.
+                let answer = QueuedAnswer::new(
+                    self.outbox.clone(),
+                    room,
+                    id.clone(),
+                    Instant::now(),
+                    self.state.metrics.clone(),
+                );
+                match (self.rooms.get(&room), &self.state.cluster) {
+                    (Some(Followed::Here(handle)), _) if !handle.is_closed() => {
+                        handle.act(self.id, id, action, answer);
                     }
-                    Err(error) => {
-                        metrics.actions_refused.inc(&error.code);
-                        self.send(&ServerMsg::error(Some(room), Some(id), error.body()));
+                    (Some(Followed::There(owner)), Some(cluster)) => {
+                        cluster.act(owner, room, self.id, id, action, answer).await;
+                    }
+                    _ => {
+                        let command = Command::Action {
+                            client_id: id,
+                            action,
+                        };
+                        answer.send(seq_of(self.ask(room, command).await));
                     }
                 }
             }
