@@ -399,14 +399,13 @@ fn kept() -> Kept {
 )]
 async fn an_action_for_a_room_of_a_node_that_died_is_answered_unavailable_at_once() {
     let (nats, db, prefix) = cluster_setup().await;
-    let a = Node::start(&db, &nats, &format!("u{prefix}a"), 5);
-    cluster_up(&db, std::slice::from_ref(&a)).await;
-    let http = Http { addr: a.addr };
+    let a = Node::up(&db, &nats, &format!("u{prefix}a"), 5).await;
+    let http = a.http();
     let [(_, token0), (_, token1)] = http.guests(["dead p0", "dead p1"]).await;
     let room = http
         .room_id(
             &token0,
-            &json!({"ruleset": "hexdice", "options": {}, "seats": 2}),
+            &serde_json::json!({"ruleset": "hexdice", "options": {}, "seats": 2}),
         )
         .await;
     let b = Node::start(&db, &nats, &format!("u{prefix}b"), 5);
@@ -419,16 +418,8 @@ async fn an_action_for_a_room_of_a_node_that_died_is_answered_unavailable_at_onc
         .into_iter()
         .enumerate()
     {
-        let mut client = follower(addr, Some(token), &room).await;
-        client
-            .send(&json!({"type": "take_seat", "room": room, "seat": seat}))
-            .await;
-        players.push(participant(
-            client,
-            Some(seat as u64),
-            Some(token.clone()),
-            &room,
-        ));
+        let client = follower(addr, Some(token), &room).await;
+        players.push(take_seat(client, &room, seat, token).await);
     }
     for p in &mut players {
         p.until("snapshot", |m| m["type"] == "snapshot").await;

@@ -20,6 +20,19 @@ pub mod streams;
 pub mod takeover;
 pub mod wire;
 
+/// The next message of a subscription, or `None` once `stop` is cancelled or the subscription
+/// ended: how every reading loop of this node waits.
+pub async fn next_or_stop(
+    stop: &tokio_util::sync::CancellationToken,
+    subscriber: &mut async_nats::Subscriber,
+) -> Option<async_nats::Message> {
+    use futures_util::StreamExt;
+    tokio::select! {
+        () = stop.cancelled() => None,
+        message = subscriber.next() => message,
+    }
+}
+
 /// A random node id (`--node-id` not given): `n` and 8 hex digits.
 pub fn random_node_id() -> String {
     let bytes = crate::identity::random_bytes().unwrap_or([0; 32]);

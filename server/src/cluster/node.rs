@@ -11,7 +11,6 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use async_nats::{Request, RequestErrorKind};
-use futures_util::StreamExt;
 use tokio_util::sync::CancellationToken;
 use warroom_protocol::{Room, RoomId, ServerMsg, codes};
 use warroom_room::{Answer as RoomAnswer, Command};
@@ -190,12 +189,8 @@ impl ClusterNode {
 
     async fn answer_asks(self: Arc<Self>, mut asks: async_nats::Subscriber) {
         loop {
-            let message = tokio::select! {
-                () = self.stop.cancelled() => return,
-                message = asks.next() => match message {
-                    Some(message) => message,
-                    None => return,
-                },
+            let Some(message) = super::next_or_stop(&self.stop, &mut asks).await else {
+                return;
             };
             let ask = serde_json::from_slice::<Ask>(&message.payload);
             // An action is handed to its room here, in the order the asking node published
@@ -504,12 +499,8 @@ impl ClusterNode {
     /// gone) and the answers the rooms' streams could not carry.
     async fn read_act_replies(self: Arc<Self>, mut replies: async_nats::Subscriber) {
         loop {
-            let message = tokio::select! {
-                () = self.stop.cancelled() => return,
-                message = replies.next() => match message {
-                    Some(message) => message,
-                    None => return,
-                },
+            let Some(message) = super::next_or_stop(&self.stop, &mut replies).await else {
+                return;
             };
             let Some(ask) = message
                 .subject

@@ -32,7 +32,6 @@ use std::time::Duration;
 
 use async_nats::{HeaderMap, HeaderName};
 use axum::extract::ws::Utf8Bytes;
-use futures_util::StreamExt;
 use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 use warroom_engine::{Seat, Viewer};
@@ -215,12 +214,8 @@ async fn read(
     mut subscriber: async_nats::Subscriber,
 ) {
     loop {
-        let message = tokio::select! {
-            () = stream.stop.cancelled() => return,
-            message = subscriber.next() => match message {
-                Some(message) => message,
-                None => return,
-            },
+        let Some(message) = super::next_or_stop(&stream.stop, &mut subscriber).await else {
+            return;
         };
         let moved = stream.moved_on(&message);
         if moved > 0 {
