@@ -24,6 +24,7 @@ use serde::ser::{Impossible, SerializeStruct, Serializer};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use crate::json_text;
 use crate::raw::RawJson;
 
 /// The field naming an action's kind.
@@ -513,38 +514,22 @@ fn write_json<T: Serialize + ?Sized>(out: &mut Vec<u8>, value: &T) -> Result<(),
 struct Scalar<'o>(&'o mut Vec<u8>);
 
 impl Scalar<'_> {
-    fn unsigned(self, mut value: u64) -> Result<(), NotTagged> {
-        let mut digits = [0u8; 20];
-        let mut at = digits.len();
-        loop {
-            at -= 1;
-            // A digit: `value % 10` is below 10.
-            digits[at] = b'0' + (value % 10) as u8;
-            value /= 10;
-            if value == 0 {
-                break;
-            }
-        }
-        self.0.extend_from_slice(&digits[at..]);
+    fn unsigned(self, value: u64) -> Result<(), NotTagged> {
+        json_text::unsigned(self.0, value);
         Ok(())
     }
 
     fn signed(self, value: i64) -> Result<(), NotTagged> {
-        if value < 0 {
-            self.0.push(b'-');
-        }
-        self.unsigned(value.unsigned_abs())
+        json_text::signed(self.0, value);
+        Ok(())
     }
 
     fn text(self, text: &str) -> Result<(), NotTagged> {
-        // serde_json escapes the quote, the backslash and the control characters only.
-        if text.bytes().any(|b| b < 0x20 || b == b'"' || b == b'\\') {
-            return Err(NotTagged);
+        if json_text::plain_string(self.0, text) {
+            Ok(())
+        } else {
+            Err(NotTagged)
         }
-        self.0.push(b'"');
-        self.0.extend_from_slice(text.as_bytes());
-        self.0.push(b'"');
-        Ok(())
     }
 }
 
