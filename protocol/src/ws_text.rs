@@ -47,14 +47,8 @@ impl ServerMsg {
                 raw(out, action);
                 out.extend_from_slice(br#","events":"#);
                 raw(out, events);
-                if let Some(view) = view {
-                    out.extend_from_slice(br#","view":"#);
-                    raw(out, view);
-                }
-                if let Some(patch) = patch {
-                    out.extend_from_slice(br#","patch":"#);
-                    raw(out, patch);
-                }
+                skipped_if_none(out, br#","view":"#, view.as_ref());
+                skipped_if_none(out, br#","patch":"#, patch.as_ref());
                 out.extend_from_slice(br#","to_act":"#);
                 optional_seat(out, *to_act);
                 out.extend_from_slice(br#","outcome":"#);
@@ -62,10 +56,7 @@ impl ServerMsg {
                     Some(outcome) => write_outcome(out, outcome),
                     None => out.extend_from_slice(b"null"),
                 }
-                if let Some(legal) = legal {
-                    out.extend_from_slice(br#","legal":"#);
-                    raw(out, legal);
-                }
+                skipped_if_none(out, br#","legal":"#, legal.as_ref());
                 if let Some(clock) = clock {
                     out.extend_from_slice(br#","clock":"#);
                     write_clock(out, clock);
@@ -98,6 +89,14 @@ fn room_id(out: &mut Vec<u8>, room: RoomId) {
 
 fn raw(out: &mut Vec<u8>, json: &RawJson) {
     out.extend_from_slice(json.get().as_bytes());
+}
+
+/// A field serde skips when it is `None`: its key (with the comma before it) and its text.
+fn skipped_if_none(out: &mut Vec<u8>, key: &[u8], json: Option<&RawJson>) {
+    if let Some(json) = json {
+        out.extend_from_slice(key);
+        raw(out, json);
+    }
 }
 
 fn optional_seat(out: &mut Vec<u8>, seat: Option<Seat>) {
