@@ -136,7 +136,7 @@ fn played<R: Ruleset>(options_json: &str, seats: u8, viewer: Viewer) -> Replay {
             panic!("listed {action:?} refused: {error}");
         }
         let after = board(&state);
-        let patch = RawJson::from_written(diff(&before, &after));
+        let patch = RawJson::from_written(&diff(&before, &after));
         before = after;
         actions.push(ReplayAction {
             seq: u64::try_from(actions.len() + 1).unwrap_or(u64::MAX),

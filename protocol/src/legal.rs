@@ -18,10 +18,13 @@
 //! out list stays in the engine's order. An action that is not an object tagged by `type` would
 //! be a group with `type` null and one field, `action`, holding it whole (no ruleset has one).
 
+use std::cell::RefCell;
+
 use serde::ser::{Impossible, SerializeStruct, Serializer};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use crate::json_text;
 use crate::raw::RawJson;
 
 /// The field naming an action's kind.
@@ -162,22 +165,72 @@ pub fn expand_value(legal: &Value) -> Option<Vec<Value>> {
 }
 
 /// Writes `actions` grouped (the server's side). Each action's fields are written as JSON text
-/// straight from its typed form into one buffer shared by every row, so no `Value` is built and
-/// a list of a few hundred actions costs a handful of allocations, not a few per action; rows
-/// are merged where they can be.
+/// straight from its typed form into one buffer shared by every row, so no `Value` is built;
+/// rows are merged where they can be. The buffers are the thread's own and kept from one call
+/// to the next ([`SCRATCH`]): a list of a few hundred actions is taken apart and written without
+/// growing a buffer, and costs one allocation, the text's.
 pub fn compact<A: Serialize>(actions: &[A]) -> RawJson {
-    let mut table = Table::default();
-    for action in actions {
-        table.add(action);
+    SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
+        Ok(mut scratch) => {
+            let text = scratch.compact(actions);
+            if scratch.capacity() > SCRATCH_KEPT {
+                *scratch = Scratch::default();
+            }
+            text
+        }
+        // Only if an action's `Serialize` listed legal actions itself.
+        Err(_) => Scratch::default().compact(actions),
+    })
+}
+
+/// Scratch space larger than this (bytes) is not kept for the next [`compact`].
+const SCRATCH_KEPT: usize = 256 * 1024;
+
+thread_local! {
+    /// The buffers [`compact`] takes actions apart and writes them in.
+    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
+}
+
+/// What [`compact`] writes into: the table, the merge's buffers and the text.
+#[derive(Default)]
+struct Scratch {
+    table: Table,
+    merge: Merge,
+    out: Vec<u8>,
+}
+
+impl Scratch {
+    fn compact<A: Serialize>(&mut self, actions: &[A]) -> RawJson {
+        let Scratch { table, merge, out } = self;
+        table.clear();
+        for action in actions {
+            table.add(action);
+        }
+        out.clear();
+        table.write(merge, out);
+        // Only serde_json and `Table::write` wrote into it: UTF-8 (checked) and JSON.
+        std::str::from_utf8(out)
+            .map(RawJson::from_written)
+            .unwrap_or_else(|_| RawJson::null())
     }
-    let mut out = Vec::with_capacity(
-        64 * (table.groups.len() + 1) + table.values.len() + 3 * table.ends.len(),
-    );
-    table.write(&mut out);
-    // Only serde_json and `Table::write` wrote into it: UTF-8 (checked) and JSON.
-    String::from_utf8(out)
-        .map(RawJson::from_written)
-        .unwrap_or_else(|_| RawJson::null())
+
+    /// Roughly how many bytes its buffers hold.
+    fn capacity(&self) -> usize {
+        let table = &self.table;
+        let merge = &self.merge;
+        table.values.capacity()
+            + table.ends.capacity() * size_of::<usize>()
+            + table
+                .groups
+                .iter()
+                .map(|group| group.rows.capacity() * size_of::<Row>())
+                .sum::<usize>()
+            + (merge.entries.capacity() + merge.next_entries.capacity())
+                * size_of::<(Row, (usize, usize))>()
+            + merge.cells.capacity()
+            + merge.next_cells.capacity()
+            + self.out.capacity()
+    }
 }
 
 /// The actions taken apart, grouped: every row's values live in one buffer.
@@ -193,16 +246,29 @@ struct Table {
     tagged: bool,
     /// Its other fields' names.
     fields: Vec<&'static str>,
-    /// The groups so far, in the order of their first action.
+    /// The groups so far (the first `used`), in the order of their first action; those after
+    /// are kept from earlier lists for their buffers.
     groups: Vec<Group>,
+    /// How many of `groups` this list has.
+    used: usize,
 }
 
 /// One type of action and its rows.
+#[derive(Default)]
 struct Group {
-    /// The JSON text of the actions' `type` (`None`: each row holds one whole action).
-    kind: Option<Vec<u8>>,
+    /// Whether the actions are tagged: each row holds one whole action when not.
+    tagged: bool,
+    /// The JSON text of the actions' `type`, when tagged.
+    kind: Vec<u8>,
     fields: Vec<&'static str>,
     rows: Vec<Row>,
+}
+
+impl Group {
+    /// The JSON text of the actions' `type` (`None`: each row holds one whole action).
+    fn kind(&self) -> Option<&[u8]> {
+        self.tagged.then_some(self.kind.as_slice())
+    }
 }
 
 /// One action's values in the [`Table`]: where they start in `values`, and where the end of its
@@ -214,6 +280,18 @@ struct Row {
 }
 
 impl Table {
+    /// Empties the table for another list, keeping its buffers.
+    fn clear(&mut self) {
+        self.values.clear();
+        self.ends.clear();
+        self.used = 0;
+    }
+
+    /// The groups of the list being taken apart.
+    fn groups(&self) -> &[Group] {
+        &self.groups[..self.used]
+    }
+
     /// Takes `action` apart into a row of its group (a new group for a new type or fields).
     fn add<A: Serialize>(&mut self, action: &A) {
         let row = Row {
@@ -238,17 +316,26 @@ impl Table {
         }
         let kind = tagged.then_some(self.tag.as_slice());
         let fields = &self.fields;
-        match self
-            .groups
+        let used = &mut self.groups[..self.used];
+        match used
             .iter_mut()
-            .find(|group| group.kind.as_deref() == kind && group.fields == *fields)
+            .find(|group| group.kind() == kind && group.fields == *fields)
         {
             Some(group) => group.rows.push(row),
-            None => self.groups.push(Group {
-                kind: kind.map(<[u8]>::to_vec),
-                fields: fields.clone(),
-                rows: vec![row],
-            }),
+            None => {
+                if self.used == self.groups.len() {
+                    self.groups.push(Group::default());
+                }
+                let group = &mut self.groups[self.used];
+                self.used += 1;
+                group.tagged = tagged;
+                group.kind.clear();
+                group.kind.extend_from_slice(&self.tag);
+                group.fields.clear();
+                group.fields.extend_from_slice(&self.fields);
+                group.rows.clear();
+                group.rows.push(row);
+            }
         }
     }
 
@@ -270,16 +357,15 @@ impl Table {
         &self.values[row.start..end]
     }
 
-    /// Writes the groups as the `legal` list.
-    fn write(&self, out: &mut Vec<u8>) {
-        let mut merge = Merge::default();
+    /// Writes the groups as the `legal` list, merging rows with `merge`'s buffers.
+    fn write(&self, merge: &mut Merge, out: &mut Vec<u8>) {
         out.push(b'[');
-        for (index, group) in self.groups.iter().enumerate() {
+        for (index, group) in self.groups().iter().enumerate() {
             if index > 0 {
                 out.push(b',');
             }
             out.extend_from_slice(br#"{"type":"#);
-            out.extend_from_slice(group.kind.as_deref().unwrap_or(b"null"));
+            out.extend_from_slice(group.kind().unwrap_or(b"null"));
             out.extend_from_slice(br#","fields":["#);
             for (index, field) in group.fields.iter().enumerate() {
                 if index > 0 {
@@ -428,38 +514,22 @@ fn write_json<T: Serialize + ?Sized>(out: &mut Vec<u8>, value: &T) -> Result<(),
 struct Scalar<'o>(&'o mut Vec<u8>);
 
 impl Scalar<'_> {
-    fn unsigned(self, mut value: u64) -> Result<(), NotTagged> {
-        let mut digits = [0u8; 20];
-        let mut at = digits.len();
-        loop {
-            at -= 1;
-            // A digit: `value % 10` is below 10.
-            digits[at] = b'0' + (value % 10) as u8;
-            value /= 10;
-            if value == 0 {
-                break;
-            }
-        }
-        self.0.extend_from_slice(&digits[at..]);
+    fn unsigned(self, value: u64) -> Result<(), NotTagged> {
+        json_text::unsigned(self.0, value);
         Ok(())
     }
 
     fn signed(self, value: i64) -> Result<(), NotTagged> {
-        if value < 0 {
-            self.0.push(b'-');
-        }
-        self.unsigned(value.unsigned_abs())
+        json_text::signed(self.0, value);
+        Ok(())
     }
 
     fn text(self, text: &str) -> Result<(), NotTagged> {
-        // serde_json escapes the quote, the backslash and the control characters only.
-        if text.bytes().any(|b| b < 0x20 || b == b'"' || b == b'\\') {
-            return Err(NotTagged);
+        if json_text::plain_string(self.0, text) {
+            Ok(())
+        } else {
+            Err(NotTagged)
         }
-        self.0.push(b'"');
-        self.0.extend_from_slice(text.as_bytes());
-        self.0.push(b'"');
-        Ok(())
     }
 }
 

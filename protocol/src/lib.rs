@@ -37,6 +37,7 @@ mod control;
 #[cfg(any(test, feature = "fuzz"))]
 pub mod fuzz;
 mod ids;
+pub mod json_text;
 pub mod legal;
 pub mod patch;
 pub mod played;
@@ -47,6 +48,7 @@ mod rest;
 pub mod static_parts;
 pub mod verify;
 mod ws;
+mod ws_text;
 
 #[cfg(test)]
 mod typescript;

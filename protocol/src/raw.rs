@@ -69,9 +69,9 @@ impl RawJson {
     /// Takes JSON text that the server's own writers put together from serde_json's output
     /// (legal actions, view patches), without reading it again: their tests check that it is
     /// JSON, and debug builds check each one.
-    pub fn from_written(text: String) -> RawJson {
+    pub fn from_written(text: &str) -> RawJson {
         debug_assert!(
-            serde_json::from_str::<serde::de::IgnoredAny>(&text).is_ok(),
+            serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok(),
             "not JSON: {text}"
         );
         RawJson(Arc::from(text))

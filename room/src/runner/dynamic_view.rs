@@ -52,9 +52,9 @@ impl<R: ViewPatch + 'static> ViewData for TypedView<R> {
         if let Some(old) = old.as_any().downcast_ref::<TypedView<R>>()
             && let Some(patch) = R::view_patch(&old.view, &self.view)
         {
-            return RawJson::from_written(patch);
+            return RawJson::from_written(&patch);
         }
-        RawJson::from_written(diff(old.json().get(), self.json().get()))
+        RawJson::from_written(&diff(old.json().get(), self.json().get()))
     }
 
     fn same_as(&self, other: &dyn ViewData) -> bool {

@@ -66,6 +66,9 @@ pub struct Runner<R: Ruleset> {
     /// Per seat, the seq after which it was out (eliminated or resigned): the finishing order
     /// (`placings.rs`).
     out_at: Vec<Option<u64>>,
+    /// The legal actions of the seat to act, listed anew for each message that carries them,
+    /// into this list kept between calls.
+    legal: RefCell<Vec<R::Action>>,
 }
 
 impl<R: ViewPatch + 'static> Runner<R> {
@@ -81,6 +84,7 @@ impl<R: ViewPatch + 'static> Runner<R> {
             last_texts: None,
             shared_last: RefCell::new(None),
             out_at: vec![None; usize::from(seats)],
+            legal: RefCell::new(Vec::new()),
         })
     }
 
@@ -139,8 +143,8 @@ impl<R: ViewPatch + 'static> Runner<R> {
             events: json_text(&events),
         };
         self.last_texts = Some((
-            RawJson::from_written(accepted.action.clone()),
-            RawJson::from_written(accepted.events.clone()),
+            RawJson::from_written(&accepted.action),
+            RawJson::from_written(&accepted.events),
         ));
         self.history.push(entry);
         self.last_events = events;
@@ -235,7 +239,8 @@ impl<R: Bot + ViewPatch + 'static> MatchRunner for Runner<R> {
         if viewer != Viewer::Seat(seat) {
             return None;
         }
-        let mut actions = Vec::new();
+        let mut actions = self.legal.borrow_mut();
+        actions.clear();
         self.state.legal_actions(&mut actions);
         Some(warroom_protocol::legal::compact(&actions))
     }

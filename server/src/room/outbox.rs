@@ -110,12 +110,9 @@ impl Outbox {
 
     /// Queues a message without waiting. When the queue is full the connection is disconnected.
     pub fn send(&self, message: &ServerMsg) -> Result<(), Gone> {
-        match serde_json::to_string(message) {
-            Ok(text) => self.send_text(text.into()),
-            Err(error) => {
-                tracing::error!("cannot serialise a server message: {error}");
-                Ok(())
-            }
+        match message_text(message, 128) {
+            Some(text) => self.send_text(text),
+            None => Ok(()),
         }
     }
 
@@ -158,6 +155,24 @@ impl Outbox {
     /// True once the connection is closed or disconnected.
     pub fn is_gone(&self) -> bool {
         self.kick.is_cancelled() || self.queue.is_closed()
+    }
+}
+
+/// A message's JSON text as the sockets send it (`ServerMsg::write_json`), written into a
+/// buffer of `size_hint` bytes and more; `None` (logged as the server bug it is) if it cannot be
+/// written.
+pub fn message_text(message: &ServerMsg, size_hint: usize) -> Option<Utf8Bytes> {
+    let mut buffer = Vec::with_capacity(size_hint.max(64));
+    if let Err(error) = message.write_json(&mut buffer) {
+        tracing::error!("cannot serialise a server message: {error}");
+        return None;
+    }
+    match String::from_utf8(buffer) {
+        Ok(text) => Some(text.into()),
+        Err(error) => {
+            tracing::error!("a server message is not UTF-8: {error}");
+            None
+        }
     }
 }
 

@@ -27,6 +27,7 @@ use warroom_room::{
 
 use super::eviction::Eviction;
 use super::leasing::{Ending, RoomLease};
+use super::outbox::message_text;
 use super::remote::Remote;
 use super::{Kick, Outbox, Reply, RoomCmd, Via, seq_of};
 use crate::error::{ApiError, is_outage};
@@ -391,19 +392,10 @@ impl RoomTask {
     /// the core hears of it. Followers on other nodes get it through the relay, once per
     /// viewer class, marked paced if it is (their own node's writers pace them).
     fn transmit(&mut self, to: &[ConnId], message: &ServerMsg, paced: bool) {
-        let mut buffer = Vec::with_capacity(self.last_message_len + 64);
-        if let Err(error) = serde_json::to_writer(&mut buffer, message) {
-            tracing::error!("cannot serialise a server message: {error}");
+        let Some(text) = message_text(message, self.last_message_len + 64) else {
             return;
-        }
-        self.last_message_len = buffer.len();
-        let text: axum::extract::ws::Utf8Bytes = match String::from_utf8(buffer) {
-            Ok(text) => text.into(),
-            Err(error) => {
-                tracing::error!("a server message is not UTF-8: {error}");
-                return;
-            }
         };
+        self.last_message_len = text.len();
         let mut remote = Vec::new();
         for conn in to {
             match self.outboxes.get(conn) {

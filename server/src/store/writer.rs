@@ -30,7 +30,6 @@
 //! only with that outcome (an autocommit `INSERT` that outlives the timeout is settled).
 //! [`WriterHealth`] tells `/readyz` whether a batch is stuck.
 
-use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
@@ -40,7 +39,7 @@ use sqlx::{Any, AnyConnection, Connection, Row};
 use tokio::sync::{Mutex, mpsc, oneshot};
 use tokio::task::{JoinHandle, JoinSet};
 use tokio_util::sync::CancellationToken;
-use warroom_protocol::{MatchState, RoomId, RoomState};
+use warroom_protocol::{MatchState, RoomId, RoomState, json_text};
 
 use warroom_room::Append;
 
@@ -903,33 +902,34 @@ fn action_rows(d: Dialect, appends: &[&FencedAppend]) -> String {
         if index > 0 {
             rows.push(b',');
         }
-        // Writing into a `Vec` cannot fail.
-        let _ = write!(
-            rows,
-            r#"{{"match_id":"{}","seq":{},"seat":{},"acted_by":"{}","client_id":"#,
-            append.match_id,
-            i64::try_from(append.seq).unwrap_or(i64::MAX),
-            append.seat.0,
-            append.by.as_str(),
-        );
-        let _ = serde_json::to_writer(&mut rows, &append.client_id);
+        rows.extend_from_slice(br#"{"match_id":""#);
+        uuid_text(&mut rows, &append.match_id.0);
+        rows.extend_from_slice(br#"","seq":"#);
+        json_text::unsigned(&mut rows, append.seq.min(i64::MAX as u64));
+        rows.extend_from_slice(br#","seat":"#);
+        json_text::unsigned(&mut rows, append.seat.0.into());
+        rows.extend_from_slice(br#","acted_by":""#);
+        rows.extend_from_slice(append.by.as_str().as_bytes());
+        rows.extend_from_slice(br#"","client_id":"#);
+        json_text::string(&mut rows, &append.client_id);
         if let Some(fence) = &append.fence {
-            let _ = write!(rows, r#","room_id":"{}","owner":"#, append.room_id);
-            let _ = serde_json::to_writer(&mut rows, &*fence.node);
-            let _ = write!(rows, r#","epoch":{}"#, fence.epoch);
+            rows.extend_from_slice(br#","room_id":""#);
+            uuid_text(&mut rows, &append.room_id.0);
+            rows.extend_from_slice(br#"","owner":"#);
+            json_text::string(&mut rows, &fence.node);
+            rows.extend_from_slice(br#","epoch":"#);
+            json_text::signed(&mut rows, fence.epoch);
         }
         for (key, json) in [
-            ("action", Some(&append.action)),
-            ("events", Some(&append.events)),
-            ("clock", append.clock.as_ref()),
+            (&br#","action":"#[..], Some(&append.action)),
+            (br#","events":"#, Some(&append.events)),
+            (br#","clock":"#, append.clock.as_ref()),
         ] {
-            let _ = write!(rows, r#","{key}":"#);
+            rows.extend_from_slice(key);
             match json {
                 None => rows.extend_from_slice(b"null"),
                 Some(json) if d.embeds_json() => rows.extend_from_slice(json.as_bytes()),
-                Some(json) => {
-                    let _ = serde_json::to_writer(&mut rows, json);
-                }
+                Some(json) => json_text::string(&mut rows, json),
             }
         }
         rows.push(b'}');
@@ -937,6 +937,15 @@ fn action_rows(d: Dialect, appends: &[&FencedAppend]) -> String {
     rows.push(b']');
     // Only whole UTF-8 texts were copied in.
     String::from_utf8(rows).unwrap_or_else(|_| "[]".into())
+}
+
+/// A UUID as its hyphenated lower-case text (its `Display`).
+fn uuid_text(out: &mut Vec<u8>, id: &uuid::Uuid) {
+    out.extend_from_slice(
+        id.hyphenated()
+            .encode_lower(&mut uuid::Uuid::encode_buffer())
+            .as_bytes(),
+    );
 }
 
 /// Checks the fences of a transaction's appends in one statement, locking each lease that
