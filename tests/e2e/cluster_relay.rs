@@ -14,8 +14,8 @@ use futures_util::StreamExt;
 use serde_json::Value;
 
 use crate::cluster::{Node, cards_and_a_bot, cluster_setup, cluster_up, owners};
-use crate::common::Client;
 use crate::common::play::{Chooser, Participant, participant, take_seat};
+use crate::common::{Client, TestDb};
 use crate::play::{assert_no_foreign_card, cards_seen, classic_choice};
 
 /// Spectators following the room through the node that does not serve it.
@@ -100,22 +100,34 @@ fn watch(client: &mut Client, seat: Option<u64>, seen: Kept) {
     }));
 }
 
+/// Two guests (`names`) and their room (`request`), opened while node a is alone so that a
+/// serves it; then node b up beside a. Returns the test's NATS, database, both nodes (a first)
+/// and the guests' tokens.
+async fn a_room_of_node_a(
+    tag: char,
+    names: [&str; 2],
+    request: &Value,
+) -> (String, TestDb, Vec<Node>, [String; 2], String) {
+    let (nats, db, prefix) = cluster_setup().await;
+    let a = Node::up(&db, &nats, &format!("{tag}{prefix}a"), 5).await;
+    let http = a.http();
+    let [(_, token0), (_, token1)] = http.guests(names).await;
+    let room = http.room_id(&token0, request).await;
+    let b = Node::start(&db, &nats, &format!("{tag}{prefix}b"), 5);
+    let nodes = vec![a, b];
+    cluster_up(&db, &nodes).await;
+    assert_eq!(owners(&db).await.get(&room), Some(&nodes[0].id));
+    (nats, db, nodes, [token0, token1], room)
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 #[cfg_attr(
     not(all(warroom_test_postgres, warroom_test_nats)),
     ignore = "needs WARROOM_TEST_POSTGRES_URL and WARROOM_TEST_NATS_URL"
 )]
 async fn a_room_reaches_another_node_once_per_viewer_class_with_hidden_cards_kept_per_seat() {
-    let (nats, db, prefix) = cluster_setup().await;
-    // The room is opened while node a is alone, so a serves it.
-    let a = Node::up(&db, &nats, &format!("r{prefix}a"), 5).await;
-    let http = a.http();
-    let [(_, token0), (_, token1)] = http.guests(["relay p0", "relay p1"]).await;
-    let room = http.room_id(&token0, &cards_and_a_bot()).await;
-    let b = Node::start(&db, &nats, &format!("r{prefix}b"), 5);
-    let nodes = vec![a, b];
-    cluster_up(&db, &nodes).await;
-    assert_eq!(owners(&db).await.get(&room), Some(&nodes[0].id));
+    let (nats, db, nodes, [token0, token1], room) =
+        a_room_of_node_a('r', ["relay p0", "relay p1"], &cards_and_a_bot()).await;
     let (a, b) = (nodes[0].addr, nodes[1].addr);
 
     let observer = async_nats::connect(&nats).await.expect("NATS");
@@ -398,20 +410,9 @@ fn kept() -> Kept {
     ignore = "needs WARROOM_TEST_POSTGRES_URL and WARROOM_TEST_NATS_URL"
 )]
 async fn an_action_for_a_room_of_a_node_that_died_is_answered_unavailable_at_once() {
-    let (nats, db, prefix) = cluster_setup().await;
-    let a = Node::up(&db, &nats, &format!("u{prefix}a"), 5).await;
-    let http = a.http();
-    let [(_, token0), (_, token1)] = http.guests(["dead p0", "dead p1"]).await;
-    let room = http
-        .room_id(
-            &token0,
-            &serde_json::json!({"ruleset": "hexdice", "options": {}, "seats": 2}),
-        )
-        .await;
-    let b = Node::start(&db, &nats, &format!("u{prefix}b"), 5);
-    let mut nodes = vec![a, b];
-    cluster_up(&db, &nodes).await;
-    assert_eq!(owners(&db).await.get(&room), Some(&nodes[0].id));
+    let hexdice = serde_json::json!({"ruleset": "hexdice", "options": {}, "seats": 2});
+    let (_nats, db, mut nodes, [token0, token1], room) =
+        a_room_of_node_a('u', ["dead p0", "dead p1"], &hexdice).await;
     let (a_addr, b_addr) = (nodes[0].addr, nodes[1].addr);
     let mut players = Vec::new();
     for (seat, (addr, token)) in [(a_addr, &token0), (b_addr, &token1)]
