@@ -491,15 +491,7 @@ async fn a_rated_free_for_all_ranks_its_seats_by_when_they_went_out(db: TestDb) 
             ("Dee", 1026, 450, 1),
         ]
     );
-    let (_, shown_room) = http.get(&format!("/api/rooms/{room_id}"), None).await;
-    let match_id = shown_room["match_id"].as_str().unwrap();
-    let (_, summary) = http.get(&format!("/api/matches/{match_id}"), None).await;
-    let changes: Vec<i64> = summary["ratings"]
-        .as_array()
-        .expect("the changes")
-        .iter()
-        .map(|seat| seat["change"].as_i64().unwrap())
-        .collect();
+    let (summary, changes) = rating_changes(&http, &room_id).await;
     assert_eq!(changes, vec![474, 158, -158, -474], "{summary}");
     server.stop().await;
 }
@@ -732,15 +724,8 @@ pub(crate) async fn assert_ada_lost_one_rated_duel(
 ) {
     let expected = vec![(bob_id.to_owned(), 1662, 1), (ada_id.to_owned(), 1338, 1)];
     assert_eq!(provisional_hexdice(http).await, expected, "rated once");
-    let match_id = http.match_of(room_id).await;
-    let (_, summary) = http.get(&format!("/api/matches/{match_id}"), None).await;
+    let (summary, changes) = rating_changes(http, room_id).await;
     assert_eq!(summary["state"], "finished", "{summary}");
-    let changes: Vec<i64> = summary["ratings"]
-        .as_array()
-        .expect("the changes")
-        .iter()
-        .map(|seat| seat["change"].as_i64().unwrap())
-        .collect();
     assert_eq!(changes, vec![-162, 162]);
     let (_, history) = http
         .get(&format!("/api/players/{ada_id}/ratings"), None)
@@ -805,4 +790,17 @@ async fn follow_cursors(
         assert!(pages.len() <= most, "the pages end");
     }
     pages
+}
+
+/// The summary of the match played in `room` and each seat's rating change in it, by seat.
+async fn rating_changes(http: &Http, room: &str) -> (Value, Vec<i64>) {
+    let match_id = http.match_of(room).await;
+    let (_, summary) = http.get(&format!("/api/matches/{match_id}"), None).await;
+    let changes = summary["ratings"]
+        .as_array()
+        .expect("the changes")
+        .iter()
+        .map(|seat| seat["change"].as_i64().unwrap())
+        .collect();
+    (summary, changes)
 }
