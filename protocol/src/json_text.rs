@@ -4,28 +4,14 @@
 //! value's bytes. Used where the server writes many small values per action (legal actions, the
 //! `applied` and `ack` messages, the writer's rows of actions).
 
-/// Writes `value`'s decimal digits (what serde_json, through `itoa`, writes).
-pub fn unsigned(out: &mut Vec<u8>, mut value: u64) {
-    let mut digits = [0u8; 20];
-    let mut at = digits.len();
-    loop {
-        at -= 1;
-        // A digit: `value % 10` is below 10.
-        digits[at] = b'0' + (value % 10) as u8;
-        value /= 10;
-        if value == 0 {
-            break;
-        }
-    }
-    out.extend_from_slice(&digits[at..]);
+/// Writes `value`'s decimal digits (with `itoa`, as serde_json writes them).
+pub fn unsigned(out: &mut Vec<u8>, value: u64) {
+    out.extend_from_slice(itoa::Buffer::new().format(value).as_bytes());
 }
 
 /// Writes `value` with its sign.
 pub fn signed(out: &mut Vec<u8>, value: i64) {
-    if value < 0 {
-        out.push(b'-');
-    }
-    unsigned(out, value.unsigned_abs());
+    out.extend_from_slice(itoa::Buffer::new().format(value).as_bytes());
 }
 
 /// Writes `text` quoted when it needs no escape and says so; writes nothing and says `false`
