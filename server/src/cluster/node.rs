@@ -11,7 +11,9 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use async_nats::{Request, RequestErrorKind};
+use futures_util::StreamExt;
 use tokio_util::sync::CancellationToken;
+use tokio_util::task::TaskTracker;
 use warroom_protocol::{Room, RoomId, ServerMsg, codes};
 use warroom_room::{Answer as RoomAnswer, Command};
 
@@ -35,6 +37,10 @@ const FIRST_REMOTE_CONN: u64 = 1 << 48;
 
 /// How long a forwarded answer waits for the messages sent before it.
 const ORDER_WAIT: Duration = Duration::from_secs(2);
+
+/// How long a stopping node waits for its answers to other nodes' asks in hand, and for the
+/// asks already on their way to it, before it leaves them to their askers' timeouts.
+const ANSWERS_AT_SHUTDOWN: Duration = Duration::from_secs(2);
 
 /// Why a forwarded command has no answer.
 #[derive(Debug)]
@@ -95,6 +101,10 @@ pub struct ClusterNode {
     /// What `/metrics` shows of this node's part in the cluster.
     metrics: Arc<Metrics>,
     stop: CancellationToken,
+    /// The loop taking other nodes' asks and the answers it has in hand: waited for at
+    /// shutdown, so that no asking node waits out its timeout for an answer this node dropped
+    /// as it exited.
+    answering: TaskTracker,
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -149,8 +159,9 @@ impl ClusterNode {
             local: Mutex::new(HashMap::new()),
             relays,
             stop: CancellationToken::new(),
+            answering: TaskTracker::new(),
         });
-        tokio::spawn(this.clone().answer_asks(asks));
+        this.answering.spawn(this.clone().answer_asks(asks));
         tokio::spawn(this.clone().read_act_replies(act_replies));
         tokio::spawn(this.clone().expire_acts());
         tokio::spawn(this.clone().watch_owners());
@@ -170,10 +181,13 @@ impl ClusterNode {
         Ok(this)
     }
 
-    /// Stops the loops and lets the relays publish what rooms told them (after the rooms
-    /// stopped), then flushes NATS.
+    /// Stops the loops, answers the asks in hand and those on their way here (the rooms have
+    /// stopped: `room_moved`, so their askers find where the rooms went at once), lets the
+    /// relays publish what rooms told them, then flushes NATS.
     pub async fn shutdown(&self) {
         self.stop.cancel();
+        self.answering.close();
+        let _ = tokio::time::timeout(ANSWERS_AT_SHUTDOWN, self.answering.wait()).await;
         lock(&self.served).clear();
         self.relays.drain(Duration::from_secs(2)).await;
         let _ = self.nats.flush().await;
@@ -190,7 +204,7 @@ impl ClusterNode {
     async fn answer_asks(self: Arc<Self>, mut asks: async_nats::Subscriber) {
         loop {
             let Some(message) = super::next_or_stop(&self.stop, &mut asks).await else {
-                return;
+                return self.refuse_remaining(asks).await;
             };
             let ask = serde_json::from_slice::<Ask>(&message.payload);
             // An action is handed to its room here, in the order the asking node published
@@ -203,7 +217,7 @@ impl ClusterNode {
                 ask => ask,
             };
             let this = self.clone();
-            tokio::spawn(async move {
+            self.answering.spawn(async move {
                 let (answer, room) = match ask {
                     Ok(Ask::Room {
                         room,
@@ -237,6 +251,29 @@ impl ClusterNode {
         }
     }
 
+    /// The node stops: no more asks come here, and those already on their way (delivered
+    /// before NATS saw the unsubscription) are answered `room_moved` (every room here has
+    /// stopped), within [`ANSWERS_AT_SHUTDOWN`].
+    async fn refuse_remaining(&self, mut asks: async_nats::Subscriber) {
+        if let Err(error) = asks.drain().await {
+            tracing::warn!("cannot stop taking asks: {error}");
+            return;
+        }
+        let until = tokio::time::Instant::now() + ANSWERS_AT_SHUTDOWN;
+        while let Ok(Some(message)) = tokio::time::timeout_at(until, asks.next()).await {
+            let Some(reply) = message.reply else { continue };
+            let moved = ApiError::room_moved();
+            let body = match serde_json::from_slice::<Ask>(&message.payload) {
+                Ok(Ask::Act(_)) => serde_json::to_vec(&ActAnswer::Err(moved.into())),
+                _ => serde_json::to_vec(&refused(moved)),
+            };
+            let body: bytes::Bytes = body.unwrap_or_default().into();
+            if let Err(error) = self.nats.publish(reply, body).await {
+                tracing::warn!("cannot answer a node: {error}");
+            }
+        }
+    }
+
     /// Hands another node's action to its room, to be answered on the room's stream; refused
     /// (not joined, the room not running here) on `reply`.
     fn serve_act(&self, act: Act, reply: Option<async_nats::Subject>) {
@@ -249,11 +286,12 @@ impl ClusterNode {
             action,
         } = act;
         let nats = self.nats.clone();
+        let answering = self.answering.clone();
         let fallback = move |result: Result<u64, ApiError>| {
             let Some(reply) = reply else { return };
             let answer: ActAnswer = result.map_err(RemoteError::from);
             let body: bytes::Bytes = serde_json::to_vec(&answer).unwrap_or_default().into();
-            tokio::spawn(async move {
+            answering.spawn(async move {
                 if let Err(error) = nats.publish(reply, body).await {
                     tracing::warn!("cannot answer a node's action: {error}");
                 }

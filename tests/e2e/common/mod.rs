@@ -166,8 +166,9 @@ pub fn ids_of(list: &serde_json::Value) -> Vec<&str> {
         .collect()
 }
 
-/// Starts the `warroom` binary with `args` (after `--bind 127.0.0.1:0`), its warnings on the
-/// test's stderr; returns it and the address it listens on.
+/// Starts the `warroom` binary with `args` (after `--bind 127.0.0.1:0`), its warnings (or what
+/// `WARROOM_TEST_NODE_LOG` asks for, a `RUST_LOG` filter) on the test's stderr; returns it and
+/// the address it listens on.
 pub fn start_warroom<'a>(
     args: impl IntoIterator<Item = &'a str>,
 ) -> (std::process::Child, SocketAddr) {
@@ -175,7 +176,10 @@ pub fn start_warroom<'a>(
     let mut child = Command::new(env!("CARGO_BIN_EXE_warroom"))
         .args(["--bind", "127.0.0.1:0"])
         .args(args)
-        .env("RUST_LOG", "warn")
+        .env(
+            "RUST_LOG",
+            std::env::var("WARROOM_TEST_NODE_LOG").unwrap_or_else(|_| "warn".to_owned()),
+        )
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
         .spawn()
