@@ -35,6 +35,9 @@ pub const MATCH_OVER: &str = "match_over";
 pub const INVALID_INVITE: &str = "invalid_invite";
 /// The room does not accept more connections.
 pub const TOO_MANY_CONNECTIONS: &str = "too_many_connections";
+/// A `join` of one room more than a socket may follow at once (`--max-rooms-per-socket`):
+/// leave one first.
+pub const TOO_MANY_ROOMS: &str = "too_many_rooms";
 /// A room-bound message for a room this connection does not follow.
 pub const NOT_JOINED: &str = "not_joined";
 /// An action JSON that is not an action of the room's ruleset.

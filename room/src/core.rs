@@ -310,6 +310,9 @@ impl RoomCore {
             Input::Gone { conn } => self.leave(conn, now),
             Input::Moved => self.stop_moved(),
         }
+        if self.record.state == RoomState::Finished {
+            self.eviction.match_over();
+        }
         let idle = self.is_idle();
         self.eviction.observe(idle, now);
     }

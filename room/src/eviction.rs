@@ -1,7 +1,9 @@
 //! When a room may leave memory: once it has been idle (nobody following, nothing in flight,
 //! nothing that falls due by itself, no bot to act, not waiting for players) for the server's
-//! `--room-idle-eviction`, the core says [`crate::Output::Evict`]. Everything it holds is in
-//! the database, so the server rebuilds it on the next `join` or REST request.
+//! `--room-idle-eviction`, the core says [`crate::Output::Evict`]; a finished room as soon as
+//! it is idle, since nothing more can happen in it (so that joining finished rooms one after
+//! another cannot grow memory). Everything it holds is in the database, so the server rebuilds
+//! it on the next `join`.
 
 use std::time::{Duration, Instant};
 
@@ -13,12 +15,24 @@ pub struct Eviction {
     after: Option<Duration>,
     /// Since when it has been idle.
     since: Option<Instant>,
+    /// Its match is over: it leaves memory as soon as it is idle.
+    over: bool,
 }
 
 impl Eviction {
     /// A room that leaves memory after `after` idle, if ever.
     pub fn new(after: Option<Duration>) -> Eviction {
-        Eviction { after, since: None }
+        Eviction {
+            after,
+            since: None,
+            over: false,
+        }
+    }
+
+    /// The room's match is over: from now on it leaves memory as soon as it is idle (if it
+    /// leaves memory at all).
+    pub fn match_over(&mut self) {
+        self.over = true;
     }
 
     /// Notes whether the room is idle at `now`.
@@ -32,7 +46,12 @@ impl Eviction {
 
     /// When the room leaves memory unless something happens.
     pub fn deadline(&self) -> Option<Instant> {
-        Some(self.since? + self.after?)
+        let after = if self.over {
+            self.after.map(|_| Duration::ZERO)
+        } else {
+            self.after
+        };
+        Some(self.since? + after?)
     }
 
     /// True when the room has been idle long enough at `now`.
@@ -61,5 +80,18 @@ mod tests {
         let mut forever = Eviction::new(None);
         forever.observe(true, start);
         assert_eq!(forever.deadline(), None, "never evicted without a time");
+        forever.match_over();
+        assert_eq!(forever.deadline(), None, "not even once its match is over");
+    }
+
+    #[test]
+    fn a_finished_rooms_countdown_is_zero() {
+        let start = Instant::now();
+        let mut idle = Eviction::new(Some(Duration::from_secs(60)));
+        idle.match_over();
+        assert_eq!(idle.deadline(), None, "busy: it stays");
+        idle.observe(true, start);
+        assert_eq!(idle.deadline(), Some(start));
+        assert!(idle.is_due(start));
     }
 }

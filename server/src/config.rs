@@ -265,6 +265,11 @@ pub struct Limits {
         default_value_t = 200
     )]
     pub max_spectators_per_room: usize,
+    /// Rooms one WebSocket follows at once; joining one more is refused (`too_many_rooms`).
+    /// Each followed room is held in memory, so with `--max-sockets-per-ip` this bounds the
+    /// rooms one address can make the server hold.
+    #[arg(long, env = "WARROOM_MAX_ROOMS_PER_SOCKET", default_value_t = 16)]
+    pub max_rooms_per_socket: usize,
     /// Messages queued towards one connection before it counts as too slow and is disconnected.
     #[arg(long, env = "WARROOM_OUTGOING_QUEUE", default_value_t = 256)]
     pub outgoing_queue: usize,
@@ -353,6 +358,7 @@ impl Default for Limits {
             messages_per_second: 20,
             message_burst: 60,
             max_spectators_per_room: 200,
+            max_rooms_per_socket: 16,
             outgoing_queue: 256,
             spectator_pace: Duration::from_millis(100),
             max_batch: 256,

@@ -1,9 +1,10 @@
 //! End to end, rooms leave memory: a room nobody follows in which nothing more will happen
-//! (finished) leaves memory after `--room-idle-eviction`; reading it (REST: the room, its
+//! (finished) leaves memory at once; reading it (REST: the room, its
 //! replay) shows it from the database as it was without loading it, and a `join` loads it
 //! again; a match whose clock runs stays; at start-up no waiting room is rebuilt (older than the
 //! expiry: expired; younger: loaded when joined, expired once the expiry has passed since the
-//! start if nobody did).
+//! start if nobody did); one socket follows at most `--max-rooms-per-socket` rooms, so joining
+//! finished rooms one after another holds no more than that in memory.
 
 use crate::common;
 
@@ -210,4 +211,59 @@ async fn no_waiting_room_is_rebuilt_at_start_up_and_those_nobody_joins_expire() 
         server.stop().await;
     })
     .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_socket_holds_at_most_its_rooms_in_memory_and_finished_ones_leave_when_it_does() {
+    // The default idle eviction (5 min): a finished room does not wait for it.
+    let server = TestServer::on_sqlite(|limits| limits.max_rooms_per_socket = 3).await;
+    let http = server.http();
+    let (_, token) = http.guest("Opener").await;
+    let bots = json!([{"seat": 0, "level": "easy"}, {"seat": 1, "level": "easy"}]);
+    let mut rooms = Vec::new();
+    for _ in 0..4 {
+        let room = http
+            .room_id(
+                &token,
+                &json!({"ruleset": "hexdice", "seats": 2, "bots": bots, "bot_delay_ms": 0}),
+            )
+            .await;
+        rooms.push(room);
+    }
+    // The bots play each match to its end; nobody follows it, so it leaves memory then.
+    metric_reaches(http, "warroom_room_evictions_total", 4.0).await;
+    assert_eq!(http.metric("warroom_rooms_in_memory").await, 0.0);
+
+    // An anonymous socket joins finished rooms: each is loaded while it follows it, up to 3.
+    let mut reader = Client::connect(server.addr).await;
+    reader.hello(None).await;
+    for room in &rooms[..3] {
+        let joined = reader.join(room, None).await;
+        assert_eq!(joined["room"]["state"], "finished", "{joined}");
+    }
+    assert_eq!(http.metric("warroom_rooms_in_memory").await, 3.0);
+    let refused = reader.join(&rooms[3], None).await;
+    assert_eq!(refused["type"], "error", "{refused}");
+    assert_eq!(refused["code"], "too_many_rooms", "{refused}");
+    assert_eq!(refused["room"], rooms[3].as_str(), "{refused}");
+    assert_eq!(http.metric("warroom_rooms_in_memory").await, 3.0);
+    // Joining a room it follows already is no new room.
+    let again = reader.join(&rooms[0], None).await;
+    assert_eq!(again["type"], "room", "{again}");
+
+    // It leaves one: that room leaves memory at once, and the fourth may be joined.
+    reader
+        .send(&json!({"type": "leave", "room": rooms[0]}))
+        .await;
+    metric_reaches(http, "warroom_room_evictions_total", 5.0).await;
+    assert_eq!(http.metric("warroom_rooms_in_memory").await, 2.0);
+    let joined = reader.join(&rooms[3], None).await;
+    assert_eq!(joined["type"], "room", "{joined}");
+    assert_eq!(http.metric("warroom_rooms_in_memory").await, 3.0);
+
+    // The socket closes: every room it held leaves memory.
+    reader.close().await;
+    metric_reaches(http, "warroom_room_evictions_total", 8.0).await;
+    assert_eq!(http.metric("warroom_rooms_in_memory").await, 0.0);
+    server.stop().await;
 }

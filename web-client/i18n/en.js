@@ -325,6 +325,7 @@ export default {
   error_invalid_seat: 'This room has no such seat.',
   error_match_started: 'The match has started: seats no longer change.',
   error_too_many_connections: 'This room is full of watchers; try again later.',
+  error_too_many_rooms: 'This window follows too many rooms at once; close some of them and try again.',
   error_not_joined: 'This page no longer follows that room; reload it.',
   error_unknown_action: 'That move does not exist in this game.',
   error_invalid_action_id: 'The move was sent with a bad id; reload the page.',

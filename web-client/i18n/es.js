@@ -324,6 +324,7 @@ export default {
   error_invalid_seat: 'Esta sala no tiene ese puesto.',
   error_match_started: 'La partida ha empezado: los puestos ya no cambian.',
   error_too_many_connections: 'Esta sala tiene demasiados espectadores; inténtalo más tarde.',
+  error_too_many_rooms: 'Esta ventana sigue demasiadas salas a la vez; cierra algunas e inténtalo de nuevo.',
   error_not_joined: 'Esta página ya no sigue esa sala; recárgala.',
   error_unknown_action: 'Esa jugada no existe en este juego.',
   error_invalid_action_id: 'La jugada se envió con un identificador incorrecto; recarga la página.',

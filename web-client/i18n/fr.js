@@ -324,6 +324,7 @@ export default {
   error_invalid_seat: 'Cette salle n’a pas cette place.',
   error_match_started: 'La partie a commencé : les places ne changent plus.',
   error_too_many_connections: 'Cette salle a trop de spectateurs ; réessayez plus tard.',
+  error_too_many_rooms: 'Cette fenêtre suit trop de salles à la fois ; fermez-en quelques-unes et réessayez.',
   error_not_joined: 'Cette page ne suit plus cette salle ; rechargez-la.',
   error_unknown_action: 'Ce coup n’existe pas dans ce jeu.',
   error_invalid_action_id: 'Le coup a été envoyé avec un mauvais identifiant ; rechargez la page.',

@@ -324,6 +324,7 @@ export default {
   error_invalid_seat: 'Questa stanza non ha quel posto.',
   error_match_started: 'La partita è iniziata: i posti non cambiano più.',
   error_too_many_connections: 'Questa stanza ha troppi spettatori; riprova più tardi.',
+  error_too_many_rooms: 'Questa finestra segue troppe stanze insieme; chiudine qualcuna e riprova.',
   error_not_joined: 'Questa pagina non segue più quella stanza; ricaricala.',
   error_unknown_action: 'Quella mossa non esiste in questo gioco.',
   error_invalid_action_id: 'La mossa è stata inviata con un identificativo errato; ricarica la pagina.',

@@ -324,6 +324,7 @@ export default {
   error_invalid_seat: 'Deze kamer heeft die plaats niet.',
   error_match_started: 'De partij is begonnen: de plaatsen liggen vast.',
   error_too_many_connections: 'Er kijken te veel mensen mee in deze kamer; probeer het later.',
+  error_too_many_rooms: 'Dit venster volgt te veel kamers tegelijk; sluit er een paar en probeer het opnieuw.',
   error_not_joined: 'Deze pagina volgt die kamer niet meer; laad haar opnieuw.',
   error_unknown_action: 'Die zet bestaat niet in dit spel.',
   error_invalid_action_id: 'De zet had een ongeldig id; laad de pagina opnieuw.',

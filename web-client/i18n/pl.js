@@ -324,6 +324,7 @@ export default {
   error_invalid_seat: 'W tym pokoju nie ma takiego miejsca.',
   error_match_started: 'Partia się zaczęła: miejsca już się nie zmieniają.',
   error_too_many_connections: 'W tym pokoju jest za dużo widzów; spróbuj później.',
+  error_too_many_rooms: 'To okno śledzi naraz zbyt wiele pokoi; zamknij kilka i spróbuj ponownie.',
   error_not_joined: 'Ta strona nie śledzi już tego pokoju; odśwież ją.',
   error_unknown_action: 'Taki ruch nie istnieje w tej grze.',
   error_invalid_action_id: 'Ruch wysłano ze złym identyfikatorem; odśwież stronę.',

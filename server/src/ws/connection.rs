@@ -469,6 +469,13 @@ impl Connection {
         invite: Option<String>,
         last_seq: Option<u64>,
     ) -> Result<(), ApiError> {
+        let most = self.state.limits.max_rooms_per_socket;
+        if !self.rooms.contains_key(&room) && self.rooms.len() >= most {
+            return Err(ApiError::conflict(
+                codes::TOO_MANY_ROOMS,
+                format!("a socket follows at most {most} rooms at once: leave one first"),
+            ));
+        }
         let limit = self.state.limits.answer_timeout();
         let command = Command::Join {
             identity: self.identity.clone(),
