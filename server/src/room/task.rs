@@ -147,26 +147,34 @@ impl RoomTask {
             .as_ref()
             .map(|lease| lease.lost.clone())
             .unwrap_or_default();
+        // Made once and polled again on every turn (`ws/writer.rs`): a new one per turn would
+        // register with (and leave) the token's waiter list every time, a lock each.
+        let stop_signal = stop.cancelled();
+        let lost_signal = lost.cancelled();
+        tokio::pin!(stop_signal, lost_signal);
+        // Set once `stop` fires: the room takes nothing new and stops once its writes are done.
+        let mut stopping = false;
         self.feed(Input::Resume);
         let ending = loop {
-            if let Some(ending) = self.carry_out(&mut commands, &stop) {
+            if let Some(ending) = self.carry_out(&mut commands, stopping) {
                 // What the relay holds back leaves now, not once the lease is released.
                 if let Some(relay) = &mut self.relay {
                     relay.flush();
                 }
                 break ending;
             }
-            let stopping = stop.is_cancelled();
+            if stopping && self.writes.is_empty() {
+                if self.lease.is_none() {
+                    break Ending::HandOver;
+                }
+                // Handed over: its followers join again where it is served next.
+                self.feed(Input::Moved);
+                continue;
+            }
             tokio::select! {
                 biased;
-                () = stop.cancelled(), if self.writes.is_empty() => {
-                    if self.lease.is_none() {
-                        break Ending::HandOver;
-                    }
-                    // Handed over: its followers join again where it is served next.
-                    self.feed(Input::Moved);
-                }
-                () = lost.cancelled(), if self.lease.is_some() => self.feed(Input::Moved),
+                () = &mut stop_signal, if !stopping => stopping = true,
+                () = &mut lost_signal, if self.lease.is_some() => self.feed(Input::Moved),
                 Some((id, result)) = self.writes.next(), if !self.writes.is_empty() => {
                     self.feed(Input::WriteDone { id, result });
                 }
@@ -239,7 +247,7 @@ impl RoomTask {
     fn carry_out(
         &mut self,
         commands: &mut mpsc::Receiver<RoomCmd>,
-        stop: &CancellationToken,
+        stopping: bool,
     ) -> Option<Ending> {
         loop {
             match self.core.poll_output() {
@@ -247,7 +255,7 @@ impl RoomTask {
                 Output::Answer { ask, result } => self.answer(ask, result),
                 Output::Write { id, write } => {
                     // A stopping room starts nothing new: what it would write is told no one.
-                    if !stop.is_cancelled() {
+                    if !stopping {
                         self.start_write(id, write);
                     }
                 }
@@ -265,7 +273,7 @@ impl RoomTask {
                 }
                 Output::Moved => {
                     self.leave_moved(commands);
-                    return Some(if stop.is_cancelled() {
+                    return Some(if stopping {
                         Ending::HandOver
                     } else {
                         Ending::Moved
