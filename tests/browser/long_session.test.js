@@ -185,7 +185,7 @@ test('a classic match of six against the computer, played in the browser to the 
   await bothSizes(page, 'end');
 
   // The log: the whole match, from its first action to its last (usually over a thousand
-  // lines; the computers' own dice make some matches shorter: one of 81 files had 695), each
+  // lines, but matches vary: one of 81 files had 695), each
   // number whole at both sizes.
   const seqs = await page.$$eval('[data-testid=log] li', (items) => items.map((item) => Number(item.getAttribute('data-seq'))));
   const lines = seqs.length;
