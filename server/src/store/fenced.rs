@@ -75,6 +75,43 @@ impl RoomWrite {
     }
 }
 
+/// The `held` part of a room's write made one PostgreSQL statement (`WITH held AS (…), …
+/// SELECT COUNT(*) AS held FROM held`): one row when the room's lease (id `$room`) is locked
+/// (`FOR SHARE`, as [`Store::begin_fenced`] does) and still this node's (owner `$owner`, epoch
+/// `$owner + 1`) and unexpired, none when it moved on; without a fence, always one row. Each
+/// data-modifying part writes only `FROM held` or `WHERE EXISTS (SELECT 1 FROM held)`, so the
+/// statement writes everything or nothing, and [`held`] reads which.
+pub(crate) fn held_part(fenced: bool, room: u8, owner: u8) -> String {
+    if fenced {
+        format!(
+            "held AS (SELECT 1 FROM room_leases WHERE room_id = ${room}::uuid AND owner = ${owner} \
+             AND epoch = ${} AND expires_at > clock_timestamp() FOR SHARE)",
+            owner + 1
+        )
+    } else {
+        "held AS (SELECT 1)".to_owned()
+    }
+}
+
+/// Runs a statement built around [`held_part`] (its fence, if any, bound last): `Moved` when
+/// the lease did not hold and nothing was written.
+pub(crate) async fn held<'q>(
+    store: &Store,
+    query: sqlx::query::Query<'q, Any, sqlx::any::AnyArguments<'q>>,
+    fence: Option<&'q Fence>,
+) -> Result<(), FencedError> {
+    let query = match fence {
+        Some(fence) => query.bind(fence.node.as_ref()).bind(fence.epoch),
+        None => query,
+    };
+    let held: i64 = sqlx::Row::try_get(&query.fetch_one(store.pool()).await?, "held")?;
+    if held == 0 {
+        Err(FencedError::Moved)
+    } else {
+        Ok(())
+    }
+}
+
 impl Store {
     /// A transaction in which `room`'s lease is locked (`FOR SHARE`) and checked to be
     /// `fence`'s (owner and epoch) and unexpired, on the database's clock; `Moved` when it is

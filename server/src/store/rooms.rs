@@ -7,10 +7,10 @@ use sqlx::{AnyConnection, Row};
 use warroom_engine::{BotLevel, RulesetId, Seat};
 use warroom_protocol::{Identity, IdentityId, MatchState, RoomId, RoomSettings, RoomState};
 
-use super::fenced::{FencedError, Statements};
+use super::fenced::{FencedError, Statements, held, held_part};
 use super::identities::{id_column, identity_from, json_column, parse_column};
 use super::leases::Fence;
-use super::{LobbyQuery, MatchRecord, RoomRecord, Store};
+use super::{Dialect, LobbyQuery, MatchRecord, RoomRecord, SqlType, Store};
 use crate::bots::bot_identity;
 
 impl Store {
@@ -29,72 +29,78 @@ impl Store {
         )
     }
 
-    /// Stores a new room and its taken seats (its creator's, bots'; a rematch's players) in one
-    /// transaction.
+    /// Stores a new room and its taken seats (its creator's, bots'): on PostgreSQL one
+    /// statement (one round trip), on SQLite one transaction.
     pub async fn create_room(&self, room: &RoomRecord) -> sqlx::Result<()> {
-        let mut tx = self.pool.begin().await?;
-        self.insert_room(&mut tx, room).await?;
-        tx.commit().await
+        match self.dialect {
+            Dialect::Postgres => {
+                let sql = format!(
+                    "WITH room AS ({}) {}",
+                    self.room_insert(),
+                    self.seats_insert("room_seats (room_id", 1, 12)
+                );
+                bind_room(sqlx::query(&sql), room)
+                    .bind(seat_rows(
+                        room.seats.iter().map(|h| h.as_ref().map(|h| h.id)),
+                    ))
+                    .execute(&self.pool)
+                    .await?;
+                Ok(())
+            }
+            Dialect::Sqlite => {
+                let mut tx = self.pool.begin().await?;
+                self.insert_room(&mut tx, room).await?;
+                tx.commit().await
+            }
+        }
     }
 
-    /// Inserts that `identity` holds `seat` of the room or match `owner`, into `table_and_owner`
-    /// (`room_seats (room_id` or `match_seats (match_id`).
-    async fn insert_seat(
-        &self,
-        conn: &mut AnyConnection,
-        table_and_owner: &str,
-        owner: impl ToString,
-        seat: usize,
-        identity: IdentityId,
-    ) -> sqlx::Result<()> {
-        let d = self.dialect;
-        sqlx::query(&format!(
-            "INSERT INTO {table_and_owner}, seat, identity_id) VALUES ({}, $2, {})",
-            d.uuid(1),
-            d.uuid(3)
-        ))
-        .bind(owner.to_string())
-        .bind(i64::try_from(seat).unwrap_or(i64::MAX))
-        .bind(identity.to_string())
-        .execute(conn)
-        .await?;
-        Ok(())
-    }
-
-    /// Inserts a new room and its taken seats on `conn`.
-    async fn insert_room(&self, conn: &mut AnyConnection, room: &RoomRecord) -> sqlx::Result<()> {
+    /// The `INSERT` of a room's row, its values `$1` to `$11` ([`bind_room`]).
+    fn room_insert(&self) -> String {
         let d = self.dialect;
         let (id, options, creator, match_id) = (d.uuid(1), d.json(3), d.uuid(7), d.uuid(9));
         let (created_at, settings) = (d.time(10), d.json(11));
-        sqlx::query(&format!(
+        format!(
             "INSERT INTO rooms (id, ruleset, options, seat_count, private, invite_code, creator_id, \
              state, match_id, created_at, settings) VALUES ({id}, $2, {options}, $4, $5, $6, \
              {creator}, $8, {match_id}, {created_at}, {settings})"
-        ))
-        .bind(room.id.to_string())
-        .bind(room.ruleset.as_str())
-        .bind(room.options.to_string())
-        .bind(i64::from(room.seat_count))
-        .bind(room.private)
-        .bind(room.invite_code.clone())
-        .bind(room.creator.to_string())
-        .bind(room.state.as_str())
-        .bind(room.match_id.map(|id| id.to_string()))
-        .bind(room.created_at)
-        .bind(serde_json::to_string(&room.settings).unwrap_or_default())
-        .execute(&mut *conn)
-        .await?;
-        for (seat, holder) in room.seats.iter().enumerate() {
-            if let Some(holder) = holder {
-                self.insert_seat(conn, "room_seats (room_id", room.id, seat, holder.id)
-                    .await?;
-            }
-        }
+        )
+    }
+
+    /// The `INSERT` of taken seats into `table_and_owner` (`room_seats (room_id` or
+    /// `match_seats (match_id`): the owner's id is parameter `owner`, the seats parameter
+    /// `rows` ([`seat_rows`]).
+    fn seats_insert(&self, table_and_owner: &str, owner: u8, rows: u8) -> String {
+        let d = self.dialect;
+        format!(
+            "INSERT INTO {table_and_owner}, seat, identity_id) SELECT {}, s.seat, {} FROM {}",
+            d.uuid(owner),
+            d.as_uuid("s.identity_id"),
+            d.json_rows(
+                rows,
+                "s",
+                &[("seat", SqlType::BigInt), ("identity_id", SqlType::Text)]
+            )
+        )
+    }
+
+    /// Inserts a new room and its taken seats on `conn` (two statements).
+    async fn insert_room(&self, conn: &mut AnyConnection, room: &RoomRecord) -> sqlx::Result<()> {
+        bind_room(sqlx::query(&self.room_insert()), room)
+            .execute(&mut *conn)
+            .await?;
+        sqlx::query(&self.seats_insert("room_seats (room_id", 1, 2))
+            .bind(room.id.to_string())
+            .bind(seat_rows(
+                room.seats.iter().map(|h| h.as_ref().map(|h| h.id)),
+            ))
+            .execute(&mut *conn)
+            .await?;
         Ok(())
     }
 
-    /// Gives `seat` of `room` to `holder`, or frees it (one statement, so one round trip
-    /// without a fence); in cluster mode fenced by the room's lease (`fenced.rs`).
+    /// Gives `seat` of `room` to `holder`, or frees it: one statement (one round trip), on
+    /// PostgreSQL in cluster mode with the room's lease checked in it (`fenced.rs`).
     pub async fn set_seat(
         &self,
         fence: Option<&Fence>,
@@ -103,73 +109,97 @@ impl Store {
         holder: Option<IdentityId>,
     ) -> Result<(), FencedError> {
         let d = self.dialect;
-        let mut write = self.begin_room_write(room, fence, Statements::One).await?;
-        match holder {
-            Some(holder) => {
-                sqlx::query(&format!(
-                    "INSERT INTO room_seats (room_id, seat, identity_id) VALUES ({}, $2, {}) \
-                     ON CONFLICT (room_id, seat) DO UPDATE SET identity_id = excluded.identity_id",
-                    d.uuid(1),
-                    d.uuid(3)
-                ))
+        let (room_id, identity) = (d.uuid(1), d.uuid(3));
+        let write = match holder {
+            Some(_) => format!(
+                "INSERT INTO room_seats (room_id, seat, identity_id) {} ON CONFLICT (room_id, \
+                 seat) DO UPDATE SET identity_id = excluded.identity_id",
+                if d == Dialect::Postgres {
+                    format!("SELECT {room_id}, $2, {identity} FROM held")
+                } else {
+                    format!("VALUES ({room_id}, $2, {identity})")
+                }
+            ),
+            None => format!(
+                "DELETE FROM room_seats WHERE room_id = {room_id} AND seat = $2{}",
+                if d == Dialect::Postgres {
+                    " AND EXISTS (SELECT 1 FROM held)"
+                } else {
+                    ""
+                }
+            ),
+        };
+        // The identity's parameter is bound either way, so the fence's are always `$4`, `$5`.
+        let identity = holder.map_or_else(String::new, |holder| holder.to_string());
+        if d == Dialect::Postgres {
+            let sql = format!(
+                "WITH {}, seat AS ({write}) SELECT COUNT(*) AS held FROM held",
+                held_part(fence.is_some(), 1, 4)
+            );
+            let query = sqlx::query(&sql)
                 .bind(room.to_string())
                 .bind(i64::from(seat.0))
-                .bind(holder.to_string())
-                .execute(write.conn())
-                .await?;
-            }
-            None => {
-                sqlx::query(&format!(
-                    "DELETE FROM room_seats WHERE room_id = {} AND seat = $2",
-                    d.uuid(1)
-                ))
-                .bind(room.to_string())
-                .bind(i64::from(seat.0))
-                .execute(write.conn())
-                .await?;
-            }
+                .bind(identity);
+            return held(self, query, fence).await;
         }
-        Ok(write.commit().await?)
+        let mut query = sqlx::query(&write)
+            .bind(room.to_string())
+            .bind(i64::from(seat.0));
+        if holder.is_some() {
+            query = query.bind(identity);
+        }
+        query.execute(&self.pool).await?;
+        Ok(())
     }
 
     /// Records that `room`'s match has started: the match row, who plays which seat, and the
-    /// room's new state, in one transaction (in cluster mode fenced by the room's lease).
+    /// room's new state, together (in cluster mode fenced by the room's lease). On PostgreSQL
+    /// one statement, the lease's lock and check included (one round trip); on SQLite one
+    /// transaction.
     pub async fn start_match(
         &self,
         started: &MatchRecord,
         fence: Option<&Fence>,
     ) -> Result<(), FencedError> {
         let d = self.dialect;
-        let (id, room_id, options, started_at) = (d.uuid(1), d.uuid(2), d.json(4), d.time(9));
+        let (id, room_id) = (d.uuid(1), d.uuid(2));
+        let values = format!(
+            "{id}, {room_id}, $3, {}, $5, $6, $7, $8, 0, {}",
+            d.json(4),
+            d.time(9)
+        );
+        let columns = "INSERT INTO matches (id, room_id, ruleset, options, seat_count, seed, \
+                       seed_commitment, state, action_count, started_at)";
+        let seats = seat_rows(started.seats.iter().map(|player| Some(player.id)));
+        if d == Dialect::Postgres {
+            let sql = format!(
+                "WITH {}, started AS ({columns} SELECT {values} FROM held), \
+                 seats AS ({} WHERE EXISTS (SELECT 1 FROM held)), \
+                 room AS (UPDATE rooms SET state = $11, match_id = {id} \
+                 WHERE id = {room_id} AND EXISTS (SELECT 1 FROM held)) \
+                 SELECT COUNT(*) AS held FROM held",
+                held_part(fence.is_some(), 2, 12),
+                self.seats_insert("match_seats (match_id", 1, 10)
+            );
+            let query = bind_match(sqlx::query(&sql), started)
+                .bind(seats)
+                .bind(RoomState::Playing.as_str());
+            return held(self, query, fence).await;
+        }
         let mut write = self
             .begin_room_write(started.room_id, fence, Statements::Many)
             .await?;
-        sqlx::query(&format!(
-            "INSERT INTO matches (id, room_id, ruleset, options, seat_count, seed, seed_commitment, \
-             state, action_count, started_at) \
-             VALUES ({id}, {room_id}, $3, {options}, $5, $6, $7, $8, 0, {started_at})"
-        ))
-        .bind(started.id.to_string())
-        .bind(started.room_id.to_string())
-        .bind(started.ruleset.as_str())
-        .bind(started.options.to_string())
-        .bind(i64::try_from(started.seats.len()).unwrap_or(i64::MAX))
-        .bind(started.seed.clone())
-        .bind(started.seed_commitment.clone())
-        .bind(MatchState::Playing.as_str())
-        .bind(started.started_at)
+        bind_match(
+            sqlx::query(&format!("{columns} VALUES ({values})")),
+            started,
+        )
         .execute(write.conn())
         .await?;
-        for (seat, player) in started.seats.iter().enumerate() {
-            self.insert_seat(
-                write.conn(),
-                "match_seats (match_id",
-                started.id,
-                seat,
-                player.id,
-            )
+        sqlx::query(&self.seats_insert("match_seats (match_id", 1, 2))
+            .bind(started.id.to_string())
+            .bind(seats)
+            .execute(write.conn())
             .await?;
-        }
         sqlx::query(&format!(
             "UPDATE rooms SET state = $1, match_id = {} WHERE id = {}",
             d.uuid(2),
@@ -418,4 +448,48 @@ impl Store {
         .await?;
         Ok(write.commit().await?)
     }
+}
+
+type AnyQuery<'q> = sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments<'q>>;
+
+/// Binds a room's row as `$1` to `$11` of [`Store::room_insert`].
+fn bind_room<'q>(query: AnyQuery<'q>, room: &RoomRecord) -> AnyQuery<'q> {
+    query
+        .bind(room.id.to_string())
+        .bind(room.ruleset.as_str())
+        .bind(room.options.to_string())
+        .bind(i64::from(room.seat_count))
+        .bind(room.private)
+        .bind(room.invite_code.clone())
+        .bind(room.creator.to_string())
+        .bind(room.state.as_str())
+        .bind(room.match_id.map(|id| id.to_string()))
+        .bind(room.created_at)
+        .bind(serde_json::to_string(&room.settings).unwrap_or_default())
+}
+
+/// Binds a started match's row as `$1` to `$9` of [`Store::start_match`].
+fn bind_match<'q>(query: AnyQuery<'q>, started: &MatchRecord) -> AnyQuery<'q> {
+    query
+        .bind(started.id.to_string())
+        .bind(started.room_id.to_string())
+        .bind(started.ruleset.as_str())
+        .bind(started.options.to_string())
+        .bind(i64::try_from(started.seats.len()).unwrap_or(i64::MAX))
+        .bind(started.seed.clone())
+        .bind(started.seed_commitment.clone())
+        .bind(MatchState::Playing.as_str())
+        .bind(started.started_at)
+}
+
+/// The taken seats among `holders` (indexed by seat) as the JSON rows of
+/// [`Store::seats_insert`]: `[{"seat": 0, "identity_id": "…"}, …]`.
+fn seat_rows(holders: impl Iterator<Item = Option<IdentityId>>) -> String {
+    let rows: Vec<serde_json::Value> = holders
+        .enumerate()
+        .filter_map(|(seat, holder)| {
+            holder.map(|id| serde_json::json!({"seat": seat, "identity_id": id.to_string()}))
+        })
+        .collect();
+    serde_json::Value::Array(rows).to_string()
 }
