@@ -1080,8 +1080,7 @@ impl RoomCore {
 
     /// The seat `conn`'s identity plays in the started match.
     fn seat_in_match(&self, conn: ConnId) -> Result<Seat, RoomError> {
-        let identity = self.follower(conn)?.identity.clone();
-        let seat = seat_of(&self.record, identity.as_ref());
+        let seat = seat_of(&self.record, self.follower(conn)?.identity.as_ref());
         if self.game.is_none() {
             return Err(RoomError::conflict(
                 codes::MATCH_NOT_STARTED,

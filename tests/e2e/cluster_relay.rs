@@ -411,7 +411,7 @@ fn kept() -> Kept {
 )]
 async fn an_action_for_a_room_of_a_node_that_died_is_answered_unavailable_at_once() {
     let hexdice = serde_json::json!({"ruleset": "hexdice", "options": {}, "seats": 2});
-    let (_nats, db, mut nodes, [token0, token1], room) =
+    let (nats, db, mut nodes, [token0, token1], room) =
         a_room_of_node_a('u', ["dead p0", "dead p1"], &hexdice).await;
     let (a_addr, b_addr) = (nodes[0].addr, nodes[1].addr);
     let mut players = Vec::new();
@@ -437,8 +437,27 @@ async fn an_action_for_a_room_of_a_node_that_died_is_answered_unavailable_at_onc
         let seq = answer["seq"].as_u64().expect("seq");
         reach(&mut players[1], seq).await;
     }
-    nodes.remove(0).sigkill();
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    let a = nodes.remove(0);
+    let a_asks = format!("warroom.node.{}.ask", a.id);
+    a.sigkill();
+    // NATS drops a's subscriptions once it reads the killed process's socket closed, which on a
+    // loaded machine can take a moment: until then a message for a is delivered to a dead
+    // connection and nobody answers "no responders".
+    let observer = async_nats::connect(&nats).await.expect("NATS");
+    let killed = tokio::time::Instant::now();
+    loop {
+        let ask = observer.request(a_asks.clone(), "{}".into());
+        if let Ok(Err(error)) = tokio::time::timeout(Duration::from_millis(200), ask).await
+            && error.kind() == async_nats::RequestErrorKind::NoResponders
+        {
+            break;
+        }
+        assert!(
+            killed.elapsed() < Duration::from_secs(4),
+            "NATS forgets the killed node's subscriptions within 4 s"
+        );
+    }
+    println!("NATS forgot the killed node after {:?}", killed.elapsed());
     let action = players[1].legal[0].clone();
     let sent = tokio::time::Instant::now();
     let answer = tokio::time::timeout(Duration::from_secs(3), players[1].act("b1", &action))
