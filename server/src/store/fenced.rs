@@ -1,15 +1,17 @@
 //! A room's writes fenced by its lease (cluster mode, docs/SCALING.md "The fenced writes"): a
 //! seat taken or given back, the match start, a chat line, the rematch room, the expiry. In
-//! cluster mode each runs in a transaction that first locks the room's lease row
-//! (`FOR SHARE`, as the writer's fenced append does) and checks that it is still held by this
-//! node at the epoch the room was acquired at, unexpired; otherwise nothing is written
-//! ([`FencedError::Moved`]) and the room stops (`room_moved`). The lock holds the lease until
-//! the write commits, so a node acquiring the room waits for it and then loads the room with
-//! it, or took the lease first and the write is refused.
+//! cluster mode each first locks the room's lease row (`FOR SHARE`, as the writer's fenced
+//! append does) and checks that it is still held by this node at the epoch the room was
+//! acquired at, unexpired; otherwise nothing is written ([`FencedError::Moved`]) and the room
+//! stops (`room_moved`). The lock holds the lease until the write commits, so a node acquiring
+//! the room waits for it and then loads the room with it, or took the lease first and the
+//! write is refused.
 //!
-//! Without a fence (a single server, SQLite or PostgreSQL) a single-statement write runs on a
-//! connection of the pool as it always did, and a write of several statements in a plain
-//! transaction: [`RoomWrite`] is the one place that chooses.
+//! The writes every match makes (a seat, the start) are one PostgreSQL statement, the lock and
+//! check its first part ([`held_part`], [`held`]; `SELECT 1` without a fence). The others run
+//! in a transaction that begins with the check ([`Store::begin_fenced`]); without a fence (a
+//! single server, SQLite or PostgreSQL) a single-statement write runs on a connection of the
+//! pool, and a write of several statements in a plain transaction: [`RoomWrite`] chooses.
 
 use sqlx::pool::PoolConnection;
 use sqlx::{Any, AnyConnection, Transaction};
