@@ -427,6 +427,16 @@ async fn a_rooms_seat_chat_start_expiry_and_rematch_writes_are_refused_once_its_
         .set_seat(new, room, Seat(1), Some(bob.id))
         .await
         .unwrap();
+    store.set_seat(new, room, Seat(1), None).await.unwrap();
+    assert_eq!(
+        store.room(room).await.unwrap().unwrap().seats,
+        vec![Some(ada.clone()), None],
+        "the new owner gives a seat back"
+    );
+    store
+        .set_seat(new, room, Seat(1), Some(bob.id))
+        .await
+        .unwrap();
     let started = match_of(room);
     store.start_match(&started, new).await.unwrap();
     let stored = store.room(room).await.unwrap().unwrap();
@@ -434,10 +444,25 @@ async fn a_rooms_seat_chat_start_expiry_and_rematch_writes_are_refused_once_its_
         (stored.state, stored.match_id),
         (RoomState::Playing, Some(started.id))
     );
-    assert_eq!(stored.seats, vec![Some(ada), Some(bob)]);
+    assert_eq!(stored.seats, vec![Some(ada.clone()), Some(bob.clone())]);
+    let stored_match = store.match_record(started.id).await.unwrap().unwrap();
+    assert_eq!(stored_match.seats, started.seats, "every seat of the match");
     assert_eq!(store.room_chat(room).await.unwrap().len(), 2);
     // Without a fence (a single server) the writes are plain.
     let free = waiting_room(&store).await;
+    store
+        .set_seat(None, free, Seat(1), Some(bob.id))
+        .await
+        .unwrap();
+    store
+        .set_seat(None, free, Seat(0), Some(ada.id))
+        .await
+        .unwrap();
+    store.set_seat(None, free, Seat(1), None).await.unwrap();
+    assert_eq!(
+        store.room(free).await.unwrap().unwrap().seats,
+        vec![Some(ada), None]
+    );
     store
         .add_chat_line(None, free, None, &chat_line(1, "plain"), 40)
         .await
