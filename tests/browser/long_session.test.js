@@ -149,7 +149,11 @@ test('a classic match of six against the computer, played in the browser to the 
   await page.click('[data-game=classic] [data-level=normal]');
   await page.waitForSelector('.match .board');
   await bothSizes(page, 'match-start');
-  const room = await openBotMatch(page, setup.server.url, { ruleset: 'classic', levels: ['normal', 'normal', 'normal', 'normal', 'normal'], options: { setup: 'random' } });
+  // Quick computers, but not instant ones: a move every 30 ms at most. Instant, five computers
+  // sent hundreds of moves a second once the log held a thousand lines, and on a slow machine
+  // the page, drawing each, fell behind until its waits and screenshots timed out (twice in
+  // three runs on 2026-12-07); no person's page is sent that many.
+  const room = await openBotMatch(page, setup.server.url, { ruleset: 'classic', levels: ['normal', 'normal', 'normal', 'normal', 'normal'], options: { setup: 'random' }, botDelayMs: 30 });
 
   /** @type {Set<string>} */
   const seen = new Set();
@@ -169,7 +173,8 @@ test('a classic match of six against the computer, played in the browser to the 
     try {
       await playTurn(page, tally, once);
     } catch (error) {
-      await page.screenshot({ path: path.join(shots, 'failed.png'), fullPage: true });
+      // Best effort: the error thrown is what the test reports, not a screenshot's time-out.
+      await page.screenshot({ path: path.join(shots, 'failed.png'), fullPage: true, timeout: 10_000 }).catch((shot) => console.log(`no screenshot of the failure: ${shot}`));
       console.log('failed at', await page.evaluate(() => ({ phase: document.querySelector('.match')?.getAttribute('data-phase'), interactive: document.querySelector('.match')?.getAttribute('data-interactive'), pending: document.querySelector('.match')?.getAttribute('data-pending'), seq: document.querySelector('.match')?.getAttribute('data-seq'), toast: document.getElementById('toasts')?.textContent })));
       throw error;
     }

@@ -166,8 +166,37 @@ export const phaseOf = (page) => page.getAttribute('.match', 'data-phase');
  * @param {string} selector a region selector, e.g. `.region.target`
  */
 export async function clickRegion(page, selector) {
-  // A region's first cell: the middle of an irregular region's box may lie in another region.
-  await page.locator(`.board ${selector}`).first().locator('polygon').first().click({ force: true });
+  const regions = page.locator(`.board ${selector}`);
+  for (const region of await regions.all()) {
+    if (await clickCell(page, region)) return;
+  }
+  // None shows a cell in the window: the first one's first cell, as before.
+  await regions.first().locator('polygon').first().click({ force: true });
+}
+
+/**
+ * Clicks `region` (one region of the board) where a person would: the middle of one of its
+ * cells where that cell is what the window shows, not a panel, a toast or another region over
+ * it (a region's first cell may lie under the phone's controls, and the middle of an irregular
+ * region's box in another region).
+ * @param {Page} page
+ * @param {import('playwright-core').Locator} region
+ * @returns {Promise<boolean>} whether it was clicked
+ */
+export async function clickCell(page, region) {
+  await region.scrollIntoViewIfNeeded().catch(() => {});
+  const point = await region.evaluate((group) => {
+    for (const cell of group.querySelectorAll('polygon')) {
+      const box = cell.getBoundingClientRect();
+      const [x, y] = [box.left + box.width / 2, box.top + box.height / 2];
+      if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) continue;
+      if (document.elementFromPoint(x, y)?.closest('.region') === group) return { x, y };
+    }
+    return null;
+  });
+  if (!point) return false;
+  await page.mouse.click(point.x, point.y);
+  return true;
 }
 
 /**
@@ -179,7 +208,7 @@ export async function clickRegion(page, selector) {
  * @returns {Promise<boolean>} whether the attack is aimed
  */
 export async function aimClassicAttack(page, source) {
-  await source.locator('polygon').first().click({ force: true });
+  if (!(await clickCell(page, source))) await source.locator('polygon').first().click({ force: true });
   if ((await page.locator('.board .region.target').count()) === 0) {
     await page.click('[data-action=cancel]');
     return false;
