@@ -40,9 +40,7 @@ impl Store {
                     self.seats_insert("room_seats (room_id", 1, 12)
                 );
                 bind_room(sqlx::query(&sql), room)
-                    .bind(seat_rows(
-                        room.seats.iter().map(|h| h.as_ref().map(|h| h.id)),
-                    ))
+                    .bind(room_seat_rows(room))
                     .execute(&self.pool)
                     .await?;
                 Ok(())
@@ -91,9 +89,7 @@ impl Store {
             .await?;
         sqlx::query(&self.seats_insert("room_seats (room_id", 1, 2))
             .bind(room.id.to_string())
-            .bind(seat_rows(
-                room.seats.iter().map(|h| h.as_ref().map(|h| h.id)),
-            ))
+            .bind(room_seat_rows(room))
             .execute(&mut *conn)
             .await?;
         Ok(())
@@ -480,6 +476,15 @@ fn bind_match<'q>(query: AnyQuery<'q>, started: &MatchRecord) -> AnyQuery<'q> {
         .bind(started.seed_commitment.clone())
         .bind(MatchState::Playing.as_str())
         .bind(started.started_at)
+}
+
+/// A room's taken seats as the rows of [`Store::seats_insert`].
+fn room_seat_rows(room: &RoomRecord) -> String {
+    seat_rows(
+        room.seats
+            .iter()
+            .map(|holder| holder.as_ref().map(|h| h.id)),
+    )
 }
 
 /// The taken seats among `holders` (indexed by seat) as the JSON rows of
