@@ -284,7 +284,8 @@ pub struct Limits {
     #[arg(long, env = "WARROOM_MAX_BATCH", default_value_t = 256)]
     pub max_batch: usize,
     /// Batches of appends the writer commits at once, each in its own transaction (PostgreSQL;
-    /// SQLite has one writer at a time and always uses 1).
+    /// SQLite has one writer at a time and always uses 1). A batch starts beside another's
+    /// commit only once an eighth of `--max-batch` queued; fewer wait for the next commit.
     #[arg(long, env = "WARROOM_WRITER_LANES", default_value_t = 4)]
     pub writer_lanes: usize,
     /// How long a waiting room may go without any connection before it expires.

@@ -397,8 +397,8 @@ impl Game {
             .await;
         let mut players = Vec::new();
         for (seat, token) in tokens.iter().enumerate() {
-            // Rooms are placed round robin from node 0, so seat 0 mostly plays through the
-            // node serving its room and seat 1 through another.
+            // Each seat on a node of its own choosing: with the room on its creator's node,
+            // some seats play through the node serving their room and some through another.
             let node = pick_node(nodes, None, 7 * n + 5 * seat as u64 + 3);
             let mut client = connect(nodes[node].unwrap(), Some(token), &room, None)
                 .await

@@ -331,6 +331,84 @@ async fn an_append_is_refused_once_another_node_took_the_lease() {
     db.cleanup().await;
 }
 
+/// While one batch's commit is in flight, an append waits to go with the next batch (one commit
+/// for all that arrived meanwhile) rather than take a lane of its own, unless enough queue for a
+/// batch worth overlapping (an eighth of the largest batch: 2 of this writer's 16).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(not(warroom_test_postgres), ignore = "needs WARROOM_TEST_POSTGRES_URL")]
+async fn appends_wait_for_the_commit_in_flight_unless_enough_queue_for_a_batch_of_their_own() {
+    use sqlx::Connection;
+    let (db, store) = store().await;
+    let (writer, _task) = writer_over(&store);
+    let mut rooms = Vec::new();
+    for _ in 0..3 {
+        let (room, match_id) = running_match(&store).await;
+        let epoch = store.acquire_lease(room, "a", LONG).await.unwrap().unwrap();
+        rooms.push(append(room, match_id, 1, fence("a", epoch)));
+    }
+    // Another connection locks the first room's lease: its append's statement, which checks
+    // the lease first, waits for it.
+    let mut blocker = sqlx::PgConnection::connect(&db.url).await.unwrap();
+    sqlx::query("BEGIN").execute(&mut blocker).await.unwrap();
+    sqlx::query("SELECT 1 FROM room_leases WHERE room_id = $1::uuid FOR UPDATE")
+        .bind(rooms[0].append.room_id.to_string())
+        .execute(&mut blocker)
+        .await
+        .unwrap();
+    let spawn_append = |append: FencedAppend| {
+        let writer = writer.clone();
+        tokio::spawn(async move { writer.append(append).await })
+    };
+    let first = spawn_append(rooms[0].clone());
+    let waiting = async {
+        loop {
+            let waiting: i64 = sqlx::query_scalar(
+                "SELECT count(*) FROM pg_stat_activity \
+                 WHERE datname = current_database() AND wait_event_type = 'Lock'",
+            )
+            .fetch_one(&mut blocker)
+            .await
+            .unwrap();
+            if waiting > 0 {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    };
+    tokio::time::timeout(Duration::from_secs(10), waiting)
+        .await
+        .expect("the first append's statement waits for the lease's lock");
+
+    let second = spawn_append(rooms[1].clone());
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert!(
+        !second.is_finished(),
+        "a lone append waits for the commit in flight (3 lanes are free)"
+    );
+    let third = tokio::time::timeout(Duration::from_secs(10), writer.append(rooms[2].clone()))
+        .await
+        .expect("two queued appends take a lane of their own");
+    assert_eq!(third, Ok(()));
+    let second = tokio::time::timeout(Duration::from_secs(10), second)
+        .await
+        .expect("the second went with the third")
+        .unwrap();
+    assert_eq!(second, Ok(()));
+    assert!(!first.is_finished(), "the first still waits for the lock");
+
+    sqlx::query("ROLLBACK").execute(&mut blocker).await.unwrap();
+    let first = tokio::time::timeout(Duration::from_secs(10), first)
+        .await
+        .expect("the first commits once the lock is gone")
+        .unwrap();
+    assert_eq!(first, Ok(()));
+    for fenced in &rooms {
+        let stored = store.actions(fenced.append.match_id).await.unwrap();
+        assert_eq!(stored.len(), 1, "each room's one action is stored");
+    }
+    db.cleanup().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[cfg_attr(not(warroom_test_postgres), ignore = "needs WARROOM_TEST_POSTGRES_URL")]
 async fn a_rooms_seat_chat_start_expiry_and_rematch_writes_are_refused_once_its_lease_moved_on() {

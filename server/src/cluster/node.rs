@@ -497,8 +497,9 @@ impl ClusterNode {
     /// Sends action `client_id` of this node's connection `conn` to `room` on node `owner`
     /// without waiting for it: `answer` (the connection's outbox) gets the `ack` or the
     /// refusal once the room's stream brings it, behind the action's `applied` (`acts.rs`).
-    /// Counted and timed in `/metrics` as a forwarded command.
-    pub async fn act(
+    /// Published by the node's publishing task, in the same writes to NATS as the rooms'
+    /// messages (`relay.rs`). Counted and timed in `/metrics` as a forwarded command.
+    pub fn act(
         &self,
         owner: &str,
         room: RoomId,
@@ -518,14 +519,14 @@ impl ClusterNode {
         });
         let published = match serde_json::to_vec(&act) {
             Ok(body) => self
-                .nats
-                .publish_with_reply(
+                .relays
+                .publish(
                     ask_subject(owner),
-                    act_reply_subject(&self.node, ask),
+                    Some(act_reply_subject(&self.node, ask)),
                     body.into(),
                 )
-                .await
-                .map_err(ApiError::unavailable),
+                .then_some(())
+                .ok_or_else(|| ApiError::unavailable("this node is stopping")),
             Err(error) => Err(ApiError::internal(error)),
         };
         if let Err(error) = published {
@@ -586,8 +587,8 @@ impl ClusterNode {
         };
         match serde_json::to_vec(&ask) {
             Ok(body) => {
-                if let Err(error) = self.nats.publish(ask_subject(owner), body.into()).await {
-                    tracing::debug!("cannot tell {owner} a follower left: {error}");
+                if !self.relays.publish(ask_subject(owner), None, body.into()) {
+                    tracing::debug!("cannot tell {owner} a follower left: the node is stopping");
                 }
             }
             Err(error) => tracing::error!("cannot write a leave: {error}"),
@@ -601,6 +602,8 @@ impl ClusterNode {
         let request = Request::new()
             .payload(body.into())
             .timeout(Some(self.limits.answer_timeout()));
+        // Behind the connection's actions still in the publishing queue, as on one node.
+        self.relays.handed_over().await;
         let message = match self.nats.send_request(ask_subject(owner), request).await {
             Ok(message) => message,
             Err(error) => {
@@ -699,17 +702,19 @@ impl ClusterNode {
 
     // ---- placement and summaries ----
 
-    /// Opens a new room (stored already) on the live node with the fewest leases: here, or
+    /// Opens a new room (stored already) on this node, the one its creator came to (where its
+    /// creator's socket and, behind a balancing proxy, about as many others are), unless this
+    /// node serves clearly more rooms than the live node with the fewest ([`placement`]): then
     /// there through `adopt` (here when that node does not answer). The room as it runs.
     pub async fn place(&self, record: RoomRecord) -> Result<Room, ApiError> {
         let target = match self.store.lease_counts().await {
-            Ok(counts) => counts.into_iter().next().map(|(node, _)| node),
+            Ok(counts) => placement(&counts, &self.node).map(str::to_owned),
             Err(error) => {
                 tracing::warn!("cannot count the leases: {error}");
                 None
             }
         };
-        if let Some(target) = target.filter(|target| **target != *self.node) {
+        if let Some(target) = target {
             let ask = Ask::Adopt { room: record.id };
             if let Ok(Answer {
                 result: Ok(_),
@@ -774,6 +779,29 @@ impl ClusterNode {
     }
 }
 
+/// Where a new room goes, given the live nodes' lease counts (fewest first, draining nodes left
+/// out) and this node: `None` for here, or the node with the fewest leases when this one is
+/// draining (not counted) or serves more than [`placement_slack`] rooms beyond it. Rooms stay
+/// where their creators are (their players are most likely there too, so their actions and
+/// messages need not cross NATS), while no node runs far ahead of the others.
+fn placement<'a>(counts: &'a [(String, i64)], here: &str) -> Option<&'a str> {
+    let (fewest, least) = counts.first()?;
+    let mine = counts
+        .iter()
+        .find(|(node, _)| node == here)
+        .map(|(_, n)| *n);
+    match mine {
+        Some(mine) if mine <= least + placement_slack(*least) => None,
+        _ => Some(fewest.as_str()).filter(|fewest| *fewest != here),
+    }
+}
+
+/// How many more rooms than the least loaded live node a node may serve and still open new
+/// rooms itself: a quarter more, and at least 8.
+fn placement_slack(least: i64) -> i64 {
+    (least / 4).max(8)
+}
+
 fn refused(error: ApiError) -> Answer {
     Answer {
         result: Err(error.into()),
@@ -787,5 +815,47 @@ fn summary(room: Room) -> Answer {
         result: Ok(RoomAnswer::Done),
         after: None,
         room: Some(room),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::placement;
+
+    fn counts(nodes: &[(&str, i64)]) -> Vec<(String, i64)> {
+        nodes.iter().map(|(n, c)| ((*n).to_owned(), *c)).collect()
+    }
+
+    #[test]
+    fn a_new_room_stays_on_the_node_its_creator_came_to_while_that_node_is_not_far_ahead() {
+        let live = counts(&[("a", 0), ("b", 8)]);
+        assert_eq!(
+            placement(&live, "b"),
+            None,
+            "8 more than the fewest is still here"
+        );
+        assert_eq!(placement(&live, "a"), None, "the fewest itself");
+        let live = counts(&[("a", 40), ("b", 50)]);
+        assert_eq!(placement(&live, "b"), None, "a quarter more than 40 is 10");
+    }
+
+    #[test]
+    fn a_new_room_goes_to_the_node_with_the_fewest_leases_when_this_one_is_far_ahead() {
+        assert_eq!(placement(&counts(&[("a", 0), ("b", 9)]), "b"), Some("a"));
+        assert_eq!(
+            placement(&counts(&[("a", 40), ("c", 45), ("b", 51)]), "b"),
+            Some("a")
+        );
+    }
+
+    #[test]
+    fn a_draining_node_or_one_the_counts_miss_places_every_new_room_elsewhere() {
+        let live = counts(&[("a", 3), ("b", 4)]);
+        assert_eq!(
+            placement(&live, "d"),
+            Some("a"),
+            "d is draining: not counted"
+        );
+        assert_eq!(placement(&[], "d"), None, "no count at all: here");
     }
 }

@@ -13,9 +13,12 @@
 //! id, count); an answer to another node's command carries the count (`Relays::position`), and
 //! that node delivers the stream up to it before the answer (`streams.rs`).
 //!
-//! Publishing is off the room: a queue drained by a task per relay. The queue is bounded in
-//! count: past `limit` unpublished messages the room drops its remote followers (the task
-//! calls [`Relay::close_all`]), whose nodes disconnect them (`slow_consumer`).
+//! Publishing is off the room: every relay of the node queues to one publishing task, which
+//! takes all that queued since its last turn and publishes it in one go, so the NATS client
+//! writes the messages of many rooms together (one write to the socket where it would take one
+//! each). A relay's share of the queue is bounded in count: past `limit` unpublished messages
+//! the room drops its remote followers (the task calls [`Relay::close_all`]), whose nodes
+//! disconnect them (`slow_consumer`).
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -24,7 +27,7 @@ use std::sync::{Arc, Mutex};
 use async_nats::{HeaderMap, HeaderValue};
 use axum::extract::ws::Utf8Bytes;
 use bytes::Bytes;
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, oneshot};
 use tokio_util::task::TaskTracker;
 use warroom_engine::Viewer;
 use warroom_protocol::{Identity, IdentityId, RoomId};
@@ -39,14 +42,15 @@ use crate::room::{ConnId, Overflow, Remote, RemoteConn, Remotes};
 /// Unpublished messages a room's relay holds before it drops its remote followers.
 pub const RELAY_QUEUE: usize = 8192;
 
-/// The relays of this node's rooms: the NATS client they publish with, and where each room's
+/// The relays of this node's rooms: the publishing task they queue to, and where each room's
 /// stream stands (for the answers to other nodes).
 pub struct Relays {
-    nats: async_nats::Client,
     node: Arc<str>,
     limit: usize,
     positions: Mutex<HashMap<RoomId, Arc<Shared>>>,
-    publishers: TaskTracker,
+    /// The publishing task's queue, shared by every relay (`None` once draining).
+    outgoing: Mutex<Option<mpsc::UnboundedSender<Outgoing>>>,
+    publisher: TaskTracker,
 }
 
 /// Where one relay's stream stands, readable off the room, and its queue (for the answers to
@@ -56,7 +60,7 @@ struct Shared {
     epoch: i64,
     stream: u64,
     n: AtomicU64,
-    queue: mpsc::UnboundedSender<Publish>,
+    queue: mpsc::UnboundedSender<Outgoing>,
     /// The header values every message of the stream carries (node, epoch, stream), written
     /// once.
     stamp: [HeaderValue; 3],
@@ -82,33 +86,37 @@ impl Relays {
     /// Relays of node `node` publishing with `nats`, each holding at most `limit` unpublished
     /// messages.
     pub fn new(nats: async_nats::Client, node: Arc<str>, limit: usize) -> Arc<Relays> {
+        let (outgoing, inbox) = mpsc::unbounded_channel();
+        let publisher = TaskTracker::new();
+        publisher.spawn(publish(nats, inbox));
         Arc::new(Relays {
-            nats,
             node,
             limit: limit.max(1),
             positions: Mutex::new(HashMap::new()),
-            publishers: TaskTracker::new(),
+            outgoing: Mutex::new(Some(outgoing)),
+            publisher,
         })
     }
 
     /// A relay for `room`, served here under the lease of `epoch`, with a fresh stream.
     pub fn relay(self: &Arc<Self>, room: RoomId, epoch: i64) -> Relay {
-        let (relay, inbox) = self.unpublished(room, epoch);
-        self.publishers
-            .spawn(publish(self.nats.clone(), inbox, relay.pending.clone()));
-        relay
+        // Once draining, a relay's messages go nowhere (the node is stopping).
+        let queue = lock(&self.outgoing)
+            .clone()
+            .unwrap_or_else(|| mpsc::unbounded_channel().0);
+        self.relay_on(room, epoch, queue)
     }
 
-    /// A relay and its queue, which nothing publishes yet.
-    fn unpublished(
+    /// A relay queueing to `queue`.
+    fn relay_on(
         self: &Arc<Self>,
         room: RoomId,
         epoch: i64,
-    ) -> (Relay, mpsc::UnboundedReceiver<Publish>) {
+        queue: mpsc::UnboundedSender<Outgoing>,
+    ) -> Relay {
         let stream = crate::identity::random_bytes().map_or(0, |b| {
             u64::from_le_bytes(b[..8].try_into().unwrap_or([0; 8]))
         });
-        let (queue, inbox) = mpsc::unbounded_channel();
         let pending = Arc::new(AtomicUsize::new(0));
         let shared = Arc::new(Shared {
             epoch,
@@ -121,7 +129,7 @@ impl Relays {
                 HeaderValue::from(stream.to_string()),
             ],
         });
-        let relay = Relay {
+        Relay {
             relays: self.clone(),
             room,
             shared,
@@ -135,8 +143,7 @@ impl Relays {
             pending,
             sent: 0,
             held: None,
-        };
-        (relay, inbox)
+        }
     }
 
     /// Where the stream of the room's relay stands now (`None`: no relay here).
@@ -159,54 +166,124 @@ impl Relays {
         };
         // Not counted against the queue's limit: an answer never makes the room drop its
         // remote followers.
-        match queue.send(Publish {
+        match queue.send(Outgoing::Message(Publish {
             subject,
             headers: None,
+            reply: None,
             payload,
-        }) {
+            pending: None,
+        })) {
             Ok(()) => None,
-            Err(mpsc::error::SendError(publish)) => Some(publish.payload),
+            Err(mpsc::error::SendError(Outgoing::Message(publish))) => Some(publish.payload),
+            Err(mpsc::error::SendError(Outgoing::Mark(_))) => None,
+        }
+    }
+
+    /// Publishes `payload` on `subject` (naming `reply`, if any) with the rooms' messages: what
+    /// this node's connections send rooms served elsewhere without waiting for an answer (an
+    /// action, a quiet leave), in the order they sent it, in the same writes to NATS as
+    /// whatever else is on its way. `false` once the node is stopping.
+    pub fn publish(&self, subject: String, reply: Option<String>, payload: Bytes) -> bool {
+        lock(&self.outgoing).as_ref().is_some_and(|queue| {
+            queue
+                .send(Outgoing::Message(Publish {
+                    subject,
+                    headers: None,
+                    reply,
+                    payload,
+                    pending: None,
+                }))
+                .is_ok()
+        })
+    }
+
+    /// Returns once everything queued before is handed to the NATS client (at once when the
+    /// node is stopping): a request sent after it cannot overtake them (a connection's `leave`
+    /// or chat line its earlier action, which waits in the queue).
+    pub async fn handed_over(&self) {
+        let (handed, marked) = oneshot::channel();
+        let queued = lock(&self.outgoing)
+            .as_ref()
+            .is_some_and(|queue| queue.send(Outgoing::Mark(handed)).is_ok());
+        if queued {
+            let _ = marked.await;
         }
     }
 
     /// Waits (at most `limit`) for the relays of stopped rooms to publish what they hold.
     pub async fn drain(&self, limit: std::time::Duration) {
-        self.publishers.close();
-        let _ = tokio::time::timeout(limit, self.publishers.wait()).await;
+        // The publisher ends once every relay (and this) let go of its queue and it is empty.
+        lock(&self.outgoing).take();
+        self.publisher.close();
+        let _ = tokio::time::timeout(limit, self.publisher.wait()).await;
     }
 }
 
-/// Publishes a relay's queue in order until the relay is dropped and its queue is empty.
-async fn publish(
-    nats: async_nats::Client,
-    mut inbox: mpsc::UnboundedReceiver<Publish>,
-    pending: Arc<AtomicUsize>,
-) {
-    while let Some(message) = inbox.recv().await {
-        // Only the room's own messages count against the limit (an answer has no headers).
-        let counted = message.headers.is_some();
-        let published = match message.headers {
-            Some(headers) => {
-                nats.publish_with_headers(message.subject, headers, message.payload)
-                    .await
+/// Most messages the publisher takes off its queue in one turn.
+const PUBLISH_BATCH: usize = 256;
+
+/// Publishes the relays' queue in order until every relay and [`Relays`] let go of it and it is
+/// empty. Each turn it lets the other ready tasks run first (the rooms' loops queue more
+/// meanwhile), then publishes everything queued: the NATS client's connection task, woken by
+/// the first, finds them all when it runs and writes them at once.
+async fn publish(nats: async_nats::Client, mut inbox: mpsc::UnboundedReceiver<Outgoing>) {
+    let mut batch = Vec::with_capacity(PUBLISH_BATCH);
+    while inbox.recv_many(&mut batch, PUBLISH_BATCH).await > 0 {
+        tokio::task::yield_now().await;
+        while batch.len() < PUBLISH_BATCH
+            && let Ok(message) = inbox.try_recv()
+        {
+            batch.push(message);
+        }
+        for outgoing in batch.drain(..) {
+            let message = match outgoing {
+                Outgoing::Message(message) => message,
+                Outgoing::Mark(handed) => {
+                    let _ = handed.send(());
+                    continue;
+                }
+            };
+            let published = match (message.headers, message.reply) {
+                (Some(headers), _) => {
+                    nats.publish_with_headers(message.subject, headers, message.payload)
+                        .await
+                }
+                (None, Some(reply)) => {
+                    nats.publish_with_reply(message.subject, reply, message.payload)
+                        .await
+                }
+                (None, None) => nats.publish(message.subject, message.payload).await,
+            };
+            if let Err(error) = published {
+                tracing::warn!("a room's relay cannot publish: {error}");
             }
-            None => nats.publish(message.subject, message.payload).await,
-        };
-        if let Err(error) = published {
-            tracing::warn!("a room's relay cannot publish: {error}");
-        }
-        if counted {
-            pending.fetch_sub(1, Ordering::AcqRel);
+            if let Some(pending) = message.pending {
+                pending.fetch_sub(1, Ordering::AcqRel);
+            }
         }
     }
 }
 
-/// One NATS message to publish (without headers: an answer to another node).
+/// What the publishing task takes off its queue.
+#[derive(Debug)]
+enum Outgoing {
+    /// A message to publish.
+    Message(Publish),
+    /// Everything before it is handed to the NATS client ([`Relays::handed_over`]).
+    Mark(oneshot::Sender<()>),
+}
+
+/// One NATS message to publish (without headers: an answer to another node, or with a reply
+/// subject, an action of this node's connection).
 #[derive(Debug)]
 struct Publish {
     subject: String,
     headers: Option<HeaderMap>,
+    reply: Option<String>,
     payload: Bytes,
+    /// The unpublished count of the relay it counts against (`None`: an answer, which never
+    /// makes the room drop its remote followers).
+    pending: Option<Arc<AtomicUsize>>,
 }
 
 /// A connection of another node following the room.
@@ -231,7 +308,7 @@ pub struct Relay {
     class_count: HashMap<Viewer, usize>,
     /// The seat holders the classes were last worked out for.
     seats_seen: Vec<Option<IdentityId>>,
-    queue: mpsc::UnboundedSender<Publish>,
+    queue: mpsc::UnboundedSender<Outgoing>,
     pending: Arc<AtomicUsize>,
     /// Messages published (queued) in this stream.
     sent: u64,
@@ -431,7 +508,9 @@ impl Relay {
         let message = Publish {
             subject,
             headers: Some(headers),
+            reply: None,
             payload,
+            pending: Some(self.pending.clone()),
         };
         if let Some(before) = self.held.replace(message) {
             self.hand_over(before);
@@ -441,7 +520,7 @@ impl Relay {
 
     /// Gives a message to the publisher.
     fn hand_over(&self, message: Publish) {
-        if self.queue.send(message).is_err() {
+        if self.queue.send(Outgoing::Message(message)).is_err() {
             self.pending.fetch_sub(1, Ordering::AcqRel);
         }
     }
@@ -606,6 +685,7 @@ impl Remotes for Relays {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::Duration;
     use warroom_protocol::codes;
 
     /// Relays whose NATS client never connects (nothing listens on port 1): the tests read a
@@ -619,6 +699,24 @@ mod tests {
         Relays::new(nats, Arc::from("a"), limit)
     }
 
+    /// A relay whose queue the test reads itself, as the publishing task would.
+    fn unpublished(relays: &Arc<Relays>, room: RoomId, epoch: i64) -> (Relay, Queue) {
+        let (queue, inbox) = mpsc::unbounded_channel();
+        (relays.relay_on(room, epoch, queue), Queue(inbox))
+    }
+
+    /// A relay's queue as a test reads it: its messages.
+    struct Queue(mpsc::UnboundedReceiver<Outgoing>);
+
+    impl Queue {
+        fn try_recv(&mut self) -> Result<Publish, mpsc::error::TryRecvError> {
+            match self.0.try_recv()? {
+                Outgoing::Message(message) => Ok(message),
+                Outgoing::Mark(_) => panic!("a relay queues no mark"),
+            }
+        }
+    }
+
     fn header(message: &Publish, name: async_nats::HeaderName) -> Option<&str> {
         message
             .headers
@@ -628,10 +726,10 @@ mod tests {
     }
 
     /// Two spectators of node b follow the room; the queue holds 4 unpublished messages.
-    async fn full_relay() -> (Arc<Relays>, RoomId, Relay, mpsc::UnboundedReceiver<Publish>) {
+    async fn full_relay() -> (Arc<Relays>, RoomId, Relay, Queue) {
         let relays = relays(4).await;
         let room = RoomId::random();
-        let (mut relay, mut inbox) = relays.unpublished(room, 7);
+        let (mut relay, mut inbox) = unpublished(&relays, room, 7);
         relay.start();
         // The loop flushes once it carried out the core's outputs; the publisher takes the
         // `served` message at once.
@@ -706,10 +804,29 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn a_request_waits_until_what_was_queued_before_it_is_handed_to_nats_and_not_once_stopping()
+     {
+        let relays = relays(64).await;
+        for n in 0..3 {
+            let subject = format!("warroom.node.b.ask.{n}");
+            assert!(relays.publish(subject, None, Bytes::from_static(b"{}")));
+        }
+        let handed = tokio::time::timeout(Duration::from_secs(5), relays.handed_over()).await;
+        assert!(handed.is_ok(), "the publishing task reached the mark");
+        relays.drain(Duration::from_millis(100)).await;
+        assert!(
+            !relays.publish("warroom.node.b.ask".into(), None, Bytes::new()),
+            "a stopping node publishes nothing more"
+        );
+        let handed = tokio::time::timeout(Duration::from_secs(5), relays.handed_over()).await;
+        assert!(handed.is_ok(), "nothing to wait for once stopping");
+    }
+
+    #[tokio::test]
     async fn a_seats_copy_goes_on_its_seats_subject_even_when_that_seat_is_every_remote_follower() {
         let relays = relays(64).await;
         let room = RoomId::random();
-        let (mut relay, mut inbox) = relays.unpublished(room, 3);
+        let (mut relay, mut inbox) = unpublished(&relays, room, 3);
         relay.start();
         let node: Arc<str> = Arc::from("b");
         // Two sockets of seat 1's player on node b: the only remote followers (as right after

@@ -5,10 +5,13 @@
 //! the rows travel as one JSON parameter; a match's row changes only when it ends). A batch of
 //! running matches only (no match ending) is that one `INSERT` in autocommit, one round trip
 //! (fenced by the rooms' leases in cluster mode on PostgreSQL: the same statement locks and
-//! checks them first, [`insert_fenced_actions`]); the others are a transaction. On PostgreSQL several batches are in flight at once
+//! checks them first, [`insert_fenced_actions`]); the others are a transaction. On PostgreSQL several batches may be in flight at once
 //! (`lanes`, each on its own connection), so the next batch is written while the previous one's
-//! commit waits for its fsync, and the database flushes the commits that meet together. Each
-//! room has at most one append in flight, so batches never race for one match.
+//! commit waits for its fsync, and the database flushes the commits that meet together; but a
+//! lane starts a batch beside another's commit only once an eighth of the largest batch queued
+//! ([`Task::gather`]): below that, what arrives during a commit goes with the next one, so a
+//! moderate load is not cut into a commit per action. Each room has at most one append in
+//! flight, so batches never race for one match.
 //!
 //! A batch the database may hold already (the connection broke once its commit was sent, or its
 //! rows meet stored ones: a statement delayed on the network landed after its room gave it up,
@@ -30,13 +33,13 @@
 //! only with that outcome (an autocommit `INSERT` that outlives the timeout is settled).
 //! [`WriterHealth`] tells `/readyz` whether a batch is stuck.
 
-use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI64, AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use sqlx::pool::PoolConnection;
 use sqlx::{Any, AnyConnection, Connection, Row};
-use tokio::sync::{Mutex, mpsc, oneshot};
+use tokio::sync::{Mutex, Notify, mpsc, oneshot};
 use tokio::task::{JoinHandle, JoinSet};
 use tokio_util::sync::CancellationToken;
 use warroom_protocol::{MatchState, RoomId, RoomState, json_text};
@@ -152,8 +155,8 @@ impl Writer {
     /// Starts the writer task. It runs until every handle is dropped or `stop` is cancelled;
     /// either way it commits everything already queued before it ends. Up to `lanes` batches
     /// are written at once, each in its own transaction on its own connection: while one
-    /// batch's commit waits for its fsync, the next is already being written, and the
-    /// database flushes the commits that meet there together.
+    /// batch's commit waits for its fsync, the next (once an eighth of `max_batch` queued) is
+    /// already being written, and the database flushes the commits that meet there together.
     pub fn spawn(
         store: Store,
         max_batch: usize,
@@ -167,6 +170,8 @@ impl Writer {
         let health = Arc::new(WriterHealth::new(lanes));
         let writer = Task {
             store,
+            in_flight: AtomicUsize::new(0),
+            settled: Notify::new(),
             timeout,
             metrics,
             health: health.clone(),
@@ -257,10 +262,20 @@ impl Writer {
 /// The writer task's parts.
 struct Task {
     store: Store,
+    /// Batches being committed now.
+    in_flight: AtomicUsize,
+    /// Told whenever a batch's commit settles (for a lane waiting to start the next).
+    settled: Notify,
     /// How long taking a connection and writing the rows may take.
     timeout: Duration,
     metrics: Arc<Metrics>,
     health: Arc<WriterHealth>,
+}
+
+/// How many queued appends make a batch worth starting while another lane's commit is in flight
+/// ([`Task::gather`]): an eighth of the largest batch.
+fn overlap_at(max_batch: usize) -> usize {
+    (max_batch / 8).max(1)
 }
 
 /// The rooms' appends as the lanes share them: one lane at a time waits for the next batch.
@@ -314,11 +329,47 @@ impl Task {
                 queue.close();
                 received = queue.recv_many(&mut batch, max_batch).await;
             }
-            drop(queue);
             if received == 0 {
                 break;
             }
+            self.gather(&mut queue, &mut batch, max_batch, &stop).await;
+            drop(queue);
+            self.in_flight.fetch_add(1, Ordering::AcqRel);
             self.commit_batch(index, &mut connection, &mut batch).await;
+            self.in_flight.fetch_sub(1, Ordering::AcqRel);
+            self.settled.notify_waiters();
+        }
+    }
+
+    /// While another lane is committing, a batch grows until that commit settles, unless
+    /// [`overlap_at`] appends queued meanwhile: a lane overlaps another's commit only when the
+    /// queue is long, so at a moderate load the appends that arrive during one commit share the
+    /// next (one round trip and one fsync for them all, instead of one each: less CPU for the
+    /// server and the database, for at most one commit's wait), and under a heavy load, or a
+    /// slow fsync, the lanes still write while others wait for theirs.
+    async fn gather(
+        &self,
+        queue: &mut mpsc::Receiver<Request>,
+        batch: &mut Vec<Request>,
+        max_batch: usize,
+        stop: &CancellationToken,
+    ) {
+        while batch.len() < overlap_at(max_batch) && !stop.is_cancelled() {
+            let settled = self.settled.notified();
+            tokio::pin!(settled);
+            settled.as_mut().enable();
+            if self.in_flight.load(Ordering::Acquire) == 0 {
+                return;
+            }
+            tokio::select! {
+                received = queue.recv_many(batch, max_batch - batch.len()) => {
+                    if received == 0 {
+                        return;
+                    }
+                }
+                () = &mut settled => return,
+                () = stop.cancelled() => return,
+            }
         }
     }
 

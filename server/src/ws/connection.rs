@@ -257,7 +257,7 @@ impl Connection {
                         handle.act(self.id, id, action, answer);
                     }
                     (Some(Followed::There(owner)), Some(cluster)) => {
-                        cluster.act(owner, room, self.id, id, action, answer).await;
+                        cluster.act(owner, room, self.id, id, action, answer);
                     }
                     _ => {
                         let command = Command::Action {
