@@ -5,7 +5,8 @@
 //! `node.rs` this node on NATS (serving rooms to other nodes' connections, forwarding its own
 //! connections' commands, placement, summaries); `acts.rs` its connections' actions on their
 //! way to rooms served elsewhere, answered on the rooms' streams; `relay.rs` a room's messages to its followers
-//! on other nodes, once per viewer class (the room's `Remote`); `streams.rs` the messages of rooms served elsewhere
+//! on other nodes, once per viewer class (the room's `Remote`), and the node's one publishing
+//! task, which also carries the actions `acts.rs` waits on; `streams.rs` the messages of rooms served elsewhere
 //! to this node's connections; `takeover.rs` taking over the rooms of nodes that died or
 //! stopped; `presence.rs` writing who is connected in the public rooms served here, for the
 //! other nodes' lobby and quick play (`store/presence.rs` the SQL); `connect.rs` the NATS
