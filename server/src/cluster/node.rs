@@ -602,8 +602,17 @@ impl ClusterNode {
         let request = Request::new()
             .payload(body.into())
             .timeout(Some(self.limits.answer_timeout()));
-        // Behind the connection's actions still in the publishing queue, as on one node.
-        self.relays.handed_over().await;
+        // Behind the connection's actions still in the publishing queue, as on one node (within
+        // the answer's time: a NATS client that takes nothing more holds the queue).
+        let timeout = self.limits.answer_timeout();
+        if tokio::time::timeout(timeout, self.relays.handed_over())
+            .await
+            .is_err()
+        {
+            return Err(Forwarded::Refused(ApiError::unavailable(
+                "the connection to the other nodes is stuck",
+            )));
+        }
         let message = match self.nats.send_request(ask_subject(owner), request).await {
             Ok(message) => message,
             Err(error) => {
