@@ -517,16 +517,15 @@ impl ClusterNode {
             client_id,
             action,
         });
+        let reply = Some(act_reply_subject(&self.node, ask));
         let published = match serde_json::to_vec(&act) {
-            Ok(body) => self
-                .relays
-                .publish(
-                    ask_subject(owner),
-                    Some(act_reply_subject(&self.node, ask)),
-                    body.into(),
-                )
-                .then_some(())
-                .ok_or_else(|| ApiError::unavailable("this node is stopping")),
+            Ok(body) => {
+                if self.relays.publish(ask_subject(owner), reply, body.into()) {
+                    Ok(())
+                } else {
+                    Err(ApiError::unavailable("this node is stopping"))
+                }
+            }
             Err(error) => Err(ApiError::internal(error)),
         };
         if let Err(error) = published {
@@ -801,7 +800,7 @@ fn placement<'a>(counts: &'a [(String, i64)], here: &str) -> Option<&'a str> {
         .map(|(_, n)| *n);
     match mine {
         Some(mine) if mine <= least + placement_slack(*least) => None,
-        _ => Some(fewest.as_str()).filter(|fewest| *fewest != here),
+        _ => Some(fewest.as_str()),
     }
 }
 
