@@ -174,8 +174,11 @@ impl Relays {
             pending: None,
         })) {
             Ok(()) => None,
-            Err(mpsc::error::SendError(Outgoing::Message(publish))) => Some(publish.payload),
-            Err(mpsc::error::SendError(Outgoing::Mark(_))) => None,
+            // The queue gives back what was sent: the message.
+            Err(mpsc::error::SendError(outgoing)) => match outgoing {
+                Outgoing::Message(publish) => Some(publish.payload),
+                Outgoing::Mark(_) => None,
+            },
         }
     }
 
@@ -255,7 +258,7 @@ async fn publish(nats: async_nats::Client, mut inbox: mpsc::UnboundedReceiver<Ou
                 (None, None) => nats.publish(message.subject, message.payload).await,
             };
             if let Err(error) = published {
-                tracing::warn!("a room's relay cannot publish: {error}");
+                tracing::warn!("this node cannot publish to NATS: {error}");
             }
             if let Some(pending) = message.pending {
                 pending.fetch_sub(1, Ordering::AcqRel);
