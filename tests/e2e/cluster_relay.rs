@@ -29,7 +29,7 @@ const ACTIONS: usize = 120;
 struct Wire {
     /// Its subject after `warroom.room.<room>.` (`spectators`, `seat.1`, `direct`, ...).
     class: String,
-    /// Its number in the room's stream (`Warroom-N`).
+    /// Its number in the room's stream (the third field of `Warroom-At`).
     n: Option<u64>,
     /// Its payload, parsed (`None`: empty, a control message).
     message: Option<Value>,
@@ -56,8 +56,8 @@ async fn listen(nats: &async_nats::Client, subject: String, heard: Heard) {
             let n = message
                 .headers
                 .as_ref()
-                .and_then(|h| h.get("Warroom-N"))
-                .and_then(|n| n.as_str().parse().ok());
+                .and_then(|h| h.get("Warroom-At"))
+                .and_then(|at| at.as_str().split(' ').nth(2)?.parse().ok());
             let message = (!message.payload.is_empty())
                 .then(|| serde_json::from_slice(&message.payload).expect("JSON on the wire"));
             heard.lock().unwrap().push(Wire { class, n, message });

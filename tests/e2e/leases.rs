@@ -65,13 +65,40 @@ async fn leases_are_acquired_renewed_lost_on_expiry_and_taken_over_with_a_new_ep
         (holder.owner.as_str(), holder.epoch, holder.live),
         ("a", 1, true)
     );
+    let new = RoomId::random();
+    assert_eq!(store.first_lease(new, "b", LONG).await.unwrap(), Some(1));
+    assert_eq!(
+        store.first_lease(new, "a", LONG).await.unwrap(),
+        None,
+        "a new room's first lease is taken once"
+    );
+    assert_eq!(
+        store.first_lease(room, "b", LONG).await.unwrap(),
+        None,
+        "a room leased before has no first lease to take"
+    );
+    assert_eq!(store.lease_holder(new).await.unwrap().unwrap().owner, "b");
     assert_eq!(
         store.renew_leases("a", &[room], SHORT).await.unwrap(),
         Vec::<RoomId>::new(),
         "renewed"
     );
+    let never = RoomId::random();
+    let live = store
+        .live_lease_owners(&[room, other, never])
+        .await
+        .unwrap();
+    assert_eq!(live.get(&room).map(String::as_str), Some("a"));
+    assert_eq!(live.get(&other).map(String::as_str), Some("a"));
+    assert_eq!(live.len(), 2, "a room never leased has no owner: {live:?}");
     tokio::time::sleep(SHORT + Duration::from_millis(200)).await;
     assert!(!store.lease_holder(room).await.unwrap().unwrap().live);
+    let live = store.live_lease_owners(&[room, other]).await.unwrap();
+    assert_eq!(
+        live.keys().collect::<Vec<_>>(),
+        [&other],
+        "an expired lease has no live owner"
+    );
     assert_eq!(
         store.renew_leases("a", &[room, other], LONG).await.unwrap(),
         vec![room],

@@ -3,7 +3,7 @@
 //! This node's leases are the rooms' (`room/leasing.rs`; `store/leases.rs` the SQL,
 //! `store/writer.rs` the fenced append); `wire.rs` what nodes say to each other;
 //! `node.rs` this node on NATS (serving rooms to other nodes' connections, forwarding its own
-//! connections' commands, placement, summaries); `acts.rs` its connections' actions on their
+//! connections' commands, summaries); `placement.rs` where a new room is served; `acts.rs` its connections' actions on their
 //! way to rooms served elsewhere, answered on the rooms' streams; `relay.rs` a room's messages to its followers
 //! on other nodes, once per viewer class (the room's `Remote`), and the node's one publishing
 //! task, which also carries the actions `acts.rs` waits on; `streams.rs` the messages of rooms served elsewhere
@@ -15,6 +15,7 @@
 pub mod acts;
 pub mod connect;
 pub mod node;
+pub mod placement;
 pub mod presence;
 pub mod relay;
 pub mod streams;

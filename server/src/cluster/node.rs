@@ -18,6 +18,7 @@ use warroom_protocol::{Room, RoomId, ServerMsg, codes};
 use warroom_room::{Answer as RoomAnswer, Command};
 
 use super::acts::Acts;
+use super::placement::placement;
 use super::relay::Relays;
 use super::streams::Streams;
 use super::wire::{
@@ -342,13 +343,23 @@ impl ClusterNode {
         command: Command,
     ) -> Answer {
         let key = (from.clone(), conn);
-        let handle = match self.rooms.locate(room).await {
+        let joining = matches!(command, Command::Join { .. });
+        let leaving = matches!(command, Command::Leave);
+        // A leave never loads the room: one no longer running here has nobody to leave (its
+        // task ended with its members), as a leave of a room whose task ended on one node.
+        let located = match self.rooms.running(room) {
+            Some(handle) => Ok(Located::Here(handle)),
+            None if leaving => {
+                self.forget_served(&key, room);
+                return done();
+            }
+            None => self.rooms.locate(room).await,
+        };
+        let handle = match located {
             Ok(Located::Here(handle)) => handle,
             Ok(Located::There(_)) => return refused(ApiError::room_moved()),
             Err(error) => return refused(error),
         };
-        let joining = matches!(command, Command::Join { .. });
-        let leaving = matches!(command, Command::Leave);
         let entry = {
             let mut served = lock(&self.served);
             if joining && !served.contains_key(&key) {
@@ -378,11 +389,7 @@ impl ClusterNode {
         };
         let Some((id, via)) = entry else {
             if leaving {
-                return Answer {
-                    result: Ok(RoomAnswer::Done),
-                    after: None,
-                    room: None,
-                };
+                return done();
             }
             return refused(ApiError::bad_request(
                 codes::NOT_JOINED,
@@ -394,18 +401,23 @@ impl ClusterNode {
             .ask_within(id, command, via, self.limits.answer_timeout())
             .await;
         if leaving || (joining && result.is_err()) {
-            let mut served = lock(&self.served);
-            if let Some(entry) = served.get_mut(&key) {
-                entry.rooms.retain(|followed| *followed != room);
-                if entry.rooms.is_empty() {
-                    served.remove(&key);
-                }
-            }
+            self.forget_served(&key, room);
         }
         Answer {
             result: result.map_err(RemoteError::from),
             after: self.relays.position(room),
             room: None,
+        }
+    }
+
+    /// Another node's connection (`key`) no longer follows `room` here.
+    fn forget_served(&self, key: &(String, ConnId), room: RoomId) {
+        let mut served = lock(&self.served);
+        if let Some(entry) = served.get_mut(key) {
+            entry.rooms.retain(|followed| *followed != room);
+            if entry.rooms.is_empty() {
+                served.remove(key);
+            }
         }
     }
 
@@ -649,15 +661,16 @@ impl ClusterNode {
                 .values()
                 .flat_map(|entry| entry.rooms.iter().map(|(r, o)| (*r, o.clone())))
                 .collect();
+            let rooms: Vec<RoomId> = followed.keys().copied().collect();
+            let live = match self.store.live_lease_owners(&rooms).await {
+                Ok(live) => live,
+                Err(error) => {
+                    tracing::warn!("cannot read the leases of the rooms followed here: {error}");
+                    continue;
+                }
+            };
             for (room, owner) in followed {
-                let holder = match self.store.lease_holder(room).await {
-                    Ok(holder) => holder,
-                    Err(error) => {
-                        tracing::warn!("cannot read the lease of room {room}: {error}");
-                        continue;
-                    }
-                };
-                if holder.is_some_and(|h| h.live && h.owner == owner) {
+                if live.get(&room) == Some(&owner) {
                     continue;
                 }
                 tracing::info!(
@@ -787,32 +800,18 @@ impl ClusterNode {
     }
 }
 
-/// Where a new room goes, given the live nodes' lease counts (fewest first, draining nodes left
-/// out) and this node: `None` for here, or the node with the fewest leases when this one is
-/// draining (not counted) or serves more than [`placement_slack`] rooms beyond it. Rooms stay
-/// where their creators are (their players are most likely there too, so their actions and
-/// messages need not cross NATS), while no node runs far ahead of the others.
-fn placement<'a>(counts: &'a [(String, i64)], here: &str) -> Option<&'a str> {
-    let (fewest, least) = counts.first()?;
-    let mine = counts
-        .iter()
-        .find(|(node, _)| node == here)
-        .map(|(_, n)| *n);
-    match mine {
-        Some(mine) if mine <= least + placement_slack(*least) => None,
-        _ => Some(fewest.as_str()),
-    }
-}
-
-/// How many more rooms than the least loaded live node a node may serve and still open new
-/// rooms itself: a quarter more, and at least 8.
-fn placement_slack(least: i64) -> i64 {
-    (least / 4).max(8)
-}
-
 fn refused(error: ApiError) -> Answer {
     Answer {
         result: Err(error.into()),
+        after: None,
+        room: None,
+    }
+}
+
+/// A command answered with nothing to do.
+fn done() -> Answer {
+    Answer {
+        result: Ok(RoomAnswer::Done),
         after: None,
         room: None,
     }
@@ -823,47 +822,5 @@ fn summary(room: Room) -> Answer {
         result: Ok(RoomAnswer::Done),
         after: None,
         room: Some(room),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::placement;
-
-    fn counts(nodes: &[(&str, i64)]) -> Vec<(String, i64)> {
-        nodes.iter().map(|(n, c)| ((*n).to_owned(), *c)).collect()
-    }
-
-    #[test]
-    fn a_new_room_stays_on_the_node_its_creator_came_to_while_that_node_is_not_far_ahead() {
-        let live = counts(&[("a", 0), ("b", 8)]);
-        assert_eq!(
-            placement(&live, "b"),
-            None,
-            "8 more than the fewest is still here"
-        );
-        assert_eq!(placement(&live, "a"), None, "the fewest itself");
-        let live = counts(&[("a", 40), ("b", 50)]);
-        assert_eq!(placement(&live, "b"), None, "a quarter more than 40 is 10");
-    }
-
-    #[test]
-    fn a_new_room_goes_to_the_node_with_the_fewest_leases_when_this_one_is_far_ahead() {
-        assert_eq!(placement(&counts(&[("a", 0), ("b", 9)]), "b"), Some("a"));
-        assert_eq!(
-            placement(&counts(&[("a", 40), ("c", 45), ("b", 51)]), "b"),
-            Some("a")
-        );
-    }
-
-    #[test]
-    fn a_draining_node_or_one_the_counts_miss_places_every_new_room_elsewhere() {
-        let live = counts(&[("a", 3), ("b", 4)]);
-        assert_eq!(
-            placement(&live, "d"),
-            Some("a"),
-            "d is draining: not counted"
-        );
-        assert_eq!(placement(&[], "d"), None, "no count at all: here");
     }
 }

@@ -24,7 +24,7 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
-use async_nats::{HeaderMap, HeaderValue};
+use async_nats::HeaderMap;
 use axum::extract::ws::Utf8Bytes;
 use bytes::Bytes;
 use tokio::sync::{mpsc, oneshot};
@@ -33,8 +33,8 @@ use warroom_engine::Viewer;
 use warroom_protocol::{Identity, IdentityId, RoomId};
 
 use super::wire::{
-    ACKS, ANSWER, ActAnswer, CLOSE, ENTER, EPOCH, FROM, N, PACED, RemoteError, SPEAKER, STREAM,
-    StreamPosition, TO, class_name, room_subject,
+    ACKS, ANSWER, AT, ActAnswer, At, CLOSE, ENTER, PACED, RemoteError, SPEAKER, StreamPosition, TO,
+    class_name, room_subject,
 };
 use crate::error::ApiError;
 use crate::room::{ConnId, Overflow, Remote, RemoteConn, Remotes};
@@ -61,9 +61,6 @@ struct Shared {
     stream: u64,
     n: AtomicU64,
     queue: mpsc::UnboundedSender<Outgoing>,
-    /// The header values every message of the stream carries (node, epoch, stream), written
-    /// once.
-    stamp: [HeaderValue; 3],
 }
 
 impl Shared {
@@ -123,11 +120,6 @@ impl Relays {
             stream,
             n: AtomicU64::new(0),
             queue: queue.clone(),
-            stamp: [
-                HeaderValue::from(self.node.to_string()),
-                HeaderValue::from(epoch.to_string()),
-                HeaderValue::from(stream.to_string()),
-            ],
         });
         Relay {
             relays: self.clone(),
@@ -350,8 +342,7 @@ impl Relay {
     /// of the stream: the stream is numbered from 1 after it).
     pub fn start(&mut self) {
         lock(&self.relays.positions).insert(self.room, self.shared.clone());
-        let mut headers = self.stamp();
-        headers.insert(N, "0");
+        let headers = self.numbered(0);
         self.queue(room_subject(self.room, "served"), headers, Bytes::new());
     }
 
@@ -489,18 +480,21 @@ impl Relay {
     /// The headers of the next message of the stream (numbered here).
     fn headers(&mut self) -> HeaderMap {
         self.sent += 1;
-        let mut headers = self.stamp();
-        headers.insert(N, self.sent.to_string());
-        headers
+        self.numbered(self.sent)
     }
 
-    /// The headers naming this node, the epoch and the stream.
-    fn stamp(&self) -> HeaderMap {
+    /// The headers of message `n` of the stream: its place and this node ([`AT`]).
+    fn numbered(&self, n: u64) -> HeaderMap {
+        let at = At {
+            position: StreamPosition {
+                epoch: self.shared.epoch,
+                stream: self.shared.stream,
+                n,
+            },
+            from: &self.relays.node,
+        };
         let mut headers = HeaderMap::new();
-        let [node, epoch, stream] = &self.shared.stamp;
-        headers.insert(FROM, node.clone());
-        headers.insert(EPOCH, epoch.clone());
-        headers.insert(STREAM, stream.clone());
+        headers.insert(AT, at.to_string());
         headers
     }
 
@@ -728,6 +722,13 @@ mod tests {
             .map(|value| value.as_str())
     }
 
+    /// The message's number in its stream ([`AT`]).
+    fn number(message: &Publish) -> Option<u64> {
+        header(message, AT)
+            .and_then(At::parse)
+            .map(|at| at.position.n)
+    }
+
     /// Two spectators of node b follow the room; the queue holds 4 unpublished messages.
     async fn full_relay() -> (Arc<Relays>, RoomId, Relay, Queue) {
         let relays = relays(4).await;
@@ -739,7 +740,7 @@ mod tests {
         relay.flush();
         let served = inbox.try_recv().expect("served");
         assert_eq!(served.subject, room_subject(room, "served"));
-        assert_eq!(header(&served, N), Some("0"));
+        assert_eq!(number(&served), Some(0));
         relay.pending.fetch_sub(1, Ordering::AcqRel);
         for conn in [9, 7] {
             let node = Arc::from("b");
@@ -787,8 +788,8 @@ mod tests {
         while let Ok(message) = inbox.try_recv() {
             queued.push(message);
         }
-        let numbers: Vec<Option<&str>> = queued.iter().map(|m| header(m, N)).collect();
-        assert_eq!(numbers, ["1", "2", "3", "4", "5"].map(Some));
+        let numbers: Vec<Option<u64>> = queued.iter().map(number).collect();
+        assert_eq!(numbers, [1, 2, 3, 4, 5].map(Some));
         let subjects: Vec<&str> = queued.iter().map(|m| m.subject.as_str()).collect();
         let (direct, spectators) = (
             room_subject(room, "direct"),
@@ -857,7 +858,7 @@ mod tests {
         relay.flush();
         let mut subjects = Vec::new();
         while let Ok(message) = inbox.try_recv() {
-            if header(&message, ENTER).is_none() && header(&message, N) != Some("0") {
+            if header(&message, ENTER).is_none() && number(&message) != Some(0) {
                 subjects.push(message.subject);
             }
         }
@@ -986,7 +987,7 @@ mod tests {
                 ),
             }
         }
-        let numbers: Vec<Option<&str>> = queued.iter().map(|m| header(m, N)).collect();
-        assert_eq!(numbers, ["1", "2", "3", "4", "5"].map(Some));
+        let numbers: Vec<Option<u64>> = queued.iter().map(number).collect();
+        assert_eq!(numbers, [1, 2, 3, 4, 5].map(Some));
     }
 }

@@ -39,8 +39,8 @@ use warroom_protocol::{IdentityId, RoomId, ServerMsg, codes};
 
 use super::acts::Acts;
 use super::wire::{
-    ACKS, ANSWER, ActAnswer, CLOSE, ENTER, EPOCH, FROM, N, PACED, SPEAKER, STREAM, StreamPosition,
-    TO, parse_class, room_subject,
+    ACKS, ANSWER, AT, ActAnswer, At, CLOSE, ENTER, PACED, SPEAKER, StreamPosition, TO, parse_class,
+    room_subject,
 };
 use crate::error::ApiError;
 use crate::metrics::Metrics;
@@ -271,20 +271,20 @@ impl Stamp<'_> {
     }
 }
 
+/// The message's [`AT`] header, read.
+fn at(message: &async_nats::Message) -> Option<At<'_>> {
+    At::parse(message.headers.as_ref()?.get(AT)?.as_str())
+}
+
 fn stamp<'a>(node: &str, message: &'a async_nats::Message) -> Option<Stamp<'a>> {
-    let headers = message.headers.as_ref()?;
-    let get = |name: HeaderName| headers.get(name).map(|value| value.as_str());
-    if get(FROM) == Some(node) {
+    let at = at(message)?;
+    if at.from == node {
         // This node's own relay (it serves the room now): not for its members here.
         return None;
     }
     Some(Stamp {
-        headers,
-        position: StreamPosition {
-            epoch: get(EPOCH)?.parse().ok()?,
-            stream: get(STREAM)?.parse().ok()?,
-            n: get(N)?.parse().ok()?,
-        },
+        headers: message.headers.as_ref()?,
+        position: at.position,
     })
 }
 
@@ -379,13 +379,10 @@ impl RoomStream {
     /// sender now (this node included): the members whose join another node answered are told
     /// `room_moved` and disconnected. How many.
     fn moved_on(&self, message: &async_nats::Message) -> usize {
-        let Some(headers) = message.headers.as_ref() else {
+        let Some(At { position, from }) = at(message) else {
             return 0;
         };
-        let get = |name: HeaderName| headers.get(name).map(|value| value.as_str());
-        let (Some(from), Some(epoch)) = (get(FROM), get(EPOCH).and_then(|e| e.parse().ok())) else {
-            return 0;
-        };
+        let epoch = position.epoch;
         {
             let mut newest = lock(&self.newest_epoch);
             if epoch <= *newest {
@@ -517,10 +514,19 @@ mod tests {
     /// Message `n` of stream 5 in epoch 1, from node `a`, on `suffix`.
     fn message(suffix: &str, n: u64, paced: bool) -> async_nats::Message {
         let mut headers = HeaderMap::new();
-        headers.insert(FROM, "a");
-        headers.insert(EPOCH, "1");
-        headers.insert(STREAM, "5");
-        headers.insert(N, n.to_string().as_str());
+        let position = StreamPosition {
+            epoch: 1,
+            stream: 5,
+            n,
+        };
+        headers.insert(
+            AT,
+            At {
+                position,
+                from: "a",
+            }
+            .to_string(),
+        );
         if paced {
             headers.insert(PACED, "1");
         }
@@ -533,6 +539,14 @@ mod tests {
             description: None,
             length: 0,
         }
+    }
+
+    /// Marks `message` as published by node `from` in `epoch` and `stream`, keeping its number.
+    fn published_by(message: &mut async_nats::Message, from: &str, epoch: i64, stream: u64) {
+        let n = at(message).expect("a stream message").position.n;
+        let position = StreamPosition { epoch, stream, n };
+        let headers = message.headers.as_mut().expect("headers");
+        headers.insert(AT, At { position, from }.to_string());
     }
 
     /// Connection `conn` of node `b` follows the room, and message `n` (its `enter`) says it is
@@ -626,7 +640,7 @@ mod tests {
         let stream = room_stream();
         let (outbox, _inbox) = join(&stream, 1, Viewer::Spectator, 3);
         let mut next = message("all", 40, false);
-        next.headers.as_mut().expect("headers").insert(STREAM, "6");
+        published_by(&mut next, "a", 1, 6);
         assert_eq!(stream.handle("b", &next, &acts()), Read::InOrder);
         assert_eq!(outbox.kicked(), None);
     }
@@ -650,10 +664,7 @@ mod tests {
         );
         // Node c took the room over (epoch 2): its `served` message, number 0 of its stream.
         let mut served = message("served", 0, false);
-        let headers = served.headers.as_mut().expect("headers");
-        headers.insert(FROM, "c");
-        headers.insert(EPOCH, "2");
-        headers.insert(STREAM, "9");
+        published_by(&mut served, "c", 2, 9);
         served.payload = bytes::Bytes::new();
         assert_eq!(stream.moved_on(&served), 1);
         assert_eq!(stream.handle("b", &served, &acts()), Read::InOrder);
@@ -670,10 +681,7 @@ mod tests {
             Read::InOrder
         );
         let mut next = message("all", 1, false);
-        let headers = next.headers.as_mut().expect("headers");
-        headers.insert(FROM, "c");
-        headers.insert(EPOCH, "2");
-        headers.insert(STREAM, "9");
+        published_by(&mut next, "c", 2, 9);
         assert_eq!(stream.handle("b", &next, &acts()), Read::InOrder);
         assert_eq!(stream.position.borrow().n, 1);
     }
@@ -683,9 +691,7 @@ mod tests {
         let stream = room_stream();
         let (old, _inbox) = join(&stream, 1, Viewer::Spectator, 1);
         let mut served = message("served", 0, false);
-        let headers = served.headers.as_mut().expect("headers");
-        headers.insert(FROM, "b");
-        headers.insert(EPOCH, "2");
+        published_by(&mut served, "b", 2, 5);
         assert_eq!(stream.moved_on(&served), 1);
         assert_eq!(stream.handle("b", &served, &acts()), Read::InOrder);
         assert_eq!(old.kicked(), Some(Kick::Moved));

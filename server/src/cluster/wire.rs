@@ -14,8 +14,8 @@
 //!   (`streams.rs`): one NATS message per viewer class (everyone, the spectators, one seat),
 //!   the payload exactly the text to send. `direct` carries what is for some connections only
 //!   (header [`TO`]), and the control messages: [`ENTER`] (a connection's class) and
-//!   [`CLOSE`] (the room disconnected them). Every message carries [`FROM`], [`EPOCH`],
-//!   [`STREAM`] and [`N`] (its place in the room's stream); chat carries [`SPEAKER`]; a
+//!   [`CLOSE`] (the room disconnected them). Every message carries [`AT`] (its place in the
+//!   room's stream and the node that published it); chat carries [`SPEAKER`]; a
 //!   spectators' copy of the match carries [`PACED`] (the reading node paces its sockets);
 //!   any message may carry [`ACKS`], and a `direct` one [`ANSWER`] (answers to actions).
 //! - `warroom.room.<room>.served`: published once when a node starts serving the room (its
@@ -35,14 +35,11 @@ use crate::room::ConnId;
 // Header names are built once, as constants (`HeaderName::from_static`): a name made from a
 // `&str` is checked and copied each time, for every message published and every header read.
 
-/// Header: the node that published it.
-pub const FROM: HeaderName = HeaderName::from_static("Warroom-From");
-/// Header: the lease epoch under which the room's node serves it.
-pub const EPOCH: HeaderName = HeaderName::from_static("Warroom-Epoch");
-/// Header: the room task's stream (random, one per relay) within that epoch.
-pub const STREAM: HeaderName = HeaderName::from_static("Warroom-Stream");
-/// Header: how many messages the room's relay published in its stream, this one included.
-pub const N: HeaderName = HeaderName::from_static("Warroom-N");
+/// Header, on every message of a room's stream: `<epoch> <stream> <n> <node>`, its place in the
+/// stream ([`StreamPosition`]: the lease epoch, the relay's stream within it, its number) and
+/// the node that published it ([`At`]). One header rather than four: a header costs a map
+/// entry and an allocation on both nodes, for every message.
+pub const AT: HeaderName = HeaderName::from_static("Warroom-At");
 /// Header: the connections a `direct` message is for, as `node:conn` separated by commas.
 pub const TO: HeaderName = HeaderName::from_static("Warroom-To");
 /// Header: the `TO` connection is now of this viewer class ([`class_name`]); no payload.
@@ -119,6 +116,40 @@ pub struct StreamPosition {
     pub stream: u64,
     /// Messages published so far.
     pub n: u64,
+}
+
+/// The [`AT`] value of a stream message: where it stands and who published it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct At<'a> {
+    /// The message's place in the room's stream.
+    pub position: StreamPosition,
+    /// The node that published it.
+    pub from: &'a str,
+}
+
+impl<'a> At<'a> {
+    /// Reads an [`AT`] value (`None`: not one).
+    pub fn parse(value: &'a str) -> Option<At<'a>> {
+        let mut parts = value.splitn(4, ' ');
+        let mut number = || parts.next().and_then(|part| part.parse::<u64>().ok());
+        let (epoch, stream, n) = (number()?, number()?, number()?);
+        let from = parts.next().filter(|node| valid_node_id(node))?;
+        Some(At {
+            position: StreamPosition {
+                epoch: i64::try_from(epoch).ok()?,
+                stream,
+                n,
+            },
+            from,
+        })
+    }
+}
+
+impl std::fmt::Display for At<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let StreamPosition { epoch, stream, n } = self.position;
+        write!(f, "{epoch} {stream} {n} {}", self.from)
+    }
 }
 
 /// True for a node id that fits in a subject: 1 to 64 letters, digits, `-` and `_`.
@@ -229,4 +260,42 @@ pub struct Answer {
     /// A summary's room, or an adopted room's summary.
     #[serde(default)]
     pub room: Option<Room>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{At, StreamPosition};
+
+    #[test]
+    fn a_stream_messages_place_and_node_read_back_as_written_and_nothing_else_reads() {
+        let position = StreamPosition {
+            epoch: 3,
+            stream: u64::MAX,
+            n: 0,
+        };
+        let written = At {
+            position,
+            from: "node-2_b",
+        }
+        .to_string();
+        assert_eq!(written, format!("3 {} 0 node-2_b", u64::MAX));
+        assert_eq!(
+            At::parse(&written),
+            Some(At {
+                position,
+                from: "node-2_b"
+            })
+        );
+        for bad in [
+            "",
+            "3 4 5",
+            "3 4 5 ",
+            "-1 4 5 a",
+            "3 x 5 a",
+            "3 4 5 a b",
+            "3 4 5 a.b",
+        ] {
+            assert_eq!(At::parse(bad), None, "{bad:?}");
+        }
+    }
 }

@@ -86,27 +86,43 @@ impl Leasing {
         if self.draining.is_cancelled() {
             return Ok(None);
         }
-        let Some(epoch) = self
+        let epoch = self
             .store
             .acquire_lease(room, &self.node, self.length)
-            .await?
-        else {
+            .await?;
+        Ok(epoch.map(|epoch| self.hold(room, epoch)))
+    }
+
+    /// Acquires the first lease of a room created here just now (the caller holds
+    /// `acquiring`): one statement, as no other node can hold or lock its lease yet; `None`
+    /// when this node is stopping (or, never expected, the lease exists).
+    pub async fn acquire_new(self: &Arc<Self>, room: RoomId) -> sqlx::Result<Option<RoomLease>> {
+        if self.draining.is_cancelled() {
             return Ok(None);
-        };
+        }
+        let epoch = self
+            .store
+            .first_lease(room, &self.node, self.length)
+            .await?;
+        Ok(epoch.map(|epoch| self.hold(room, epoch)))
+    }
+
+    /// `room`'s lease, acquired at `epoch`, is this node's.
+    fn hold(self: &Arc<Self>, room: RoomId, epoch: i64) -> RoomLease {
         let lost = CancellationToken::new();
         if let Some((_, old)) = self.held().insert(room, (epoch, lost.clone())) {
             // A room of ours that stopped without saying so: its appends are fenced out anyway.
             old.cancel();
         }
         tracing::info!(node = %self.node, "acquired room {room} at epoch {epoch}");
-        Ok(Some(RoomLease {
+        RoomLease {
             fence: Fence {
                 node: self.node.clone(),
                 epoch,
             },
             lost,
             leasing: self.clone(),
-        }))
+        }
     }
 
     /// The room stopped here: forgets its lease, releasing it unless it moved on.

@@ -226,7 +226,7 @@ impl Rooms {
         };
         let _one = leasing.acquiring.lock().await;
         let lease = leasing
-            .acquire(id)
+            .acquire_new(id)
             .await?
             .ok_or_else(ApiError::room_moved)?;
         Ok(self.spawn(id, self.task(core, Some(lease))))

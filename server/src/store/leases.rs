@@ -99,6 +99,28 @@ impl Store {
         }
     }
 
+    /// The first lease of a new room (epoch 1) for `node`, in one statement: no transaction
+    /// and no lock timeout, since no lease row exists for another node to hold. `None` if one
+    /// does after all (the room is then not this node's).
+    pub async fn first_lease(
+        &self,
+        room: RoomId,
+        node: &str,
+        length: Duration,
+    ) -> sqlx::Result<Option<i64>> {
+        let row = sqlx::query(
+            "INSERT INTO room_leases (room_id, owner, epoch, expires_at) \
+             VALUES ($1::uuid, $2, 1, clock_timestamp() + $3 * interval '1 millisecond') \
+             ON CONFLICT (room_id) DO NOTHING RETURNING epoch",
+        )
+        .bind(room.to_string())
+        .bind(node)
+        .bind(millis(length))
+        .fetch_optional(self.pool())
+        .await?;
+        row.map(|row| row.try_get::<i64, _>(0)).transpose()
+    }
+
     /// Renews the leases `node` holds on `rooms` for `length`, in one statement, locking the
     /// rows in room order (as the writer does, so the two never deadlock). Returns the rooms
     /// whose lease it no longer holds (expired, or taken by another node): they must stop.
@@ -199,6 +221,39 @@ impl Store {
             })
         })
         .transpose()
+    }
+
+    /// The live leases' holders among `rooms`, by room (a room whose lease expired, or was
+    /// never acquired, is left out): one statement for every room a node follows.
+    pub async fn live_lease_owners(
+        &self,
+        rooms: &[RoomId],
+    ) -> sqlx::Result<std::collections::HashMap<RoomId, String>> {
+        if rooms.is_empty() {
+            return Ok(std::collections::HashMap::new());
+        }
+        let ids = rooms
+            .iter()
+            .map(RoomId::to_string)
+            .collect::<Vec<_>>()
+            .join(",");
+        let rows = sqlx::query(
+            "SELECT room_id::text, owner FROM room_leases \
+             WHERE room_id IN (SELECT unnest(string_to_array($1, ','))::uuid) \
+             AND expires_at > clock_timestamp()",
+        )
+        .bind(ids)
+        .fetch_all(self.pool())
+        .await?;
+        rows.iter()
+            .map(|row| {
+                let room: String = row.try_get(0)?;
+                let room = room
+                    .parse()
+                    .map_err(|error| sqlx::Error::Decode(Box::new(error)))?;
+                Ok((room, row.try_get(1)?))
+            })
+            .collect()
     }
 
     /// Says `node` is alive for `length` more (and whether it is draining: stopping, so it
