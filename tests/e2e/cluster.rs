@@ -1426,13 +1426,14 @@ async fn metric_settles(http: Http, name: &str, value: f64) {
 /// In cluster mode a finished room that left memory is read from the database by every node:
 /// `GET /api/rooms/{id}` neither loads it into a room task nor takes its lease, on the node
 /// that served it as on the other (before, the other node asked the room's owner, and a
-/// dormant room was loaded by whichever node was asked).
+/// dormant room was loaded by whichever node was asked). Nor does another node's late `leave`
+/// for it (before, the node asked acquired the room's lease and loaded it to have it left).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[cfg_attr(
     not(all(warroom_test_postgres, warroom_test_nats)),
     ignore = "needs WARROOM_TEST_POSTGRES_URL and WARROOM_TEST_NATS_URL"
 )]
-async fn a_finished_room_is_read_from_the_database_by_every_node_without_loading_it() {
+async fn a_finished_room_is_read_from_the_database_by_every_node_and_left_without_loading_it() {
     let (nats, db, prefix) = cluster_setup().await;
     let evicting = [("--room-idle-eviction", "1s")];
     let nodes = Node::cluster::<2>(&db, &nats, &prefix, 5, &evicting).await;
@@ -1462,11 +1463,31 @@ async fn a_finished_room_is_read_from_the_database_by_every_node_without_loading
             assert_eq!(shown["id"], json!(room), "{shown}");
         }
     }
+    // A connection of another node that followed the room leaves it late, as a forwarded
+    // `leave` (what a node sends when its socket leaves a room served elsewhere).
+    let observer = async_nats::connect(&nats).await.expect("NATS");
+    for node in &nodes {
+        let ask = warroom_server::cluster::wire::Ask::Room {
+            room: room.parse().expect("a room id"),
+            from: "elsewhere".to_owned(),
+            conn: 7,
+            command: warroom_room::Command::Leave,
+        };
+        let reply = observer
+            .request(
+                warroom_server::cluster::wire::ask_subject(&node.id),
+                serde_json::to_vec(&ask).expect("JSON").into(),
+            )
+            .await
+            .expect("the node answers");
+        let answer: Value = serde_json::from_slice(&reply.payload).expect("JSON");
+        assert_eq!(answer["result"], json!({"Ok": {"type": "done"}}), "{answer}");
+    }
     for http in https {
         assert_eq!(http.metric("warroom_rooms_in_memory").await, 0.0);
     }
     assert!(
         !owners(&db).await.contains_key(&room),
-        "nobody took the finished room's lease to read it"
+        "nobody took the finished room's lease to read it or to have it left"
     );
 }

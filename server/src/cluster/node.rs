@@ -345,8 +345,8 @@ impl ClusterNode {
         let key = (from.clone(), conn);
         let joining = matches!(command, Command::Join { .. });
         let leaving = matches!(command, Command::Leave);
-        // A leave never loads the room: one no longer running here has nobody to leave (its
-        // task ended with its members), as a leave of a room whose task ended on one node.
+        // A leave never loads the room: one no longer running here has nobody in it to leave
+        // (its task ended with its members).
         let located = match self.rooms.running(room) {
             Some(handle) => Ok(Located::Here(handle)),
             None if leaving => {
