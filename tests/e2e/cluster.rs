@@ -1481,7 +1481,11 @@ async fn a_finished_room_is_read_from_the_database_by_every_node_and_left_withou
             .await
             .expect("the node answers");
         let answer: Value = serde_json::from_slice(&reply.payload).expect("JSON");
-        assert_eq!(answer["result"], json!({"Ok": {"type": "done"}}), "{answer}");
+        assert_eq!(
+            answer["result"],
+            json!({"Ok": {"type": "done"}}),
+            "{answer}"
+        );
     }
     for http in https {
         assert_eq!(http.metric("warroom_rooms_in_memory").await, 0.0);
