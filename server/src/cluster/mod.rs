@@ -1,16 +1,16 @@
 //! Cluster mode (`--nats-url`, docs/SCALING.md): several nodes over one PostgreSQL, each room
 //! served by the one node holding its lease, NATS carrying commands and messages between them.
 //! This node's leases are the rooms' (`room/leasing.rs`; `store/leases.rs` the SQL,
-//! `store/writer.rs` the fenced append); `wire.rs` what nodes say to each other;
-//! `node.rs` this node on NATS (serving rooms to other nodes' connections, forwarding its own
-//! connections' commands, summaries); `placement.rs` where a new room is served; `acts.rs` its connections' actions on their
-//! way to rooms served elsewhere, answered on the rooms' streams; `relay.rs` a room's messages to its followers
-//! on other nodes, once per viewer class (the room's `Remote`), and the node's one publishing
-//! task, which also carries the actions `acts.rs` waits on; `streams.rs` the messages of rooms served elsewhere
-//! to this node's connections; `takeover.rs` taking over the rooms of nodes that died or
-//! stopped; `presence.rs` writing who is connected in the public rooms served here, for the
-//! other nodes' lobby and quick play (`store/presence.rs` the SQL); `connect.rs` the NATS
-//! connection (credentials, TLS).
+//! `store/writer.rs` the fenced append); `wire.rs` what nodes say to each other; `node.rs` this
+//! node on NATS (serving rooms to other nodes' connections, forwarding its own connections'
+//! commands, summaries); `placement.rs` where a new room is served; `acts.rs` its connections'
+//! actions on their way to rooms served elsewhere, answered on the rooms' streams; `relay.rs` a
+//! room's messages to its followers on other nodes, once per viewer class (the room's
+//! `Remote`), and the node's one publishing task, which also carries the actions `acts.rs`
+//! waits on; `streams.rs` the messages of rooms served elsewhere to this node's connections;
+//! `takeover.rs` taking over the rooms of nodes that died or stopped; `presence.rs` writing who
+//! is connected in the public rooms served here, for the other nodes' lobby and quick play
+//! (`store/presence.rs` the SQL); `connect.rs` the NATS connection (credentials, TLS).
 
 pub mod acts;
 pub mod connect;
