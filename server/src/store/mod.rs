@@ -83,6 +83,10 @@ impl SessionLimits {
     }
 }
 
+/// How long a connection may have been idle in the pool before it is pinged again on its way
+/// out ([`Store::connect_with`]).
+const PING_IDLE_AFTER: Duration = Duration::from_secs(1);
+
 impl Store {
     /// Connects to `url` (`postgres://…` or `sqlite://…`) and runs the backend's migrations;
     /// later, a connection not handed out within `timeout` is an error (`unavailable`).
@@ -117,7 +121,19 @@ impl Store {
             // PostgreSQL: 8 for the REST handlers and the rooms' own writes, and as many again
             // for the writer's lanes (`--writer-lanes`, 4 by default).
             .max_connections(if sqlite { 4 } else { 16 })
-            .acquire_timeout(timeout);
+            .acquire_timeout(timeout)
+            // sqlx pings every connection it hands out, on top of the ping with which it takes
+            // each one back: a third round trip for every statement. A connection back for
+            // under a second passed that second ping; only one idle longer is pinged first.
+            .test_before_acquire(false)
+            .before_acquire(|connection, meta| {
+                Box::pin(async move {
+                    if meta.idle_for >= PING_IDLE_AFTER {
+                        sqlx::Connection::ping(connection).await?;
+                    }
+                    Ok(true)
+                })
+            });
         if let (Some(limits), false) = (limits, sqlite) {
             options = options.after_connect(move |connection, _| {
                 Box::pin(async move {
