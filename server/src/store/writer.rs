@@ -304,9 +304,9 @@ impl Task {
 
     /// One lane: whenever it is free it waits for the first append and takes whatever else is
     /// already queued (the batch is what arrived while the lanes were busy, and what the tasks
-    /// ready then queue once they have run), and commits it on
-    /// its own connection, kept from one batch to the next. It ends when every handle is
-    /// dropped or `stop` is cancelled; either way what is already queued is committed first.
+    /// ready then queue once they have run), and commits it on its own connection, kept from
+    /// one batch to the next. It ends when every handle is dropped or `stop` is cancelled;
+    /// either way what is already queued is committed first.
     async fn lane(
         self: Arc<Self>,
         index: usize,
