@@ -295,6 +295,12 @@ async fn player_match_list_is_paginated_and_filtered(db: TestDb) {
     }
     assert_eq!(finished, 3);
     assert_eq!(counts["playing"], 2);
+    // The casual-first rule counts her finished matches, and no further than it needs.
+    let store = common::db::store(&db).await;
+    let ada_identity = ada_id.parse().unwrap();
+    assert_eq!(store.finished_matches(ada_identity, 10).await.unwrap(), 3);
+    assert_eq!(store.finished_matches(ada_identity, 2).await.unwrap(), 2);
+    assert_eq!(store.finished_matches(ada_identity, 0).await.unwrap(), 0);
     let (_, page) = http
         .get(&format!("{base}?ruleset=capitals"), Some(&ada))
         .await;

@@ -141,7 +141,7 @@ pub async fn check_may_play_rated(state: &AppState, identity: IdentityId) -> Res
     if needed == 0 {
         return Ok(());
     }
-    let finished = state.store.finished_matches(identity).await?;
+    let finished = state.store.finished_matches(identity, needed).await?;
     if finished < needed {
         return Err(ApiError::forbidden(
             codes::NOT_YET_RATED,

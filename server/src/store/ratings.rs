@@ -641,14 +641,18 @@ impl Store {
             .collect()
     }
 
-    /// How many finished matches `identity` played (the casual-first rule).
-    pub async fn finished_matches(&self, identity: IdentityId) -> sqlx::Result<u64> {
+    /// How many finished matches `identity` played, counted no further than `at_most` (the
+    /// casual-first rule needs no more): a seat taken by a player of thousands of matches reads
+    /// a few rows, not all of them.
+    pub async fn finished_matches(&self, identity: IdentityId, at_most: u64) -> sqlx::Result<u64> {
         let count: i64 = sqlx::query(&format!(
-            "SELECT COUNT(*) FROM match_seats s JOIN matches m ON m.id = s.match_id \
-             WHERE s.identity_id = {} AND m.state = 'finished'",
+            "SELECT COUNT(*) FROM (SELECT 1 FROM match_seats s JOIN matches m \
+             ON m.id = s.match_id WHERE s.identity_id = {} AND m.state = 'finished' \
+             LIMIT $2) AS counted",
             self.dialect.uuid(1)
         ))
         .bind(identity.to_string())
+        .bind(i64::try_from(at_most).unwrap_or(i64::MAX))
         .fetch_one(&self.pool)
         .await?
         .try_get(0)?;

@@ -352,7 +352,7 @@ impl Connection {
             Some(identity) => self
                 .state
                 .store
-                .finished_matches(identity.id)
+                .finished_matches(identity.id, needed)
                 .await
                 .is_ok_and(|finished| finished >= needed),
         }
