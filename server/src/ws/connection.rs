@@ -342,19 +342,15 @@ impl Connection {
         }
     }
 
-    /// Whether this identity has finished enough matches to play rated (`--rated-min-matches`);
-    /// a database that cannot say counts as no.
+    /// Whether this identity has finished enough matches to play rated (`--rated-min-matches`,
+    /// the rule of `api::ratings::check_may_play_rated`); a database that cannot say counts as
+    /// no.
     async fn may_play_rated(&self) -> bool {
-        let needed = self.state.store.rating_policy().min_matches;
         match &self.identity {
-            _ if needed == 0 => true,
-            None => false,
-            Some(identity) => self
-                .state
-                .store
-                .finished_matches(identity.id, needed)
+            None => self.state.store.rating_policy().min_matches == 0,
+            Some(identity) => crate::api::ratings::check_may_play_rated(&self.state, identity.id)
                 .await
-                .is_ok_and(|finished| finished >= needed),
+                .is_ok(),
         }
     }
 
