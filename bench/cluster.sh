@@ -15,6 +15,10 @@
 #                                          before/after: each run starts every binary in turn,
 #                                          labelled by its position (s1, s2, ...), in one run
 #   LOAD=/tmp/load ...                     another build of the load generator
+#   CLIENTS=spread ...                     (default "spread together") with 2 or more nodes, each
+#                                          run once with clients spread (forwarded over NATS) and
+#                                          once with every client of a room on its node
+#                                          (`--clients together`: the nodes' cost without forwarding)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source bench/common.sh
@@ -29,6 +33,7 @@ duration=${DURATION:-20}
 results=${RESULTS:-bench/RESULTS.md}
 nats_url=${NATS_URL:-nats://127.0.0.1:4222}
 postgres_url=${POSTGRES_URL:-postgres://postgres@127.0.0.1:5432/postgres}
+clients_list=(${CLIENTS:-spread together})
 
 nats_authority=${nats_url#nats://}
 nats_authority=${nats_authority%/}
@@ -74,7 +79,15 @@ for mode in "${modes[@]}"; do
     [ "$mode" = rate ] && name="$rate/s"
     run "$name, one process" "${pace[@]}"
     for n in "${nodes_list[@]}"; do
-        run "$name, $n node$([ "$n" -gt 1 ] && echo s)" --nats-url "$nats_url" --nodes "$n" "${pace[@]}"
+        for clients in "${clients_list[@]}"; do
+            if [ "$n" -eq 1 ]; then
+                [ "$clients" = spread ] || continue
+                run "$name, 1 node" --nats-url "$nats_url" --nodes 1 "${pace[@]}"
+            else
+                run "$name, $n nodes, clients $clients" --nats-url "$nats_url" --nodes "$n" \
+                    --clients "$clients" "${pace[@]}"
+            fi
+        done
     done
 done
 
@@ -83,7 +96,8 @@ done
     echo "Command: \`${SERVERS:+SERVERS=\"$SERVERS\" }bench/cluster.sh\` (PROFILE=$profile, NODES=\"${nodes_list[*]}\", MODES=\"${modes[*]}\"," \
         "ROOMS=$rooms, RATE=$rate, DURATION=$duration): $rooms hexdice rooms of 2 seats and 1" \
         "spectator each, PostgreSQL, NATS at $nats_url; \"one process\" is the server without" \
-        "\`--nats-url\`, \"N nodes\" the cluster, clients spread over its nodes. Server CPU and RSS" \
+        "\`--nats-url\`, \"N nodes\" the cluster, clients spread over its nodes (forwarded) or together" \
+        "on their room's node (\`--clients together\`, CLIENTS=\"${clients_list[*]}\"). Server CPU and RSS" \
         "are the nodes' sums. Everything shares $(nproc) cores: more nodes show the cost of" \
         "forwarding, not a speed-up."
     servers_lines

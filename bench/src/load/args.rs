@@ -16,6 +16,19 @@ pub enum Scenario {
     Idle,
 }
 
+/// Where a room's clients connect in cluster mode.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Clients {
+    /// Seat k of room n (and its spectators after the seats) on node (n + k) mod nodes: most
+    /// rooms have followers on a node that does not serve them, and their actions and messages
+    /// go through NATS.
+    Spread,
+    /// Every client of room n on node n mod nodes, where its creator (seat 0) made it, so the
+    /// room is served where all its clients are and nothing goes through NATS: what the nodes
+    /// cost without forwarding.
+    Together,
+}
+
 /// Load generator for the warroom server: real REST + WebSocket clients.
 #[derive(Clone, Debug, Parser)]
 #[command(name = "load", about)]
@@ -37,7 +50,7 @@ pub struct Args {
     pub postgres_url: String,
     /// Cluster mode (docs/SCALING.md): start `--nodes` warroom nodes over one fresh PostgreSQL
     /// database (`--db postgres`), talking through the NATS server at this URL. The clients of
-    /// each room are spread over the nodes (seat k of room n on node (n + k) mod nodes).
+    /// each room are spread over the nodes, or not (`--clients`).
     #[arg(long)]
     pub nats_url: Option<String>,
     /// A NATS server's monitoring address (`nats-server -m`): its message counters
@@ -71,6 +84,9 @@ pub struct Args {
     /// Spectators per room.
     #[arg(long, default_value_t = 0)]
     pub spectators: usize,
+    /// Cluster mode: where a room's clients connect.
+    #[arg(long, value_enum, default_value_t = Clients::Spread)]
+    pub clients: Clients,
     /// Cluster mode: every spectator connects to this node (0 is the first) instead of being
     /// spread over the nodes with its room's seats.
     #[arg(long)]

@@ -209,6 +209,7 @@ async fn drive(
             std::process::id() ^ (now_nanos() as u32 & 0xff_ffff)
         ),
         spectators_node: args.spectators_node,
+        clients: args.clients,
     });
     let mut chooser = plan::Chooser::new(args.seed);
     let plans = plan::rooms(

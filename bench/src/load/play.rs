@@ -24,6 +24,7 @@ use tokio::time::{Instant, sleep_until};
 use tokio_tungstenite::tungstenite::Message;
 use warroom_testkit::Http;
 
+use super::args::Clients;
 use super::plan::{Chooser, RoomPlan};
 use super::stats::{Latency, Recorder};
 use super::ws::{self, Incoming, Legal, Ws};
@@ -51,6 +52,8 @@ pub struct Context {
     pub run_tag: String,
     /// The node every spectator connects to, when not spread (`--spectators-node`).
     pub spectators_node: Option<usize>,
+    /// Where the rest of a room's clients connect (`--clients`).
+    pub clients: Clients,
 }
 
 /// Hands out send times `1/rate` apart across all rooms.
@@ -128,8 +131,12 @@ struct Seat {
 
 /// Plays room `n` following `plan` until the task is aborted.
 pub async fn room(ctx: Arc<Context>, n: usize, plan: RoomPlan, seed: u64) -> anyhow::Result<()> {
-    // Seat k of room n (and its spectators after the seats) on node (n + k) mod nodes.
-    let node = |k: usize| ctx.addrs[(n + k) % ctx.addrs.len()];
+    // Seat k of room n (and its spectators after the seats) on node (n + k) mod nodes, or
+    // every one on node n (`--clients`).
+    let node = |k: usize| match ctx.clients {
+        Clients::Spread => ctx.addrs[(n + k) % ctx.addrs.len()],
+        Clients::Together => ctx.addrs[n % ctx.addrs.len()],
+    };
     let http = Http { addr: node(0) };
     let mut chooser = Chooser::new(seed);
     let permit = ctx.setup.acquire().await.context("setup semaphore")?;
