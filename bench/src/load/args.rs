@@ -29,6 +29,18 @@ pub enum Clients {
     Together,
 }
 
+impl Clients {
+    /// The node (an index below `nodes`) client `k` of room `n` connects to: its seats first,
+    /// then its spectators.
+    pub fn node_of(self, n: usize, k: usize, nodes: usize) -> usize {
+        let k = match self {
+            Clients::Spread => k,
+            Clients::Together => 0,
+        };
+        (n + k) % nodes.max(1)
+    }
+}
+
 /// Load generator for the warroom server: real REST + WebSocket clients.
 #[derive(Clone, Debug, Parser)]
 #[command(name = "load", about)]
@@ -124,4 +136,20 @@ pub struct Args {
     /// Only print the JSON lines of this file as a Markdown table, then exit.
     #[arg(long)]
     pub markdown: Option<PathBuf>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Clients;
+
+    #[test]
+    fn spread_clients_go_round_the_nodes_and_together_ones_stay_on_their_rooms_node() {
+        let spread: Vec<usize> = (0..3).map(|k| Clients::Spread.node_of(1, k, 2)).collect();
+        assert_eq!(spread, [1, 0, 1]);
+        let together: Vec<usize> = (0..3).map(|k| Clients::Together.node_of(1, k, 2)).collect();
+        assert_eq!(together, [1, 1, 1]);
+        assert_eq!(Clients::Spread.node_of(4, 2, 3), 0);
+        assert_eq!(Clients::Together.node_of(4, 2, 3), 1);
+        assert_eq!(Clients::Spread.node_of(5, 1, 1), 0);
+    }
 }

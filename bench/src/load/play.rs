@@ -131,12 +131,7 @@ struct Seat {
 
 /// Plays room `n` following `plan` until the task is aborted.
 pub async fn room(ctx: Arc<Context>, n: usize, plan: RoomPlan, seed: u64) -> anyhow::Result<()> {
-    // Seat k of room n (and its spectators after the seats) on node (n + k) mod nodes, or
-    // every one on node n (`--clients`).
-    let node = |k: usize| match ctx.clients {
-        Clients::Spread => ctx.addrs[(n + k) % ctx.addrs.len()],
-        Clients::Together => ctx.addrs[n % ctx.addrs.len()],
-    };
+    let node = |k: usize| ctx.addrs[ctx.clients.node_of(n, k, ctx.addrs.len())];
     let http = Http { addr: node(0) };
     let mut chooser = Chooser::new(seed);
     let permit = ctx.setup.acquire().await.context("setup semaphore")?;
