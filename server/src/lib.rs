@@ -6,6 +6,7 @@
 //! `127.0.0.1:0` and drive a real server through it.
 
 pub mod api;
+pub mod batching;
 pub mod bounded;
 pub mod cluster;
 pub mod config;

@@ -36,6 +36,7 @@ use super::wire::{
     ACKS, ANSWER, AT, ActAnswer, At, CLOSE, ENTER, PACED, RemoteError, SPEAKER, StreamPosition, TO,
     class_name, room_subject,
 };
+use crate::batching::take_what_ready_tasks_queue;
 use crate::error::ApiError;
 use crate::room::{ConnId, Overflow, Remote, RemoteConn, Remotes};
 
@@ -218,18 +219,15 @@ impl Relays {
 const PUBLISH_BATCH: usize = 256;
 
 /// Publishes the relays' queue in order until every relay and [`Relays`] let go of it and it is
-/// empty. Each turn it lets the other ready tasks run first (the rooms' loops queue more
-/// meanwhile), then publishes everything queued: the NATS client's connection task, woken by
-/// the first, finds them all when it runs and writes them at once.
+/// empty. Each turn it lets the other ready tasks run first, again while they queue more (the
+/// rooms woken by one commit: [`take_what_ready_tasks_queue`]), then publishes everything
+/// queued: the NATS client's connection task, woken by the first, finds them all when it runs
+/// and writes them at once (up to four turns instead of one: `writev` per action 0.13 -> 0.11
+/// per node and 8 % less CPU per action with 2 nodes, bench/RESULTS.md).
 async fn publish(nats: async_nats::Client, mut inbox: mpsc::UnboundedReceiver<Outgoing>) {
     let mut batch = Vec::with_capacity(PUBLISH_BATCH);
     while inbox.recv_many(&mut batch, PUBLISH_BATCH).await > 0 {
-        tokio::task::yield_now().await;
-        while batch.len() < PUBLISH_BATCH
-            && let Ok(message) = inbox.try_recv()
-        {
-            batch.push(message);
-        }
+        take_what_ready_tasks_queue(&mut batch, PUBLISH_BATCH, || inbox.try_recv().ok()).await;
         for outgoing in batch.drain(..) {
             let message = match outgoing {
                 Outgoing::Message(message) => message,
