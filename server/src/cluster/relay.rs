@@ -223,7 +223,7 @@ const PUBLISH_BATCH: usize = 256;
 /// rooms woken by one commit: [`take_what_ready_tasks_queue`]), then publishes everything
 /// queued: the NATS client's connection task, woken by the first, finds them all when it runs
 /// and writes them at once (up to four turns instead of one: `writev` per action 0.13 -> 0.11
-/// per node and 8 % less CPU per action with 2 nodes, bench/RESULTS.md).
+/// per node and 6 to 8 % less CPU per action with 2 nodes, bench/RESULTS.md).
 async fn publish(nats: async_nats::Client, mut inbox: mpsc::UnboundedReceiver<Outgoing>) {
     let mut batch = Vec::with_capacity(PUBLISH_BATCH);
     while inbox.recv_many(&mut batch, PUBLISH_BATCH).await > 0 {
