@@ -1070,6 +1070,7 @@ fn fence_among(append: &FencedAppend, fences: &[(String, String, i64)]) -> bool 
         return false;
     };
     if fences.is_empty() {
+        // Nearly always for the refused fences of a batch: no room id written out per append.
         return false;
     }
     let room = append.room_id.to_string();
