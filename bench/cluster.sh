@@ -9,8 +9,12 @@
 # cannot be faster, and the figures show what forwarding costs, not a speed-up.
 #
 #   bench/cluster.sh                       max throughput and a paced rate; 1 process, 1 2 3 nodes
+#   RATES="300 1500 3000" MODES=rate ...   several paced rates (default RATE, 300), each against
+#                                          one process at the same rate ("times one process")
 #   PROFILE=release bench/cluster.sh       (default: dev, which is optimised: opt-level 1, deps 2)
-#   NODES="1 3" MODES=max DURATION=10 ROOMS=50 RATE=300 NO_BUILD=1 RESULTS=/tmp/x.md bench/cluster.sh
+#   NODES="1 3" MODES=max DURATION=10 ROOMS=50 RATES=300 NO_BUILD=1 RESULTS=/tmp/x.md bench/cluster.sh
+#   ROUNDS=3 ...                           every run three times over, in rounds (the median ratio
+#                                          to one process per setup in a table of its own)
 #   SERVERS="/tmp/warroom-before target/release/warroom" PROFILE=release bench/cluster.sh
 #                                          before/after: each run starts every binary in turn,
 #                                          labelled by its position (s1, s2, ...), in one run
@@ -28,7 +32,7 @@ bin=$(profile_dir "$profile")
 nodes_list=(${NODES:-1 2 3})
 modes=(${MODES:-max rate})
 rooms=${ROOMS:-50}
-rate=${RATE:-300}
+rates=(${RATES:-${RATE:-300}})
 duration=${DURATION:-20}
 results=${RESULTS:-bench/RESULTS.md}
 nats_url=${NATS_URL:-nats://127.0.0.1:4222}
@@ -69,14 +73,26 @@ run() { # label args...
     done
 }
 
+# The paces: as fast as allowed (`max`), and each of $rates (`rate`).
+paces=()
 for mode in "${modes[@]}"; do
     case $mode in
-    max) pace=() ;;
-    rate) pace=(--rate "$rate") ;;
+    max) paces+=(max) ;;
+    rate) paces+=("${rates[@]}") ;;
     *) echo "unknown mode $mode (max rate)" >&2; exit 2 ;;
     esac
-    name=$mode
-    [ "$mode" = rate ] && name="$rate/s"
+done
+
+# Every pace's runs, ROUNDS times over: on a shared machine one round can be off by a third,
+# and each cluster run is compared with its own round's run of one process.
+paces=($(for _ in $(seq "${ROUNDS:-1}"); do echo "${paces[@]}"; done))
+
+for each in "${paces[@]}"; do
+    if [ "$each" = max ]; then
+        name=max pace=()
+    else
+        name="$each/s" pace=(--rate "$each")
+    fi
     run "$name, one process" "${pace[@]}"
     for n in "${nodes_list[@]}"; do
         for clients in "${clients_list[@]}"; do
@@ -94,12 +110,14 @@ done
 {
     section_head "Cluster run $started"
     echo "Command: \`${SERVERS:+SERVERS=\"$SERVERS\" }bench/cluster.sh\` (PROFILE=$profile, NODES=\"${nodes_list[*]}\", MODES=\"${modes[*]}\"," \
-        "ROOMS=$rooms, RATE=$rate, DURATION=$duration): $rooms hexdice rooms of 2 seats and 1" \
+        "ROOMS=$rooms, RATES=\"${rates[*]}\", DURATION=$duration, ROUNDS=${ROUNDS:-1}): $rooms hexdice rooms of 2 seats and 1" \
         "spectator each, PostgreSQL, NATS at $nats_url; \"one process\" is the server without" \
         "\`--nats-url\`, \"N nodes\" the cluster, clients spread over its nodes (forwarded) or together" \
         "on their room's node (\`--clients together\`, CLIENTS=\"${clients_list[*]}\"). Server CPU and RSS" \
         "are the nodes' sums. Everything shares $(nproc) cores: more nodes show the cost of" \
-        "forwarding, not a speed-up."
+        "forwarding, not a speed-up. \"Times one process\" compares a cluster run's server CPU per" \
+        "action with that of one process at the same pace (the run before it); with rounds, the last" \
+        "table gives each setup's median over the rounds."
     servers_lines
     echo
     runs_table "$load" "$jsonl" "$work/failed"

@@ -366,6 +366,11 @@ async fn drive(
         },
         connections,
         rate: args.rate,
+        server: args.server.display().to_string(),
+        cluster: args
+            .nats_url
+            .as_ref()
+            .map(|_| (args.nodes.max(1), args.clients)),
         seconds: elapsed,
         setup_seconds,
         failed_tasks: failed,

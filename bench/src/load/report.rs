@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use serde_json::{Value, json};
 
-use super::args::Scenario;
+use super::args::{Clients, Scenario};
 use super::plan::RulesetChoice;
 use super::procstat::ProcSample;
 use super::spawn::Database;
@@ -37,6 +37,10 @@ pub struct Measured {
     pub connections: usize,
     /// The paced rate, if any.
     pub rate: Option<f64>,
+    /// The started server's binary (`--server`).
+    pub server: String,
+    /// Cluster mode: how many nodes, and where the rooms' clients connect (`None`: one process).
+    pub cluster: Option<(usize, Clients)>,
     /// The window's length.
     pub seconds: f64,
     /// How long setup took.
@@ -118,6 +122,9 @@ pub fn json(run: &Measured, echo: Option<&Measured>) -> Value {
         "spectators": run.spectators,
         "connections": run.connections,
         "rate": run.rate,
+        "server": run.server,
+        "nodes": run.cluster.map(|(nodes, _)| nodes),
+        "clients": run.cluster.map(|(_, clients)| format!("{clients:?}").to_lowercase()),
         "seconds": round(run.seconds, 2),
         "setup_seconds": round(run.setup_seconds, 1),
         "accepted": run.accepted(),
@@ -331,6 +338,70 @@ pub fn ratios_table(run: &Measured, echo: &Measured) -> String {
     out
 }
 
+/// Cluster run `runs[index]`'s server CPU per action over that of the last run of one process
+/// (no `--nats-url`) before it with the same binary, database, rooms, ruleset, spectators and
+/// pace (the same `--rate`, or both as fast as allowed): what the same load costs on the nodes
+/// against one process, measured minutes apart (in rounds on a noisy machine, each cluster run
+/// against its own round's). `None` when there is no such run (or either has no figure).
+fn times_one_process(index: usize, runs: &[Value]) -> Option<f64> {
+    let run = &runs[index];
+    if run["nodes"].is_null() {
+        return None;
+    }
+    let same = [
+        "server",
+        "database",
+        "rooms",
+        "ruleset",
+        "spectators",
+        "rate",
+    ];
+    let one = runs[..index].iter().rev().find(|other| {
+        other["target"] == "warroom"
+            && other["nodes"].is_null()
+            && same.iter().all(|key| other[key] == run[key])
+    })?;
+    let cpu = run["server_cpu_us_per_action"].as_f64()?;
+    let one_cpu = one["server_cpu_us_per_action"]
+        .as_f64()
+        .filter(|c| *c > 0.0)?;
+    Some(round(cpu / one_cpu, 2))
+}
+
+/// The runs' ratios to one process ([`times_one_process`]) by label, for the labels run more
+/// than once (rounds): `| label | rounds | median (lowest–highest) |` lines, in first-run order.
+fn rounds_summary(runs: &[Value]) -> String {
+    let mut ratios: Vec<(&str, Vec<f64>)> = Vec::new();
+    for index in 0..runs.len() {
+        let Some(ratio) = times_one_process(index, runs) else {
+            continue;
+        };
+        let label = runs[index]["label"].as_str().unwrap_or("-");
+        match ratios.iter_mut().find(|(seen, _)| *seen == label) {
+            Some((_, values)) => values.push(ratio),
+            None => ratios.push((label, vec![ratio])),
+        }
+    }
+    let mut out = String::new();
+    for (label, mut values) in ratios.into_iter().filter(|(_, v)| v.len() > 1) {
+        values.sort_by(f64::total_cmp);
+        let middle = values.len() / 2;
+        let median = if values.len() % 2 == 1 {
+            values[middle]
+        } else {
+            round((values[middle - 1] + values[middle]) / 2.0, 3)
+        };
+        let _ = writeln!(
+            out,
+            "| {label} | {} | {median} ({}–{}) |",
+            values.len(),
+            values[0],
+            values[values.len() - 1]
+        );
+    }
+    out
+}
+
 /// JSON lines (as written by `--json-out`) as a Markdown table.
 pub fn markdown(lines: &str) -> anyhow::Result<String> {
     let mut out = String::from(
@@ -338,8 +409,12 @@ pub fn markdown(lines: &str) -> anyhow::Result<String> {
     );
     // Cluster runs: NATS messages and each node's CPU, in a table of their own.
     let mut cluster = String::new();
-    for line in lines.lines().filter(|l| !l.trim().is_empty()) {
-        let v: Value = serde_json::from_str(line)?;
+    let runs = lines
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(serde_json::from_str)
+        .collect::<Result<Vec<Value>, _>>()?;
+    for (index, v) in runs.iter().enumerate() {
         let lat = |key: &str, full: bool| {
             let h = &v[key];
             if h["count"].as_u64().unwrap_or(0) == 0 {
@@ -415,23 +490,91 @@ pub fn markdown(lines: &str) -> anyhow::Result<String> {
                 )
             },
         );
-        let nodes = v["node_cpu_us_per_action"].as_array().map_or(0, Vec::len);
-        if !v["nats_in_msgs_per_action"].is_null() || nodes > 1 {
+        if !v["nodes"].is_null() || !v["nats_in_msgs_per_action"].is_null() {
             let _ = writeln!(
                 cluster,
-                "| {} | {} / {} | {} |",
+                "| {} | {} / {} | {} | {} |",
                 v["label"].as_str().unwrap_or("-"),
                 opt(&v["nats_in_msgs_per_action"]),
                 opt(&v["nats_out_msgs_per_action"]),
                 opt(&v["node_cpu_us_per_action"]),
+                times_one_process(index, &runs).map_or("–".to_owned(), |t| t.to_string()),
             );
         }
     }
     if !cluster.is_empty() {
         out.push_str(
-            "\n| run | NATS messages in / out per action | CPU µs/action per node |\n|---|---|---|\n",
+            "\n| run | NATS messages in / out per action | CPU µs/action per node | server CPU/action, times one process at the same pace |\n|---|---|---|---|\n",
         );
         out.push_str(&cluster);
     }
+    let rounds = rounds_summary(&runs);
+    if !rounds.is_empty() {
+        out.push_str(
+            "\n| run | rounds | times one process: median (lowest–highest) |\n|---|---|---|\n",
+        );
+        out.push_str(&rounds);
+    }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::{rounds_summary, times_one_process};
+
+    fn run(nodes: Option<usize>, rate: Option<f64>, cpu: f64) -> serde_json::Value {
+        json!({
+            "target": "warroom", "server": "target/release/warroom", "database": "postgres",
+            "rooms": 50, "ruleset": "hexdice", "spectators": 50, "rate": rate,
+            "nodes": nodes, "server_cpu_us_per_action": cpu,
+        })
+    }
+
+    #[test]
+    fn a_cluster_run_is_compared_with_one_process_at_its_own_pace_only() {
+        let runs = [
+            run(None, None, 50.0),
+            run(None, Some(300.0), 400.0),
+            run(Some(2), Some(300.0), 600.0),
+            run(Some(2), None, 100.0),
+            run(Some(2), Some(1500.0), 300.0),
+        ];
+        assert_eq!(times_one_process(2, &runs), Some(1.5));
+        assert_eq!(times_one_process(3, &runs), Some(2.0));
+        // No run of one process at 1500 actions/s: nothing to compare with.
+        assert_eq!(times_one_process(4, &runs), None);
+        // One process is not compared with itself, nor with an earlier run of one process.
+        assert_eq!(times_one_process(0, &runs), None);
+        let again = [run(None, None, 50.0), run(None, None, 60.0)];
+        assert_eq!(times_one_process(1, &again), None);
+    }
+
+    #[test]
+    fn another_binary_is_not_compared_with() {
+        let mut other = run(None, None, 50.0);
+        other["server"] = json!("/tmp/warroom-before");
+        let runs = [other, run(Some(2), None, 100.0)];
+        assert_eq!(times_one_process(1, &runs), None);
+    }
+
+    #[test]
+    fn each_round_is_compared_with_its_own_one_process_run_and_summed_up_by_median() {
+        let labelled = |label: &str, nodes, cpu| {
+            let mut run = run(nodes, None, cpu);
+            run["label"] = json!(label);
+            run
+        };
+        let runs = [
+            labelled("one", None, 50.0),
+            labelled("two", Some(2), 100.0),
+            labelled("one", None, 80.0),
+            labelled("two", Some(2), 100.0),
+            labelled("one", None, 40.0),
+            labelled("two", Some(2), 60.0),
+        ];
+        assert_eq!(times_one_process(3, &runs), Some(1.25));
+        assert_eq!(rounds_summary(&runs), "| two | 3 | 1.5 (1.25–2) |\n");
+    }
 }
