@@ -579,7 +579,7 @@ mod tests {
 
     /// True when the writer was told of an urgent message (and takes the permit).
     fn woken(outbox: &Outbox) -> bool {
-        outbox.urgent().notified().now_or_never().is_some()
+        outbox.signals().urgent.notified().now_or_never().is_some()
     }
 
     #[test]

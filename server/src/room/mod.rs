@@ -39,7 +39,7 @@ use crate::error::ApiError;
 
 pub use crate::mutes::Mutes;
 pub use eviction::DEFAULT_IDLE_EVICTION;
-pub use outbox::{Gone, Kick, Outbox, QueuedAnswer, Reply, seq_of};
+pub use outbox::{Gone, Kick, Outbox, QueuedAnswer, Reply, Signals, seq_of};
 pub use registry::{Located, Rooms};
 pub use remote::{Overflow, Remote, RemoteAnswer, Remotes};
 pub use warroom_room::ConnId;

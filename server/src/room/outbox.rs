@@ -8,7 +8,9 @@
 //! an urgent message at once; paced messages may wait until its next pace (`--spectator-pace`,
 //! `ws/connection.rs`), so one write and one wake-up carry several actions to a spectator and a
 //! room watched by hundreds keeps its players' latency. Both go through one queue, so the order
-//! of a connection's messages never changes.
+//! of a connection's messages never changes. Only a write that carried a paced message starts a
+//! pace ([`Signals`]): a socket that is sent urgent messages only (a player's) never waits, and
+//! no timer wakes its writer after each write.
 //!
 //! The answer to a command of a socket of this node goes through the same queue: the socket
 //! does not wait for it, the room queues the `ack` (or the refusal) itself right behind the
@@ -20,7 +22,7 @@
 //! [`QueuedAnswer`] too. Other askers (other commands of another node's connections, tests)
 //! wait on a `oneshot` ([`Reply::Wait`]).
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 
@@ -55,8 +57,25 @@ pub struct Outbox {
     /// Messages queued so far, when someone counts them (a follower on another node: its
     /// node waits for them before it answers the command that caused them).
     queued: Option<Arc<AtomicU64>>,
+    /// Tells the writer of urgent messages and of paced ones.
+    signals: Arc<Signals>,
+}
+
+/// What rooms tell a connection's writer besides the messages themselves.
+#[derive(Debug, Default)]
+pub struct Signals {
     /// Told of every urgent message, so a writer waiting out its pace writes at once.
-    urgent: Arc<Notify>,
+    pub urgent: Notify,
+    /// Set when a paced message is queued: the writer that writes it waits out its pace before
+    /// it writes paced messages again.
+    paced: AtomicBool,
+}
+
+impl Signals {
+    /// Whether a paced message was queued since the last call (and clears it).
+    pub fn take_paced(&self) -> bool {
+        self.paced.swap(false, Ordering::AcqRel)
+    }
 }
 
 /// A message could not be queued: the connection is gone or was just disconnected.
@@ -80,13 +99,13 @@ impl Outbox {
             kick,
             why,
             queued: None,
-            urgent: Arc::default(),
+            signals: Arc::default(),
         }
     }
 
-    /// What tells the connection's writer that an urgent message is queued.
-    pub fn urgent(&self) -> Arc<Notify> {
-        self.urgent.clone()
+    /// What tells the connection's writer that an urgent or a paced message is queued.
+    pub fn signals(&self) -> Arc<Signals> {
+        self.signals.clone()
     }
 
     /// Counts the messages queued through this outbox (and its clones) in `queued`.
@@ -120,7 +139,7 @@ impl Outbox {
     /// the bytes), like [`Outbox::send`].
     pub fn send_text(&self, text: Utf8Bytes) -> Result<(), Gone> {
         self.enqueue(text)?;
-        self.urgent.notify_one();
+        self.signals.urgent.notify_one();
         Ok(())
     }
 
@@ -128,9 +147,11 @@ impl Outbox {
     /// match), like [`Outbox::send_text`] otherwise. Once half the queue is taken the writer is
     /// woken all the same: a pace never gets a client that reads disconnected as too slow.
     pub fn send_paced(&self, text: Utf8Bytes) -> Result<(), Gone> {
+        // Before the message: a writer that takes it sees the mark when it is done writing.
+        self.signals.paced.store(true, Ordering::Release);
         self.enqueue(text)?;
         if self.queue.capacity() * 2 < self.queue.max_capacity() {
-            self.urgent.notify_one();
+            self.signals.urgent.notify_one();
         }
         Ok(())
     }

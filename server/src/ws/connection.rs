@@ -67,7 +67,7 @@ async fn serve_connection(socket: WebSocket, state: AppState, id: ConnId) {
             sink,
             Outgoing {
                 queue: outgoing,
-                urgent: connection.outbox.urgent(),
+                signals: connection.outbox.signals(),
                 // The connection's id seeds its spread: consecutive ids give unrelated waits.
                 pace: Pace::spread(limits.spectator_pace, id),
             },

@@ -7,13 +7,13 @@ use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, close_code};
-use futures_util::{Sink, SinkExt};
-use tokio::sync::{Notify, mpsc};
+use futures_util::{FutureExt, Sink, SinkExt};
+use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 use warroom_protocol::codes;
 
 use crate::metrics::Metrics;
-use crate::room::Kick;
+use crate::room::{Kick, Signals};
 
 /// How long closing a socket may take (the close frame, then the TCP shutdown): a client that
 /// reads nothing cannot keep its connection.
@@ -89,9 +89,10 @@ const WRITE_BATCH: usize = 64;
 pub(super) struct Outgoing {
     /// The messages, in order.
     pub(super) queue: mpsc::Receiver<Utf8Bytes>,
-    /// Told when an urgent message is queued.
-    pub(super) urgent: Arc<Notify>,
-    /// How long after a write the next one may wait for an urgent message.
+    /// Told when an urgent message is queued, and whether a paced one was.
+    pub(super) signals: Arc<Signals>,
+    /// How long after a write that carried a paced message the next one may wait for an urgent
+    /// message.
     pub(super) pace: Pace,
 }
 
@@ -155,10 +156,12 @@ impl Pace {
 /// when a room moved), giving up after
 /// [`CLOSE_GRACE`] when the client reads nothing. What is queued at once (up to
 /// [`WRITE_BATCH`] messages) is written with one flush: one system call for an `applied` and
-/// its `ack`, or a catch-up. Once the queue is empty after a write, the next write waits until
-/// the pace is over unless an urgent message comes: a spectator's socket is woken and written
-/// a few times a second however fast its rooms play, a player's at once ([`Pace`]: spread, so
-/// a match's spectators do not all write at the same moments).
+/// its `ack`, or a catch-up. Once the queue is empty after a write that carried a paced
+/// message, the next write waits until the pace is over unless an urgent message comes: a
+/// spectator's socket is woken and written a few times a second however fast its rooms play, a
+/// player's at once ([`Pace`]: spread, so a match's spectators do not all write at the same
+/// moments). After urgent messages only nothing is waited out: no timer wakes a player's
+/// writer after each of its writes.
 pub(super) async fn write_loop<S>(
     mut sink: S,
     outgoing: Outgoing,
@@ -171,7 +174,7 @@ pub(super) async fn write_loop<S>(
 {
     let Outgoing {
         queue: mut outgoing,
-        urgent,
+        signals,
         mut pace,
     } = outgoing;
     let mut pings = tokio::time::interval_at(tokio::time::Instant::now() + ping_every, ping_every);
@@ -188,7 +191,7 @@ pub(super) async fn write_loop<S>(
                 biased;
                 () = &mut closed => break closer.reason(),
                 () = &mut stopping => break CloseReason::Shutdown,
-                () = urgent.notified() => {}
+                () = signals.urgent.notified() => {}
                 () = tokio::time::sleep_until(until) => {}
             }
         }
@@ -208,6 +211,9 @@ pub(super) async fn write_loop<S>(
             () = &mut stopping => break CloseReason::Shutdown,
             _ = pings.tick() => Message::Ping(Default::default()),
         };
+        // The urgent messages told of so far are this one or queued behind it, and this burst
+        // takes them: their permit must not end the next pace at once.
+        let _ = signals.urgent.notified().now_or_never();
         let burst = async {
             let mut next = Some(first);
             let mut written = 0;
@@ -231,7 +237,7 @@ pub(super) async fn write_loop<S>(
                 if sent.is_err() {
                     break CloseReason::Client;
                 }
-                if !pace.is_zero() && outgoing.is_empty() {
+                if !pace.is_zero() && outgoing.is_empty() && signals.take_paced() {
                     paced_until = Some(started + pace.next_wait());
                 }
             }

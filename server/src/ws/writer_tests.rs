@@ -79,7 +79,7 @@ fn writer_with_queue(pace: Pace, size: usize) -> (Recorder, Outbox, Closer) {
         socket.clone(),
         Outgoing {
             queue: outgoing,
-            urgent: outbox.urgent(),
+            signals: outbox.signals(),
             pace,
         },
         closer.clone(),
@@ -145,6 +145,28 @@ async fn urgent_messages_never_wait() {
     assert_eq!(
         socket.flushes(),
         vec![(0, texts(&["a"])), (10, texts(&["b"])), (20, texts(&["c"]))]
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_write_of_urgent_messages_only_starts_no_pace() {
+    let (socket, outbox, _closer) = writer(Duration::from_millis(100));
+    let start = socket.since;
+    outbox.send_text("ack".into()).unwrap();
+    sleep_until(start + Duration::from_millis(10)).await;
+    // Nothing paced was written: this one goes at once, and starts the pace...
+    outbox.send_paced("a".into()).unwrap();
+    sleep_until(start + Duration::from_millis(20)).await;
+    // ...which this one waits out.
+    outbox.send_paced("b".into()).unwrap();
+    sleep_until(start + Duration::from_millis(150)).await;
+    assert_eq!(
+        socket.flushes(),
+        vec![
+            (0, texts(&["ack"])),
+            (10, texts(&["a"])),
+            (110, texts(&["b"]))
+        ]
     );
 }
 
