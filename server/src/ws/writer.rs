@@ -212,8 +212,11 @@ pub(super) async fn write_loop<S>(
             _ = pings.tick() => Message::Ping(Default::default()),
         };
         // The urgent messages told of so far are this one or queued behind it, and this burst
-        // takes them: their permit must not end the next pace at once.
-        let _ = signals.urgent.notified().now_or_never();
+        // takes them: their permit must not end the next pace at once (without a pace, nothing
+        // waits for it).
+        if !pace.is_zero() {
+            let _ = signals.urgent.notified().now_or_never();
+        }
         let burst = async {
             let mut next = Some(first);
             let mut written = 0;
