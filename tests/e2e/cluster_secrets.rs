@@ -122,7 +122,11 @@ async fn play(
     let mut attempt = 0u64;
     while played < actions || wire.seat_cards.load(Ordering::Relaxed) == cards_before {
         assert!(played < 3_000, "the seats drew cards within 3,000 actions");
-        if players.iter().any(|p| p.outcome.is_some()) {
+        if let Some(p) = players.iter().find(|p| p.outcome.is_some()) {
+            println!(
+                "the match ended after {played} actions here (seat {:?}: {:?})",
+                p.seat, p.outcome
+            );
             return false;
         }
         let freshest = players.iter().map(|p| p.seq).max().unwrap_or(0);
@@ -130,6 +134,10 @@ async fn play(
             reach(p, freshest, *addr).await;
         }
         let Some(to_act) = players[0].to_act else {
+            println!(
+                "no seat to act after {played} actions here (seq {})",
+                players[0].seq
+            );
             return false;
         };
         let Some(i) = players.iter().position(|p| p.seat == Some(to_act)) else {
