@@ -66,11 +66,12 @@ test('the log shows the whole match: from the setup, after a reload, for a late 
   assert.deepEqual(await logLines(cy.page), live);
 
   // Switching the language rewords the log; it does not empty it.
+  // The dictionary is downloaded first, so the English log stays until the French one replaces it.
   await ada.page.selectOption('#language', 'fr');
-  await ada.page.waitForSelector('.match .board');
+  await ada.page.waitForFunction(() => [...document.querySelectorAll('[data-testid=log] li')].some((item) => /Ada a lancé/.test(item.textContent ?? '')), null, { timeout: 10_000 });
   await logReaches(ada.page, live.length);
   const french = await logLines(ada.page);
-  assert.ok(french.some((line) => /Ada a lancé|Ada a obtenu|Ada/.test(line)));
+  assert.ok(!french.some((line) => /Ada rolled|Bob rolled/.test(line)), french.join('\n'));
   assert.notDeepEqual(french, live, 'the log is worded in French');
   await screenshot(ada.page, 'log-fr-1280');
 

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { openClient, outputDir, SIZES, serverAndBrowser } from './harness.js';
-import { actAndWait, pageToAct, phaseOf, clickRegion, openBotMatch, aimClassicAttack } from './play.js';
+import { actAndWait, phaseOf, clickRegion, openBotMatch, aimClassicAttack } from './play.js';
 
 /** @typedef {import('playwright-core').Page} Page */
 
@@ -164,8 +164,19 @@ test('a classic match of six against the computer, played in the browser to the 
   };
   const tally = { turns: 0, attacks: 0, conquests: 0, trades: 0, tradedThisTurn: false };
   for (;;) {
-    const acting = await pageToAct([page], 180_000);
-    if (!acting) break;
+    // The player's turn, the end, or the player out: a player knocked out while the computers
+    // move is never to act again, and the computers may take minutes to finish without them.
+    const next = await page.waitForFunction(
+      () => {
+        const match = document.querySelector('.match');
+        if (match?.getAttribute('data-over') === 'true') return 'over';
+        if (/out/.test(document.querySelector('.players .player[data-seat="0"] .summary')?.textContent ?? '')) return 'out';
+        return match?.getAttribute('data-interactive') === 'true' ? 'act' : false;
+      },
+      null,
+      { timeout: 180_000, polling: 100 },
+    );
+    if ((await next.jsonValue()) !== 'act') break;
     // Saved on the player's own turn, while the computers wait: once the player is out they
     // play at full speed, and a whole-page screenshot of a page redrawn that often took over
     // 30 s in two or three of 13 runs.
