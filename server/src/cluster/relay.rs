@@ -492,7 +492,7 @@ impl Relay {
             from: &self.relays.node,
         };
         let mut headers = HeaderMap::new();
-        headers.insert(AT, at.to_string());
+        headers.insert(AT, at.value());
         headers
     }
 
