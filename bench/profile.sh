@@ -10,8 +10,10 @@
 # needed.
 #
 # The room core and rules do the same work for an action in every setup (the same rules, the
-# same messages cut per viewer class), so their microseconds per action measure how fast the
-# machine ran during the window; on a shared machine that moves by a fifth within minutes. The
+# same messages cut per viewer class), so at one pace their microseconds per action measure how
+# fast the machine ran during the window; on a shared machine that moves by a fifth within
+# minutes. (Not across paces: at 300 actions/s, every action finding the caches cold, the core
+# costs three times what it does as fast as allowed, and the yardstick is looser.) The
 # server's CPU per action divided by them ("in units of the room core's own work") compares
 # setups measured at different moments. It also takes out what slows all code alike when more
 # processes share the cores (each evicting the others' caches), so it reads as the work that
