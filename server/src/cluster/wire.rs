@@ -143,9 +143,7 @@ impl<'a> At<'a> {
             from,
         })
     }
-}
 
-impl At<'_> {
     /// The [`AT`] value, written number by number (`itoa`): every message of every relayed
     /// stream carries one, and `format!` through `Display` was 38 of the 7,315 perf samples
     /// of two nodes as fast as allowed (bench/RESULTS.md).
