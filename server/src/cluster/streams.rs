@@ -525,7 +525,7 @@ mod tests {
                 position,
                 from: "a",
             }
-            .to_string(),
+            .value(),
         );
         if paced {
             headers.insert(PACED, "1");
@@ -546,7 +546,7 @@ mod tests {
         let n = at(message).expect("a stream message").position.n;
         let position = StreamPosition { epoch, stream, n };
         let headers = message.headers.as_mut().expect("headers");
-        headers.insert(AT, At { position, from }.to_string());
+        headers.insert(AT, At { position, from }.value());
     }
 
     /// Connection `conn` of node `b` follows the room, and message `n` (its `enter`) says it is

@@ -162,12 +162,6 @@ impl<'a> At<'a> {
     }
 }
 
-impl std::fmt::Display for At<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.value())
-    }
-}
-
 /// True for a node id that fits in a subject: 1 to 64 letters, digits, `-` and `_`.
 pub fn valid_node_id(id: &str) -> bool {
     (1..=64).contains(&id.len())
